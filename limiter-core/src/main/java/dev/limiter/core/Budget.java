@@ -1,0 +1,124 @@
+package dev.limiter.core;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A named set of bounds that requests are counted against: one or more {@link Window windows} and
+ * optionally a {@link ConcurrencyBound concurrency bound}. Immutable; build with {@link #builder(String)}.
+ */
+public final class Budget {
+
+    private final String name;
+    private final List<Window> windows;
+    private final ConcurrencyBound concurrency;
+    private final boolean countRefused;
+
+    private Budget(Builder builder) {
+        this.name = builder.name;
+        this.windows = Collections.unmodifiableList(new ArrayList<>(builder.windows));
+        this.concurrency = builder.concurrency;
+        this.countRefused = builder.countRefused;
+    }
+
+    public static Builder builder(String name) {
+        return new Builder(name);
+    }
+
+    public String name() {
+        return name;
+    }
+
+    /** The windows, in the order they were declared. Never empty. */
+    public List<Window> windows() {
+        return windows;
+    }
+
+    public Optional<ConcurrencyBound> concurrency() {
+        return Optional.ofNullable(concurrency);
+    }
+
+    /**
+     * Whether a refused request still spends from every window. Off by default: a loop hammering a closed
+     * window then spends nothing and the reset does not move.
+     */
+    public boolean countRefused() {
+        return countRefused;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof Budget other && name.equals(other.name) && windows.equals(other.windows)
+                && Objects.equals(concurrency, other.concurrency) && countRefused == other.countRefused;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(name, windows, concurrency, countRefused);
+    }
+
+    @Override
+    public String toString() {
+        return "Budget[" + name + ", windows=" + windows + ", concurrency=" + concurrency + ", countRefused="
+                + countRefused + "]";
+    }
+
+    /** Validating builder: {@link #build()} throws {@link IllegalArgumentException} naming what is wrong. */
+    public static final class Builder {
+
+        private final String name;
+        private final List<Window> windows = new ArrayList<>();
+        private ConcurrencyBound concurrency;
+        private boolean countRefused;
+
+        private Builder(String name) {
+            if (!BoundNames.isValidBudgetName(name)) {
+                throw new IllegalArgumentException("budget name must match [A-Za-z0-9_-]{1,64}, was '" + name + "'");
+            }
+            this.name = name;
+        }
+
+        public Builder window(String windowName, long limit, Duration duration) {
+            return window(Window.of(windowName, limit, duration));
+        }
+
+        public Builder window(Window window) {
+            windows.add(Objects.requireNonNull(window, "window"));
+            return this;
+        }
+
+        public Builder concurrency(int max, Duration lease) {
+            this.concurrency = new ConcurrencyBound(max, lease);
+            return this;
+        }
+
+        public Builder concurrency(ConcurrencyBound bound) {
+            this.concurrency = bound;
+            return this;
+        }
+
+        public Builder countRefused(boolean countRefused) {
+            this.countRefused = countRefused;
+            return this;
+        }
+
+        public Budget build() {
+            if (windows.isEmpty()) {
+                throw new IllegalArgumentException("budget '" + name + "' needs at least one window");
+            }
+            Set<String> seen = new HashSet<>();
+            for (Window w : windows) {
+                if (!seen.add(w.name())) {
+                    throw new IllegalArgumentException("budget '" + name + "' declares window '" + w.name() + "' twice");
+                }
+            }
+            return new Budget(this);
+        }
+    }
+}

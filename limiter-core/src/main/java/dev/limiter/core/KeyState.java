@@ -1,0 +1,18 @@
+package dev.limiter.core;
+
+import java.util.List;
+
+/**
+ * What a store holds for one key of one budget, read without counting.
+ *
+ * @param budget the budget's name
+ * @param key    the counter key
+ * @param bounds every window in declaration order, then the concurrency bound if the budget has one;
+ *               {@code refused} says whether one more unit would be refused now
+ */
+public record KeyState(String budget, String key, List<BoundVerdict> bounds) {
+
+    public KeyState {
+        bounds = List.copyOf(bounds);
+    }
+}

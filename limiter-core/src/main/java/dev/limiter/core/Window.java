@@ -1,0 +1,52 @@
+package dev.limiter.core;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * A fixed window anchored to the wall clock: at most {@code limit} units in every interval
+ * {@code [floor(now / duration) * duration, start + duration)}.
+ *
+ * <p>Anchoring to the epoch rather than to a caller's first request is what lets every instance, the
+ * store and the fallback compute the same boundaries without talking to each other.
+ *
+ * @param name     short name of the bound, such as {@code minute}; appears in headers and meters
+ * @param limit    units admitted per window, at least 1
+ * @param duration length of the window, at least one millisecond
+ */
+public record Window(String name, long limit, Duration duration) {
+
+    public Window {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(duration, "duration");
+        if (!BoundNames.isValid(name)) {
+            throw new IllegalArgumentException("window name must match [A-Za-z0-9_-]{1,32} and not be '"
+                    + BoundNames.CONCURRENCY + "', was '" + name + "'");
+        }
+        if (limit < 1) {
+            throw new IllegalArgumentException("window '" + name + "': limit must be at least 1, was " + limit);
+        }
+        if (duration.toMillis() < 1) {
+            throw new IllegalArgumentException("window '" + name + "': duration must be at least 1ms, was " + duration);
+        }
+    }
+
+    public static Window of(String name, long limit, Duration duration) {
+        return new Window(name, limit, duration);
+    }
+
+    public long durationMillis() {
+        return duration.toMillis();
+    }
+
+    /** Start of the window that contains {@code nowMillis}. */
+    public long startAt(long nowMillis) {
+        long d = durationMillis();
+        return Math.floorDiv(nowMillis, d) * d;
+    }
+
+    /** End (exclusive) of the window that contains {@code nowMillis}: when its count resets. */
+    public long resetAt(long nowMillis) {
+        return startAt(nowMillis) + durationMillis();
+    }
+}

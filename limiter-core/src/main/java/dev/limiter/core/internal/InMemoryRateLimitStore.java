@@ -1,0 +1,155 @@
+package dev.limiter.core.internal;
+
+import dev.limiter.core.Budget;
+import dev.limiter.core.Decision;
+import dev.limiter.core.KeyState;
+import dev.limiter.core.Lease;
+import dev.limiter.core.RateLimitStore;
+
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Counters in this process, striped over segments that each hold an access-ordered map under its own lock.
+ *
+ * <p>Bounded: the segments together never hold more than {@code maxKeys} keys. When a segment is full its
+ * least recently used key goes first, and keys whose windows have all ended and whose leases have all
+ * expired are swept from the cold end as traffic passes. Evicting a live key forgets its counts: the bound
+ * on memory wins over exactness for keys nobody has touched for longest.
+ */
+public final class InMemoryRateLimitStore implements RateLimitStore {
+
+    private static final int MAX_SEGMENTS = 64;
+    private static final int SWEEP_STEPS = 4;
+
+    private final Segment[] segments;
+    private final int segmentMask;
+    private final int maxKeys;
+    private final String leaseIdPrefix = Long.toHexString(ThreadLocalRandom.current().nextLong()) + "-";
+    private final AtomicLong leaseSequence = new AtomicLong();
+
+    public InMemoryRateLimitStore(int maxKeys) {
+        if (maxKeys < 1) {
+            throw new IllegalArgumentException("max-keys must be at least 1, was " + maxKeys);
+        }
+        this.maxKeys = maxKeys;
+        int count = Integer.highestOneBit(Math.min(MAX_SEGMENTS, maxKeys));
+        this.segments = new Segment[count];
+        for (int i = 0; i < count; i++) {
+            segments[i] = new Segment(maxKeys / count);
+        }
+        this.segmentMask = count - 1;
+    }
+
+    @Override
+    public Decision take(Budget budget, String key, long cost, boolean expensive, long nowMillis) {
+        StoreKey storeKey = new StoreKey(budget.name(), key);
+        Segment segment = segmentFor(storeKey);
+        synchronized (segment) {
+            CounterState state = segment.map.get(storeKey);
+            if (state == null || state.windowCount() != budget.windows().size()) {
+                state = new CounterState(budget.windows().size());
+                segment.map.put(storeKey, state);
+            }
+            Decision decision = FixedWindowArithmetic.take(budget, key, state, cost, expensive, nowMillis,
+                    this::nextLeaseId);
+            segment.sweep(nowMillis);
+            return decision;
+        }
+    }
+
+    @Override
+    public void release(Lease lease, long nowMillis) {
+        StoreKey storeKey = new StoreKey(lease.budget(), lease.key());
+        Segment segment = segmentFor(storeKey);
+        synchronized (segment) {
+            CounterState state = segment.map.get(storeKey);
+            if (state != null) {
+                state.removeLease(lease.id());
+            }
+        }
+    }
+
+    @Override
+    public KeyState peek(Budget budget, String key, long nowMillis) {
+        StoreKey storeKey = new StoreKey(budget.name(), key);
+        Segment segment = segmentFor(storeKey);
+        synchronized (segment) {
+            CounterState state = segment.map.get(storeKey);
+            if (state != null && state.windowCount() != budget.windows().size()) {
+                state = null;
+            }
+            return FixedWindowArithmetic.peek(budget, key, state, nowMillis);
+        }
+    }
+
+    @Override
+    public void reset(Budget budget, String key) {
+        StoreKey storeKey = new StoreKey(budget.name(), key);
+        Segment segment = segmentFor(storeKey);
+        synchronized (segment) {
+            segment.map.remove(storeKey);
+        }
+    }
+
+    @Override
+    public String name() {
+        return "memory";
+    }
+
+    /** Keys held right now, across every segment. */
+    public int size() {
+        int size = 0;
+        for (Segment segment : segments) {
+            synchronized (segment) {
+                size += segment.map.size();
+            }
+        }
+        return size;
+    }
+
+    public int maxKeys() {
+        return maxKeys;
+    }
+
+    private Segment segmentFor(StoreKey key) {
+        int h = key.hashCode();
+        return segments[(h ^ (h >>> 16)) & segmentMask];
+    }
+
+    private String nextLeaseId() {
+        return leaseIdPrefix + Long.toHexString(leaseSequence.incrementAndGet());
+    }
+
+    private record StoreKey(String budget, String key) {
+    }
+
+    private static final class Segment {
+
+        final LinkedHashMap<StoreKey, CounterState> map;
+
+        Segment(int capacity) {
+            this.map = new LinkedHashMap<>(16, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<StoreKey, CounterState> eldest) {
+                    return size() > capacity;
+                }
+            };
+        }
+
+        /** Drops a few idle keys from the cold end, so expired counters do not wait for eviction. */
+        void sweep(long nowMillis) {
+            Iterator<CounterState> it = map.values().iterator();
+            for (int step = 0; step < SWEEP_STEPS && it.hasNext(); step++) {
+                CounterState candidate = it.next();
+                if (!candidate.isIdle(nowMillis)) {
+                    return;
+                }
+                it.remove();
+            }
+        }
+    }
+}
