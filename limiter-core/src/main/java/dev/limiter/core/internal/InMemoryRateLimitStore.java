@@ -116,8 +116,9 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
     }
 
     private Segment segmentFor(StoreKey key) {
-        int h = key.hashCode();
-        return segments[(h ^ (h >>> 16)) & segmentMask];
+        // Fibonacci hashing: the top bits of the product are well mixed even for sequential string keys.
+        int h = key.hashCode() * 0x9E3779B9;
+        return segments[(h >>> 16) & segmentMask];
     }
 
     private String nextLeaseId() {

@@ -1,0 +1,79 @@
+package dev.limiter.core;
+
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ModelValidationTest {
+
+    @Test
+    void windowRejectsNonPositiveLimit() {
+        assertThatThrownBy(() -> Window.of("minute", 0, Duration.ofMinutes(1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("limit");
+    }
+
+    @Test
+    void windowRejectsNonPositiveDuration() {
+        assertThatThrownBy(() -> Window.of("minute", 1, Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("duration");
+    }
+
+    @Test
+    void windowRejectsUnsafeOrReservedNames() {
+        assertThatThrownBy(() -> Window.of("min ute", 1, Duration.ofMinutes(1))).hasMessageContaining("name");
+        assertThatThrownBy(() -> Window.of(BoundNames.CONCURRENCY, 1, Duration.ofMinutes(1)))
+                .hasMessageContaining("name");
+    }
+
+    @Test
+    void concurrencyRejectsMaxBelowOne() {
+        assertThatThrownBy(() -> new ConcurrencyBound(0, Duration.ofSeconds(30))).hasMessageContaining("max");
+    }
+
+    @Test
+    void budgetNeedsAWindowAndDistinctNames() {
+        assertThatThrownBy(() -> Budget.builder("b").build()).hasMessageContaining("at least one window");
+        assertThatThrownBy(() -> Budget.builder("b").window("m", 1, Duration.ofMinutes(1))
+                .window("m", 2, Duration.ofMinutes(2)).build()).hasMessageContaining("twice");
+        assertThatThrownBy(() -> Budget.builder("bad name")).hasMessageContaining("budget name");
+    }
+
+    @Test
+    void budgetKeepsWindowsInDeclarationOrderAndIsImmutable() {
+        Budget budget = Budget.builder("b").window("hour", 10, Duration.ofHours(1))
+                .window("minute", 1, Duration.ofMinutes(1)).build();
+
+        assertThat(budget.windows()).extracting(Window::name).containsExactly("hour", "minute");
+        assertThatThrownBy(() -> budget.windows().add(Window.of("x", 1, Duration.ofSeconds(1))))
+                .isInstanceOf(UnsupportedOperationException.class);
+    }
+
+    @Test
+    void windowsAreAnchoredToTheEpoch() {
+        Window minute = Window.of("minute", 1, Duration.ofMinutes(1));
+
+        assertThat(minute.startAt(125_000)).isEqualTo(120_000);
+        assertThat(minute.resetAt(125_000)).isEqualTo(180_000);
+        assertThat(minute.resetAt(120_000)).isEqualTo(180_000);
+    }
+
+    @Test
+    void decisionIsRefusedByTheLongestWaitAndCannotHoldALeaseThen() {
+        BoundVerdict minute = new BoundVerdict("minute", false, 1, 0, 60_000, 60_000, true);
+        BoundVerdict hour = new BoundVerdict("hour", false, 1, 0, 3_600_000, 3_600_000, true);
+
+        Decision d = Decision.of("b", 1_000, List.of(minute, hour), null);
+
+        assertThat(d.allowed()).isFalse();
+        assertThat(d.refusingBound()).contains(hour);
+        assertThat(d.retryAfterMillis()).isEqualTo(3_599_000);
+        assertThat(d.asDegraded().degraded()).isTrue();
+        assertThat(d.asUncounted().counted()).isFalse();
+        assertThatThrownBy(() -> Decision.of("b", 1_000, List.of(minute), new Lease("b", "k", "1", 2_000)))
+                .hasMessageContaining("lease");
+    }
+}

@@ -1,0 +1,138 @@
+package dev.limiter.core.internal;
+
+import dev.limiter.core.Budget;
+import dev.limiter.core.Decision;
+import dev.limiter.core.RateLimitStore;
+import dev.limiter.core.contract.RateLimitStoreContractTest;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class InMemoryRateLimitStoreTest extends RateLimitStoreContractTest {
+
+    @Override
+    protected RateLimitStore createStore() {
+        return new InMemoryRateLimitStore(100_000);
+    }
+
+    @Test
+    void sixteenThreadsOnOneKeyAdmitExactlyTheLimit() throws Exception {
+        Budget budget = Budget.builder("hot").window("minute", 1_000, Duration.ofMinutes(1)).build();
+        AtomicInteger admitted = new AtomicInteger();
+        CountDownLatch start = new CountDownLatch(1);
+        ExecutorService pool = Executors.newFixedThreadPool(16);
+        try {
+            List<Future<?>> futures = new ArrayList<>();
+            for (int t = 0; t < 16; t++) {
+                futures.add(pool.submit(() -> {
+                    start.await();
+                    for (int i = 0; i < 500; i++) {
+                        if (store.take(budget, key, 1, false, T0 + i).allowed()) {
+                            admitted.incrementAndGet();
+                        }
+                    }
+                    return null;
+                }));
+            }
+            start.countDown();
+            for (Future<?> f : futures) {
+                f.get(30, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+
+        assertThat(admitted.get()).isEqualTo(1_000);
+    }
+
+    @Test
+    void sixteenThreadsNeverHoldMoreLeasesThanTheBound() throws Exception {
+        Budget budget = Budget.builder("leases").window("minute", 1_000_000, Duration.ofMinutes(1))
+                .concurrency(3, Duration.ofSeconds(30)).build();
+        AtomicInteger inFlight = new AtomicInteger();
+        AtomicInteger maxSeen = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(16);
+        try {
+            List<Future<?>> futures = new ArrayList<>();
+            for (int t = 0; t < 16; t++) {
+                futures.add(pool.submit(() -> {
+                    for (int i = 0; i < 2_000; i++) {
+                        Decision d = store.take(budget, key, 1, true, T0 + 1);
+                        if (d.allowed()) {
+                            int now = inFlight.incrementAndGet();
+                            maxSeen.accumulateAndGet(now, Math::max);
+                            inFlight.decrementAndGet();
+                            store.release(d.lease().orElseThrow(), T0 + 1);
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : futures) {
+                f.get(30, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+
+        assertThat(maxSeen.get()).isBetween(1, 3);
+        assertThat(store.peek(budget, key, T0 + 1).bounds().get(1).remaining()).isEqualTo(3);
+    }
+
+    @Test
+    void maxKeysHoldsUnderAFloodOfDistinctKeys() {
+        InMemoryRateLimitStore bounded = new InMemoryRateLimitStore(1_000);
+        for (int i = 0; i < 200_000; i++) {
+            bounded.take(STANDARD, "flood-" + i, 1, false, T0 + i);
+        }
+
+        assertThat(bounded.size()).isLessThanOrEqualTo(1_000).isGreaterThan(0);
+    }
+
+    @Test
+    void idleKeysAreSweptOnceTheirWindowsEnd() {
+        InMemoryRateLimitStore memory = new InMemoryRateLimitStore(10_000);
+        Budget budget = Budget.builder("brief").window("second", 5, Duration.ofSeconds(1)).build();
+        for (int i = 0; i < 100; i++) {
+            memory.take(budget, "old-" + i, 1, false, T0);
+        }
+        for (int i = 0; i < 5_000; i++) {
+            memory.take(budget, "new-" + i, 1, false, T0 + 5_000);
+        }
+
+        assertThat(memory.size()).as("every old key lay in a segment that new traffic passed").isEqualTo(5_000);
+    }
+
+    @Test
+    void aClockThatGoesBackKeepsCountingInTheNewestWindow() {
+        Budget budget = Budget.builder("skew").window("minute", 2, Duration.ofMinutes(1)).build();
+        store.take(budget, key, 1, false, T0 + 60_000);
+        store.take(budget, key, 1, false, T0 + 60_001);
+
+        Decision late = store.take(budget, key, 1, false, T0 + 59_000);
+
+        assertThat(late.allowed()).isFalse();
+        assertThat(late.bindingWindow().resetAtMillis()).isEqualTo(T0 + 120_000);
+    }
+
+    @Test
+    void maxKeysMustBePositive() {
+        assertThatThrownBy(() -> new InMemoryRateLimitStore(0)).hasMessageContaining("max-keys");
+    }
+
+    @Test
+    void costMustBePositive() {
+        assertThatThrownBy(() -> store.take(STANDARD, key, 0, false, T0)).hasMessageContaining("cost");
+    }
+}
