@@ -111,6 +111,11 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
         return size;
     }
 
+    /** Whether this store issued {@code lease} (lease ids carry a prefix unique to the store). */
+    public boolean issued(Lease lease) {
+        return lease.id().startsWith(leaseIdPrefix);
+    }
+
     public int maxKeys() {
         return maxKeys;
     }

@@ -1,0 +1,133 @@
+package dev.limiter.core;
+
+import dev.limiter.core.internal.InMemoryRateLimitStore;
+
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
+
+/**
+ * Fail open, degraded and loud: decides with the authoritative store while it answers, and with an
+ * in-process fallback (the same arithmetic, bounded keys) when it throws. Fallback decisions are marked
+ * {@link Decision#degraded()}. Budgets that must fail closed get a {@link StoreUnavailableException} instead.
+ *
+ * <p>The authoritative store is expected to bound its own latency (a timeout, a circuit breaker); this class
+ * only decides what happens once it has failed. The mode changes once per outage: a call that was already in
+ * flight when the outage was noticed cannot end it by succeeding late.
+ */
+public final class FailOpenRateLimitStore implements RateLimitStore {
+
+    private final RateLimitStore authoritative;
+    private final InMemoryRateLimitStore fallback;
+    private final Predicate<Budget> failsClosed;
+    private final long closedRetryAfterMillis;
+    private final StoreModeListener listener;
+
+    private final AtomicLong calls = new AtomicLong();
+    /** The call number at which the current outage was noticed; -1 while authoritative. */
+    private final AtomicLong degradedSinceCall = new AtomicLong(-1);
+
+    /**
+     * @param authoritative          the store whose counters are the truth
+     * @param fallbackMaxKeys        bound on the fallback's keys
+     * @param failsClosed            budgets that refuse instead of falling back
+     * @param closedRetryAfterMillis the retry-after hint given with a fail-closed refusal
+     * @param listener               told of each change of mode
+     */
+    public FailOpenRateLimitStore(RateLimitStore authoritative, int fallbackMaxKeys, Predicate<Budget> failsClosed,
+                                  long closedRetryAfterMillis, StoreModeListener listener) {
+        this.authoritative = Objects.requireNonNull(authoritative, "authoritative");
+        this.fallback = new InMemoryRateLimitStore(fallbackMaxKeys);
+        this.failsClosed = Objects.requireNonNull(failsClosed, "failsClosed");
+        this.closedRetryAfterMillis = closedRetryAfterMillis;
+        this.listener = Objects.requireNonNull(listener, "listener");
+    }
+
+    @Override
+    public Decision take(Budget budget, String key, long cost, boolean expensive, long nowMillis) {
+        long call = calls.incrementAndGet();
+        try {
+            Decision decision = authoritative.take(budget, key, cost, expensive, nowMillis);
+            succeeded(call);
+            return decision;
+        } catch (RuntimeException failure) {
+            failed(call, failure);
+            if (failsClosed.test(budget)) {
+                throw new StoreUnavailableException(budget.name(), closedRetryAfterMillis, failure);
+            }
+            try {
+                return fallback.take(budget, key, cost, expensive, nowMillis).asDegraded();
+            } catch (RuntimeException fallbackFailure) {
+                fallbackFailure.addSuppressed(failure);
+                return uncounted(budget, key, nowMillis);
+            }
+        }
+    }
+
+    @Override
+    public void release(Lease lease, long nowMillis) {
+        if (fallback.issued(lease)) {
+            fallback.release(lease, nowMillis);
+            return;
+        }
+        authoritative.release(lease, nowMillis);
+    }
+
+    /** Reads the authoritative counters, or the fallback's (degraded) ones when the store cannot answer. */
+    @Override
+    public KeyState peek(Budget budget, String key, long nowMillis) {
+        try {
+            return authoritative.peek(budget, key, nowMillis);
+        } catch (RuntimeException failure) {
+            return fallback.peek(budget, key, nowMillis);
+        }
+    }
+
+    /** Resets the key in both the fallback and the store; a store failure is rethrown after the fallback reset. */
+    @Override
+    public void reset(Budget budget, String key) {
+        fallback.reset(budget, key);
+        authoritative.reset(budget, key);
+    }
+
+    @Override
+    public String name() {
+        return authoritative.name();
+    }
+
+    public StoreMode mode() {
+        return degradedSinceCall.get() < 0 ? StoreMode.AUTHORITATIVE : StoreMode.DEGRADED;
+    }
+
+    /** Keys the fallback holds right now. */
+    public int fallbackKeys() {
+        return fallback.size();
+    }
+
+    public RateLimitStore authoritative() {
+        return authoritative;
+    }
+
+    private void succeeded(long call) {
+        long since = degradedSinceCall.get();
+        if (since >= 0 && call > since && degradedSinceCall.compareAndSet(since, -1)) {
+            listener.recovered(authoritative.name());
+        }
+    }
+
+    private void failed(long call, RuntimeException failure) {
+        if (degradedSinceCall.compareAndSet(-1, call)) {
+            listener.degraded(authoritative.name(), failure);
+        }
+    }
+
+    /** Even the fallback failed: admit, say so, and count nothing (fail open, never a 500). */
+    private static Decision uncounted(Budget budget, String key, long nowMillis) {
+        java.util.List<BoundVerdict> verdicts = new java.util.ArrayList<>();
+        for (Window w : budget.windows()) {
+            verdicts.add(new BoundVerdict(w.name(), false, w.limit(), w.limit(), w.resetAt(nowMillis),
+                    w.durationMillis(), false));
+        }
+        return Decision.of(budget.name(), nowMillis, verdicts, null).asDegraded().asUncounted();
+    }
+}

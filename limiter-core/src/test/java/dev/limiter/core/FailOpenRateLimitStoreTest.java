@@ -1,0 +1,192 @@
+package dev.limiter.core;
+
+import dev.limiter.core.internal.InMemoryRateLimitStore;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class FailOpenRateLimitStoreTest {
+
+    private static final long T0 = 1_699_999_200_000L;
+    private static final Budget ANONYMOUS = Budget.builder("anonymous")
+            .window("minute", 60, Duration.ofMinutes(1)).window("hour", 1_000, Duration.ofHours(1)).build();
+    private static final Budget CLOSED = Budget.builder("closed")
+            .window("minute", 60, Duration.ofMinutes(1)).build();
+
+    private final SwitchableStore backend = new SwitchableStore();
+    private final RecordingListener listener = new RecordingListener();
+    private final FailOpenRateLimitStore store = new FailOpenRateLimitStore(backend, 1_000,
+            b -> b.name().equals("closed"), 5_000, listener);
+
+    @Test
+    void whileTheStoreAnswersDecisionsAreAuthoritative() {
+        Decision d = store.take(ANONYMOUS, "a", 1, false, T0);
+
+        assertThat(d.degraded()).isFalse();
+        assertThat(store.mode()).isEqualTo(StoreMode.AUTHORITATIVE);
+        assertThat(listener.events).isEmpty();
+    }
+
+    @Test
+    void whenTheStoreFailsTheFallbackDecidesWithTheSameArithmeticAndSaysSo() {
+        backend.down = true;
+        List<Decision> decisions = new ArrayList<>();
+        for (int i = 0; i < 61; i++) {
+            decisions.add(store.take(ANONYMOUS, "a", 1, false, T0 + i));
+        }
+
+        assertThat(decisions).allMatch(Decision::degraded).allMatch(Decision::counted);
+        assertThat(decisions.subList(0, 60)).allMatch(Decision::allowed);
+        assertThat(decisions.get(60).allowed()).isFalse();
+        assertThat(decisions.get(60).retryAfterMillis()).isEqualTo(60_000 - 60);
+        assertThat(store.mode()).isEqualTo(StoreMode.DEGRADED);
+        assertThat(store.fallbackKeys()).isEqualTo(1);
+    }
+
+    @Test
+    void oneOutageIsAnnouncedOnceAndItsEndOnce() {
+        backend.down = true;
+        for (int i = 0; i < 1_000; i++) {
+            store.take(ANONYMOUS, "k" + i, 1, false, T0 + i);
+        }
+        backend.down = false;
+        for (int i = 0; i < 100; i++) {
+            store.take(ANONYMOUS, "k" + i, 1, false, T0 + 2_000 + i);
+        }
+
+        assertThat(listener.events).containsExactly("degraded:switchable", "recovered:switchable");
+        assertThat(store.mode()).isEqualTo(StoreMode.AUTHORITATIVE);
+    }
+
+    @Test
+    void concurrentFailuresStillAnnounceOneOutage() throws Exception {
+        backend.down = true;
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<?>> futures = new ArrayList<>();
+            for (int t = 0; t < 8; t++) {
+                int thread = t;
+                futures.add(pool.submit(() -> {
+                    for (int i = 0; i < 200; i++) {
+                        store.take(ANONYMOUS, "t" + thread, 1, false, T0 + i);
+                    }
+                }));
+            }
+            for (Future<?> f : futures) {
+                f.get(30, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+
+        assertThat(listener.events).containsExactly("degraded:switchable");
+    }
+
+    @Test
+    void aBudgetThatFailsClosedIsRefusedAsUnavailable() {
+        backend.down = true;
+
+        assertThatThrownBy(() -> store.take(CLOSED, "a", 1, false, T0))
+                .isInstanceOfSatisfying(StoreUnavailableException.class, e -> {
+                    assertThat(e.budget()).isEqualTo("closed");
+                    assertThat(e.retryAfterSeconds()).isEqualTo(5);
+                });
+        assertThat(store.mode()).isEqualTo(StoreMode.DEGRADED);
+    }
+
+    @Test
+    void afterRecoveryTheAuthoritativeCountersTakeOverAtOnce() {
+        for (int i = 0; i < 60; i++) {
+            store.take(ANONYMOUS, "a", 1, false, T0 + i);
+        }
+        backend.down = true;
+        assertThat(store.take(ANONYMOUS, "a", 1, false, T0 + 100).allowed()).as("fallback knows nothing").isTrue();
+        backend.down = false;
+
+        Decision d = store.take(ANONYMOUS, "a", 1, false, T0 + 200);
+
+        assertThat(d.degraded()).isFalse();
+        assertThat(d.allowed()).as("the store still holds the 60 it counted").isFalse();
+    }
+
+    @Test
+    void aLeaseIsReleasedToTheStoreThatIssuedIt() {
+        Budget leased = Budget.builder("leased").window("minute", 100, Duration.ofMinutes(1))
+                .concurrency(1, Duration.ofSeconds(30)).build();
+        Lease authoritative = store.take(leased, "a", 1, true, T0).lease().orElseThrow();
+        backend.down = true;
+        Lease degraded = store.take(leased, "a", 1, true, T0 + 1).lease().orElseThrow();
+        assertThat(store.take(leased, "a", 1, true, T0 + 2).allowed()).isFalse();
+
+        store.release(degraded, T0 + 3);
+        assertThat(store.take(leased, "a", 1, true, T0 + 4).allowed()).isTrue();
+        backend.down = false;
+        store.release(authoritative, T0 + 5);
+
+        assertThat(store.take(leased, "a", 1, true, T0 + 6).allowed()).isTrue();
+    }
+
+    /** A store of our own SPI that can be switched off; the Redis store's real faults are tested in the starter. */
+    private static final class SwitchableStore implements RateLimitStore {
+        final InMemoryRateLimitStore delegate = new InMemoryRateLimitStore(1_000);
+        volatile boolean down;
+
+        private void check() {
+            if (down) {
+                throw new RateLimitStoreException("switched off");
+            }
+        }
+
+        @Override
+        public Decision take(Budget budget, String key, long cost, boolean expensive, long nowMillis) {
+            check();
+            return delegate.take(budget, key, cost, expensive, nowMillis);
+        }
+
+        @Override
+        public void release(Lease lease, long nowMillis) {
+            check();
+            delegate.release(lease, nowMillis);
+        }
+
+        @Override
+        public KeyState peek(Budget budget, String key, long nowMillis) {
+            check();
+            return delegate.peek(budget, key, nowMillis);
+        }
+
+        @Override
+        public void reset(Budget budget, String key) {
+            check();
+            delegate.reset(budget, key);
+        }
+
+        @Override
+        public String name() {
+            return "switchable";
+        }
+    }
+
+    private static final class RecordingListener implements StoreModeListener {
+        final List<String> events = java.util.Collections.synchronizedList(new ArrayList<>());
+
+        @Override
+        public void degraded(String store, Throwable cause) {
+            events.add("degraded:" + store);
+        }
+
+        @Override
+        public void recovered(String store) {
+            events.add("recovered:" + store);
+        }
+    }
+}
