@@ -33,19 +33,9 @@ public final class FixedWindowArithmetic {
         }
         List<Window> windows = budget.windows();
         int n = windows.size();
-        long[] resets = new long[n];
-        long[] current = new long[n];
-        boolean[] room = new boolean[n];
         boolean roomInWindows = true;
         for (int i = 0; i < n; i++) {
-            Window w = windows.get(i);
-            long storedReset = state.windows[2 * i];
-            // A clock that went backwards keeps counting in the newest window it has seen.
-            long reset = Math.max(w.resetAt(nowMillis), storedReset);
-            resets[i] = reset;
-            current[i] = reset == storedReset ? state.windows[2 * i + 1] : 0;
-            room[i] = current[i] + cost <= w.limit();
-            roomInWindows &= room[i];
+            roomInWindows &= countBefore(windows.get(i), state, i, nowMillis) + cost <= windows.get(i).limit();
         }
 
         ConcurrencyBound bound = expensive ? budget.concurrency().orElse(null) : null;
@@ -56,29 +46,39 @@ public final class FixedWindowArithmetic {
         }
 
         boolean admitted = roomInWindows && leaseFree;
-        if (admitted || budget.countRefused()) {
-            for (int i = 0; i < n; i++) {
-                current[i] += cost;
-                state.windows[2 * i] = resets[i];
-                state.windows[2 * i + 1] = current[i];
+        boolean counts = admitted || budget.countRefused();
+        BoundVerdict[] verdicts = new BoundVerdict[bound == null ? n : n + 1];
+        for (int i = 0; i < n; i++) {
+            Window w = windows.get(i);
+            long reset = currentReset(w, state, i, nowMillis);
+            long before = countBefore(w, state, i, nowMillis);
+            long after = counts ? before + cost : before;
+            if (counts) {
+                state.windows[2 * i] = reset;
+                state.windows[2 * i + 1] = after;
             }
+            verdicts[i] = new BoundVerdict(w.name(), false, w.limit(), Math.max(0, w.limit() - after), reset,
+                    w.durationMillis(), before + cost > w.limit());
         }
         Lease lease = null;
         if (admitted && bound != null) {
             lease = new Lease(budget.name(), key, leaseIds.get(), nowMillis + bound.leaseMillis());
             state.addLease(lease.id(), lease.expiresAtMillis());
         }
-
-        List<BoundVerdict> verdicts = new ArrayList<>(n + 1);
-        for (int i = 0; i < n; i++) {
-            Window w = windows.get(i);
-            verdicts.add(new BoundVerdict(w.name(), false, w.limit(), Math.max(0, w.limit() - current[i]),
-                    resets[i], w.durationMillis(), !room[i]));
-        }
         if (bound != null) {
-            verdicts.add(concurrencyVerdict(bound, state, nowMillis, !leaseFree));
+            verdicts[n] = concurrencyVerdict(bound, state, nowMillis, !leaseFree);
         }
-        return Decision.of(budget.name(), nowMillis, verdicts, lease);
+        return Decision.of(budget.name(), nowMillis, List.of(verdicts), lease);
+    }
+
+    /** The end of the window counting at {@code nowMillis}: a clock that went backwards keeps the newest one seen. */
+    private static long currentReset(Window w, CounterState state, int i, long nowMillis) {
+        return Math.max(w.resetAt(nowMillis), state.windows[2 * i]);
+    }
+
+    private static long countBefore(Window w, CounterState state, int i, long nowMillis) {
+        long storedReset = state.windows[2 * i];
+        return currentReset(w, state, i, nowMillis) == storedReset ? state.windows[2 * i + 1] : 0;
     }
 
     /** Reads the counters at {@code nowMillis} without changing them. */

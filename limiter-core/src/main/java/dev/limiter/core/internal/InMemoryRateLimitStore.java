@@ -23,7 +23,9 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class InMemoryRateLimitStore implements RateLimitStore {
 
     private static final int MAX_SEGMENTS = 64;
-    private static final int SWEEP_STEPS = 4;
+    private static final int SWEEP_STEPS = 8;
+    /** A segment sweeps once every this many decisions (a power of two), keeping the hot path short. */
+    private static final int SWEEP_EVERY = 16;
 
     private final Segment[] segments;
     private final int segmentMask;
@@ -130,12 +132,33 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
         return leaseIdPrefix + Long.toHexString(leaseSequence.incrementAndGet());
     }
 
-    private record StoreKey(String budget, String key) {
+    private static final class StoreKey {
+        final String budget;
+        final String key;
+        final int hash;
+
+        StoreKey(String budget, String key) {
+            this.budget = budget;
+            this.key = key;
+            this.hash = 31 * budget.hashCode() + key.hashCode();
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof StoreKey other && hash == other.hash && key.equals(other.key)
+                    && budget.equals(other.budget);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
     }
 
     private static final class Segment {
 
         final LinkedHashMap<StoreKey, CounterState> map;
+        int decisions;
 
         Segment(int capacity) {
             this.map = new LinkedHashMap<>(16, 0.75f, true) {
@@ -148,6 +171,9 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 
         /** Drops a few idle keys from the cold end, so expired counters do not wait for eviction. */
         void sweep(long nowMillis) {
+            if ((++decisions & (SWEEP_EVERY - 1)) != 0) {
+                return;
+            }
             Iterator<CounterState> it = map.values().iterator();
             for (int step = 0; step < SWEEP_STEPS && it.hasNext(); step++) {
                 CounterState candidate = it.next();

@@ -1,0 +1,113 @@
+package dev.limiter.benchmarks;
+
+import dev.limiter.core.Budget;
+import dev.limiter.core.RateLimitStore;
+import dev.limiter.core.RateLimitStores;
+import io.github.bucket4j.Bandwidth;
+import io.github.bucket4j.Bucket;
+import io.github.resilience4j.ratelimiter.RateLimiter;
+import io.github.resilience4j.ratelimiter.RateLimiterConfig;
+import io.github.resilience4j.ratelimiter.internal.AtomicRateLimiter;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.time.Duration;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One two-window decision (600/min + 36,000/h) per call, on one hot key or spread over 100,000 keys:
+ * limiter's in-memory store against Bucket4j's local bucket with the same two bandwidths and Resilience4j's
+ * AtomicRateLimiter (one window only: it has no second bandwidth). Keyed peers keep their buckets in a
+ * ConcurrentHashMap, as an application serving many callers must.
+ *
+ * <p>{@code limits=spec} uses the budget as written, so the hot key spends most calls refused (that is the
+ * loop an API sees); {@code limits=open} raises every limit so that every call is an admission.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(1)
+public class InProcessDecisionBenchmark {
+
+    @Param({"1", "100000"})
+    public int keys;
+
+    @Param({"spec", "open"})
+    public String limits;
+
+    private String[] keyNames;
+    private Budget budget;
+    private RateLimitStore limiter;
+    private ConcurrentHashMap<String, Bucket> buckets;
+    private ConcurrentHashMap<String, RateLimiter> rateLimiters;
+    private long perMinute;
+    private long perHour;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        perMinute = limits.equals("spec") ? 600 : 1_000_000_000L;
+        perHour = limits.equals("spec") ? 36_000 : 60_000_000_000L;
+        keyNames = new String[keys];
+        for (int i = 0; i < keys; i++) {
+            keyNames[i] = "t:" + Integer.toHexString(i * 0x9E3779B9) + "-caller";
+        }
+        budget = Budget.builder("standard")
+                .window("minute", perMinute, Duration.ofMinutes(1))
+                .window("hour", perHour, Duration.ofHours(1))
+                .build();
+        limiter = RateLimitStores.inMemory(Math.max(keys * 2, 1_000));
+        buckets = new ConcurrentHashMap<>();
+        rateLimiters = new ConcurrentHashMap<>();
+    }
+
+    @State(Scope.Thread)
+    public static class Cursor {
+        int next;
+
+        int advance(int bound) {
+            int i = next++;
+            if (next == bound) {
+                next = 0;
+            }
+            return i;
+        }
+    }
+
+    @Benchmark
+    public boolean limiterInMemory(Cursor cursor) {
+        String key = keyNames[cursor.advance(keys)];
+        return limiter.take(budget, key, 1, false, System.currentTimeMillis()).allowed();
+    }
+
+    @Benchmark
+    public boolean bucket4jLocal(Cursor cursor) {
+        String key = keyNames[cursor.advance(keys)];
+        return buckets.computeIfAbsent(key, k -> Bucket.builder()
+                .addLimit(Bandwidth.builder().capacity(perMinute).refillIntervally(perMinute, Duration.ofMinutes(1)).build())
+                .addLimit(Bandwidth.builder().capacity(perHour).refillIntervally(perHour, Duration.ofHours(1)).build())
+                .build()).tryConsume(1);
+    }
+
+    @Benchmark
+    public boolean resilience4jAtomicOneWindow(Cursor cursor) {
+        String key = keyNames[cursor.advance(keys)];
+        return rateLimiters.computeIfAbsent(key, k -> new AtomicRateLimiter(k, RateLimiterConfig.custom()
+                .limitForPeriod((int) Math.min(Integer.MAX_VALUE, perMinute))
+                .limitRefreshPeriod(Duration.ofMinutes(1))
+                .timeoutDuration(Duration.ZERO)
+                .build())).acquirePermission();
+    }
+}

@@ -1,0 +1,51 @@
+package dev.limiter.benchmarks;
+
+import dev.limiter.core.Budget;
+import dev.limiter.core.Decision;
+import dev.limiter.core.RateLimitStore;
+import dev.limiter.core.RateLimitStores;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+/** The expensive path: a two-window decision that also takes a concurrency lease, then hands it back. */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(1)
+public class LeaseBenchmark {
+
+    private Budget budget;
+    private RateLimitStore limiter;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        budget = Budget.builder("standard")
+                .window("minute", 1_000_000_000_000L, Duration.ofMinutes(1))
+                .window("hour", 60_000_000_000_000L, Duration.ofHours(1))
+                .concurrency(10, Duration.ofSeconds(30))
+                .build();
+        limiter = RateLimitStores.inMemory(1_000);
+    }
+
+    @Benchmark
+    public boolean takeAndReleaseLease() {
+        long now = System.currentTimeMillis();
+        Decision d = limiter.take(budget, "t:hot", 1, true, now);
+        d.lease().ifPresent(lease -> limiter.release(lease, now));
+        return d.allowed();
+    }
+}
