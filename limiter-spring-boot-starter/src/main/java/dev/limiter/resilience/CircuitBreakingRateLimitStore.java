@@ -1,0 +1,84 @@
+package dev.limiter.resilience;
+
+import dev.limiter.core.Budget;
+import dev.limiter.core.Decision;
+import dev.limiter.core.KeyState;
+import dev.limiter.core.Lease;
+import dev.limiter.core.RateLimitStore;
+import dev.limiter.core.RateLimitStoreException;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+
+import java.util.Objects;
+import java.util.function.Supplier;
+
+/**
+ * Stops paying a failing store's timeout: every call passes a Resilience4j {@link CircuitBreaker}; while it
+ * is open, calls fail at once with a {@link RateLimitStoreException} and the fail-open wrapper decides.
+ * Half-open probes let the store heal by itself.
+ *
+ * <p>Releases are not guarded: they are asynchronous, their failure costs nothing but a lease that expires
+ * by itself, and counting them would let a slow release path open the breaker for decisions.
+ */
+public final class CircuitBreakingRateLimitStore implements RateLimitStore {
+
+    private final RateLimitStore store;
+    private final CircuitBreaker breaker;
+
+    public CircuitBreakingRateLimitStore(RateLimitStore store, CircuitBreaker breaker) {
+        this.store = Objects.requireNonNull(store, "store");
+        this.breaker = Objects.requireNonNull(breaker, "breaker");
+    }
+
+    @Override
+    public Decision take(Budget budget, String key, long cost, boolean expensive, long nowMillis) {
+        return guarded(() -> store.take(budget, key, cost, expensive, nowMillis));
+    }
+
+    @Override
+    public void release(Lease lease, long nowMillis) {
+        store.release(lease, nowMillis);
+    }
+
+    @Override
+    public KeyState peek(Budget budget, String key, long nowMillis) {
+        return guarded(() -> store.peek(budget, key, nowMillis));
+    }
+
+    @Override
+    public void reset(Budget budget, String key) {
+        guarded(() -> {
+            store.reset(budget, key);
+            return null;
+        });
+    }
+
+    @Override
+    public String name() {
+        return store.name();
+    }
+
+    public CircuitBreaker circuitBreaker() {
+        return breaker;
+    }
+
+    public RateLimitStore delegate() {
+        return store;
+    }
+
+    private <T> T guarded(Supplier<T> call) {
+        if (!breaker.tryAcquirePermission()) {
+            throw new RateLimitStoreException("circuit breaker '" + breaker.getName() + "' is "
+                    + breaker.getState().name().toLowerCase(java.util.Locale.ROOT) + "; store not called");
+        }
+        long start = breaker.getCurrentTimestamp();
+        try {
+            T result = call.get();
+            breaker.onSuccess(breaker.getCurrentTimestamp() - start, breaker.getTimestampUnit());
+            return result;
+        } catch (RuntimeException failure) {
+            breaker.onError(breaker.getCurrentTimestamp() - start, breaker.getTimestampUnit(), failure);
+            throw failure instanceof RateLimitStoreException ? failure
+                    : new RateLimitStoreException("store failed: " + failure.getMessage(), failure);
+        }
+    }
+}
