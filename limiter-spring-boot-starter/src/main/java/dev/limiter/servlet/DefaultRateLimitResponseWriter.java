@@ -7,6 +7,7 @@ import java.util.StringJoiner;
 
 import dev.limiter.core.BoundVerdict;
 import dev.limiter.core.Decision;
+import dev.limiter.core.StoreUnavailableException;
 import dev.limiter.spring.RateLimitResponseWriter;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -89,6 +90,33 @@ public class DefaultRateLimitResponseWriter implements RateLimitResponseWriter {
                 + "\"budget\":" + quote(decision.budget()) + ","
                 + "\"bound\":" + quote(refusing.name())
                 + "}";
+        writeProblem(response, body);
+    }
+
+    @Override
+    public void writeUnavailable(HttpServletRequest request, HttpServletResponse response,
+                                 StoreUnavailableException failure) throws IOException {
+        long retryAfter = failure.retryAfterSeconds();
+        response.resetBuffer();
+        response.setStatus(503);
+        writeNoStore(response);
+        response.setHeader("Retry-After", Long.toString(retryAfter));
+        String message = "Budget '" + failure.budget() + "' refuses requests while the rate-limit store cannot "
+                + "answer; retry after " + retryAfter + " seconds.";
+        String body = "{"
+                + "\"type\":\"about:blank\","
+                + "\"title\":\"Service Unavailable\","
+                + "\"status\":503,"
+                + "\"detail\":" + quote(message) + ","
+                + "\"error\":\"rate_limit_store_unavailable\","
+                + "\"message\":" + quote(message) + ","
+                + "\"retryAfter\":" + retryAfter + ","
+                + "\"budget\":" + quote(failure.budget())
+                + "}";
+        writeProblem(response, body);
+    }
+
+    private static void writeProblem(HttpServletResponse response, String body) throws IOException {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         response.setContentType(PROBLEM_JSON);
         response.setCharacterEncoding(StandardCharsets.UTF_8.name());

@@ -10,6 +10,7 @@ import dev.limiter.core.Budget;
 import dev.limiter.core.Decision;
 import dev.limiter.core.Lease;
 import dev.limiter.core.RateLimitStore;
+import dev.limiter.core.StoreUnavailableException;
 import dev.limiter.spring.BudgetRegistry;
 import dev.limiter.spring.BudgetSelector;
 import dev.limiter.spring.CallerKey;
@@ -80,7 +81,14 @@ public class RateLimitFilter extends OncePerRequestFilter {
         }
         CallerKey caller = keyResolver.resolve(request);
         Budget budget = budgetFor(request, route, caller);
-        Decision decision = take(budget, caller, route.expensive());
+        Decision decision;
+        try {
+            decision = take(budget, caller, route.expensive());
+        }
+        catch (StoreUnavailableException unavailable) {
+            responseWriter.writeUnavailable(request, response, unavailable);
+            return;
+        }
         if (decision == null) {
             chain.doFilter(request, response);
             return;
@@ -151,6 +159,9 @@ public class RateLimitFilter extends OncePerRequestFilter {
                 logger.warn("Rate-limit store '" + store.name() + "' answers again; requests are counted");
             }
             return decision;
+        }
+        catch (StoreUnavailableException unavailable) {
+            throw unavailable;
         }
         catch (RuntimeException ex) {
             // No fallback is configured here: admit uncounted rather than fail the request, and say so once.

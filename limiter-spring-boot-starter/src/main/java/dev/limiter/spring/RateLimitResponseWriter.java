@@ -3,6 +3,7 @@ package dev.limiter.spring;
 import java.io.IOException;
 
 import dev.limiter.core.Decision;
+import dev.limiter.core.StoreUnavailableException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
@@ -20,4 +21,11 @@ public interface RateLimitResponseWriter {
 
     /** Writes the whole response of a refused request; the handler is not called. */
     void writeRefusal(HttpServletRequest request, HttpServletResponse response, Decision decision) throws IOException;
+
+    /**
+     * Writes the whole response of a request whose budget fails closed ({@code on-store-failure: closed}) while
+     * the store cannot answer; the handler is not called.
+     */
+    void writeUnavailable(HttpServletRequest request, HttpServletResponse response, StoreUnavailableException failure)
+            throws IOException;
 }

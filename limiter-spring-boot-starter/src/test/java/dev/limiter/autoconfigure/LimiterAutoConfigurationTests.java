@@ -304,6 +304,12 @@ class LimiterAutoConfigurationTests {
                                          dev.limiter.core.Decision decision) {
                     response.setStatus(429);
                 }
+
+                @Override
+                public void writeUnavailable(HttpServletRequest request, HttpServletResponse response,
+                                             dev.limiter.core.StoreUnavailableException failure) {
+                    response.setStatus(503);
+                }
             };
         }
     }
