@@ -10,8 +10,10 @@ import dev.limiter.test.redis.RedisServerExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration;
+import org.springframework.boot.context.annotation.ImportCandidates;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
@@ -142,6 +144,12 @@ class LimiterRedisAutoConfigurationTests {
             assertThat(context).hasNotFailed();
             assertThat(output.getOut().split("Limiter counting in store 'redis'", -1)).hasSize(2);
         });
+    }
+
+    @Test
+    void redisAutoConfigurationShouldBeListedForDiscovery() {
+        assertThat(ImportCandidates.load(AutoConfiguration.class, getClass().getClassLoader()))
+                .contains(LimiterRedisAutoConfiguration.class.getName());
     }
 
     @Configuration(proxyBeanMethods = false)
