@@ -7,6 +7,7 @@ import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStores;
 import dev.limiter.test.redis.RedisClusterExtension;
 import dev.limiter.test.redis.RedisServerExtension;
+import dev.limiter.test.redis.RedisServerProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -72,6 +73,24 @@ class LimiterRedisAutoConfigurationTests {
             String windowKey = new RedisKeys("limiter").all(BUDGET, key).get(0);
             assertThat(cluster.cluster().nodeFor(windowKey).call("EXISTS", windowKey)).isEqualTo(1L);
         });
+    }
+
+    @Test
+    void storeWhenRedisShouldCountInTheMasterThatSentinelNames() {
+        try (RedisServerProcess master = RedisServerProcess.start();
+             RedisServerProcess sentinel = RedisServerProcess.startSentinel("limiter-master", master.port())) {
+            runner.withPropertyValues("limiter.store=redis", "spring.data.redis.sentinel.master=limiter-master",
+                    "spring.data.redis.sentinel.nodes=" + sentinel.address()).run(context -> {
+                assertThat(context).hasNotFailed();
+                RateLimitStore store = context.getBean(RateLimitStore.class);
+                String key = UUID.randomUUID().toString();
+
+                store.take(BUDGET, key, 1, false, System.currentTimeMillis());
+
+                String windowKey = new RedisKeys("limiter").all(BUDGET, key).get(0);
+                assertThat(master.call("EXISTS", windowKey)).isEqualTo(1L);
+            });
+        }
     }
 
     @Test
