@@ -172,6 +172,9 @@ public class LimiterProperties {
         /** Whether refused requests still spend from every window; false when unset. */
         private Boolean countRefused;
 
+        /** What this budget does while the store cannot answer: open (fallback, degraded) when unset. */
+        private StoreFailureMode onStoreFailure;
+
         static BudgetProperties builtInStandard() {
             BudgetProperties budget = new BudgetProperties();
             budget.windows.put("minute", new WindowProperties(600, Duration.ofMinutes(1)));
@@ -210,6 +213,22 @@ public class LimiterProperties {
         public void setCountRefused(Boolean countRefused) {
             this.countRefused = countRefused;
         }
+
+        public StoreFailureMode getOnStoreFailure() {
+            return onStoreFailure;
+        }
+
+        public void setOnStoreFailure(StoreFailureMode onStoreFailure) {
+            this.onStoreFailure = onStoreFailure;
+        }
+    }
+
+    /** What a budget does while the store cannot answer. */
+    public enum StoreFailureMode {
+        /** Decide with the in-process fallback and mark the decision degraded. */
+        OPEN,
+        /** Refuse with 503 and Retry-After until the store answers again. */
+        CLOSED
     }
 
     /** One fixed window anchored to the wall clock. */
