@@ -15,12 +15,10 @@ import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.springframework.core.io.ClassPathResource;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.data.redis.core.script.DefaultRedisScript;
 import org.springframework.data.redis.core.script.RedisScript;
 import org.springframework.util.ClassUtils;
 
@@ -301,8 +299,11 @@ public final class RedisRateLimitStore implements RateLimitStore {
                     try {
                         blockingCalls.execute(() -> {
                             try {
-                                connecting.complete((RedisClusterAsyncCommands<byte[], byte[]>) redis.execute(
-                                        (RedisCallback<Object>) connection -> connection.getNativeConnection()));
+                                RedisClusterAsyncCommands<byte[], byte[]> commands =
+                                        (RedisClusterAsyncCommands<byte[], byte[]>) redis.execute(
+                                                (RedisCallback<Object>) connection -> connection.getNativeConnection());
+                                loadScripts(commands);
+                                connecting.complete(commands);
                             } catch (Throwable failure) {
                                 connecting.completeExceptionally(failure);
                             }
@@ -315,6 +316,24 @@ public final class RedisRateLimitStore implements RateLimitStore {
             }
         }
         return current;
+    }
+
+    /**
+     * Loads the scripts while connecting, so that the first decision's EVALSHA finds them. On a Cluster the
+     * command goes to every master. A failure here is harmless: EVALSHA falls back to EVAL on NOSCRIPT.
+     */
+    private void loadScripts(RedisClusterAsyncCommands<byte[], byte[]> commands) {
+        try {
+            for (RedisScript<List> script : List.of(TAKE, PEEK)) {
+                commands.scriptLoad(script.getScriptAsString().getBytes(StandardCharsets.UTF_8))
+                        .get(Math.max(timeoutNanos, TimeUnit.SECONDS.toNanos(5)), TimeUnit.NANOSECONDS);
+            }
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            logger.debug("Redis store could not preload its scripts; EVALSHA will load them on first use", e);
+        }
     }
 
     private <T> T withinTimeout(Supplier<T> call, long deadline) {
@@ -385,11 +404,19 @@ public final class RedisRateLimitStore implements RateLimitStore {
         return leaseIdPrefix + Long.toHexString(leaseSequence.incrementAndGet());
     }
 
+    /**
+     * Reads the script once, with this class's own class loader: a resource resolved later through a thread's
+     * context class loader may belong to a web application that has since been stopped.
+     */
     private static RedisScript<List> script(String name) {
-        DefaultRedisScript<List> script = new DefaultRedisScript<>();
-        script.setLocation(new ClassPathResource("dev/limiter/redis/" + name));
-        script.setResultType(List.class);
-        return script;
+        try (var in = RedisRateLimitStore.class.getResourceAsStream(name)) {
+            if (in == null) {
+                throw new IllegalStateException("missing script dev/limiter/redis/" + name);
+            }
+            return RedisScript.of(new String(in.readAllBytes(), StandardCharsets.UTF_8), List.class);
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("cannot read script dev/limiter/redis/" + name, e);
+        }
     }
 
     /** Options of a {@link RedisRateLimitStore}. */
