@@ -1,0 +1,408 @@
+package dev.limiter.autoconfigure;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Configuration of the limiter, bound from {@code limiter.*}. Validated when the budgets are resolved
+ * ({@link BudgetRegistryFactory}); an invalid value fails start-up with a message naming the property.
+ */
+@ConfigurationProperties("limiter")
+public class LimiterProperties {
+
+    /** Name of the budget a request falls to when no route rule names one. */
+    public static final String DEFAULT_BUDGET = "standard";
+
+    /** Name of the budget every request without a credential is counted against. */
+    public static final String ANONYMOUS_BUDGET = "anonymous";
+
+    /** Whether the limiter is active at all; false registers none of its beans. */
+    private boolean enabled = true;
+
+    /** Where counters live: memory (this process) or redis (shared by every instance). */
+    private StoreType store = StoreType.MEMORY;
+
+    /** Budget for authenticated requests that no route rule gives another budget. */
+    private String defaultBudget = DEFAULT_BUDGET;
+
+    /** Budget for every request without a credential, keyed on the client address. */
+    private String anonymousBudget = ANONYMOUS_BUDGET;
+
+    /** Which rate-limit headers counted responses carry: x-ratelimit, ietf or both. */
+    private HeaderStyle headers = HeaderStyle.X_RATELIMIT;
+
+    /**
+     * Budgets by name. 'standard' (600/minute, 36000/hour, 10 expensive in flight) and 'anonymous' (60/minute,
+     * 1000/hour) are built in; writing one of them overrides only the fields written.
+     */
+    private Map<String, BudgetProperties> budgets = new LinkedHashMap<>();
+
+    /** Route rules, first match wins; unmatched requests fall to the default budget. */
+    private List<RouteProperties> routes = new ArrayList<>();
+
+    /** The in-process store. */
+    private final Memory memory = new Memory();
+
+    /** The Redis store. */
+    private final Redis redis = new Redis();
+
+    /** The in-process fallback used while the authoritative store is failing. */
+    private final Fallback fallback = new Fallback();
+
+    /**
+     * The budgets that exist before any configuration: {@code standard} and {@code anonymous}. A budget of the same
+     * name under {@code limiter.budgets} starts from these values and overrides only the fields it writes, so one
+     * environment variable can change one bound.
+     */
+    public static Map<String, BudgetProperties> builtInBudgets() {
+        Map<String, BudgetProperties> builtIn = new LinkedHashMap<>();
+        builtIn.put(DEFAULT_BUDGET, BudgetProperties.builtInStandard());
+        builtIn.put(ANONYMOUS_BUDGET, BudgetProperties.builtInAnonymous());
+        return builtIn;
+    }
+
+    public boolean isEnabled() {
+        return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    public StoreType getStore() {
+        return store;
+    }
+
+    public void setStore(StoreType store) {
+        this.store = store;
+    }
+
+    public String getDefaultBudget() {
+        return defaultBudget;
+    }
+
+    public void setDefaultBudget(String defaultBudget) {
+        this.defaultBudget = defaultBudget;
+    }
+
+    public String getAnonymousBudget() {
+        return anonymousBudget;
+    }
+
+    public void setAnonymousBudget(String anonymousBudget) {
+        this.anonymousBudget = anonymousBudget;
+    }
+
+    public HeaderStyle getHeaders() {
+        return headers;
+    }
+
+    public void setHeaders(HeaderStyle headers) {
+        this.headers = headers;
+    }
+
+    public Map<String, BudgetProperties> getBudgets() {
+        return budgets;
+    }
+
+    public void setBudgets(Map<String, BudgetProperties> budgets) {
+        this.budgets = budgets;
+    }
+
+    public List<RouteProperties> getRoutes() {
+        return routes;
+    }
+
+    public void setRoutes(List<RouteProperties> routes) {
+        this.routes = routes;
+    }
+
+    public Memory getMemory() {
+        return memory;
+    }
+
+    public Redis getRedis() {
+        return redis;
+    }
+
+    public Fallback getFallback() {
+        return fallback;
+    }
+
+    /** Where counters live. */
+    public enum StoreType {
+        /** Counters in this process: one instance, nothing to install. */
+        MEMORY,
+        /** Counters in Redis through spring-data-redis: exact across every instance. */
+        REDIS
+    }
+
+    /** Which rate-limit header fields to write. */
+    public enum HeaderStyle {
+        /** X-RateLimit-Limit, -Remaining, -Reset and -Window for the binding window. */
+        X_RATELIMIT,
+        /** RateLimit-Policy and RateLimit of draft-ietf-httpapi-ratelimit-headers. */
+        IETF,
+        /** Both sets. */
+        BOTH;
+
+        public boolean xRateLimit() {
+            return this != IETF;
+        }
+
+        public boolean ietf() {
+            return this != X_RATELIMIT;
+        }
+    }
+
+    /** One budget: named windows, an optional concurrency bound, and whether refusals count. */
+    public static class BudgetProperties {
+
+        /** Windows by short name (such as minute or hour), each a limit per duration. */
+        private Map<String, WindowProperties> windows = new LinkedHashMap<>();
+
+        /** Optional bound on expensive requests in flight at once. */
+        private ConcurrencyProperties concurrency;
+
+        /** Whether refused requests still spend from every window; false when unset. */
+        private Boolean countRefused;
+
+        static BudgetProperties builtInStandard() {
+            BudgetProperties budget = new BudgetProperties();
+            budget.windows.put("minute", new WindowProperties(600, Duration.ofMinutes(1)));
+            budget.windows.put("hour", new WindowProperties(36_000, Duration.ofHours(1)));
+            budget.concurrency = new ConcurrencyProperties(10, Duration.ofSeconds(30));
+            return budget;
+        }
+
+        static BudgetProperties builtInAnonymous() {
+            BudgetProperties budget = new BudgetProperties();
+            budget.windows.put("minute", new WindowProperties(60, Duration.ofMinutes(1)));
+            budget.windows.put("hour", new WindowProperties(1_000, Duration.ofHours(1)));
+            return budget;
+        }
+
+        public Map<String, WindowProperties> getWindows() {
+            return windows;
+        }
+
+        public void setWindows(Map<String, WindowProperties> windows) {
+            this.windows = windows;
+        }
+
+        public ConcurrencyProperties getConcurrency() {
+            return concurrency;
+        }
+
+        public void setConcurrency(ConcurrencyProperties concurrency) {
+            this.concurrency = concurrency;
+        }
+
+        public Boolean getCountRefused() {
+            return countRefused;
+        }
+
+        public void setCountRefused(Boolean countRefused) {
+            this.countRefused = countRefused;
+        }
+    }
+
+    /** One fixed window anchored to the wall clock. */
+    public static class WindowProperties {
+
+        /** Requests admitted per window; at least 1. */
+        private Long limit;
+
+        /** Length of the window, such as 1m or 1h; positive. */
+        private Duration duration;
+
+        public WindowProperties() {
+        }
+
+        WindowProperties(long limit, Duration duration) {
+            this.limit = limit;
+            this.duration = duration;
+        }
+
+        public Long getLimit() {
+            return limit;
+        }
+
+        public void setLimit(Long limit) {
+            this.limit = limit;
+        }
+
+        public Duration getDuration() {
+            return duration;
+        }
+
+        public void setDuration(Duration duration) {
+            this.duration = duration;
+        }
+    }
+
+    /** Bound on expensive requests in flight per key. */
+    public static class ConcurrencyProperties {
+
+        /** Expensive requests in flight at once per key; at least 1. */
+        private Integer max;
+
+        /** How long a lease lives if the request never hands it back. */
+        private Duration lease = Duration.ofSeconds(30);
+
+        public ConcurrencyProperties() {
+        }
+
+        ConcurrencyProperties(int max, Duration lease) {
+            this.max = max;
+            this.lease = lease;
+        }
+
+        public Integer getMax() {
+            return max;
+        }
+
+        public void setMax(Integer max) {
+            this.max = max;
+        }
+
+        public Duration getLease() {
+            return lease;
+        }
+
+        public void setLease(Duration lease) {
+            this.lease = lease;
+        }
+    }
+
+    /** One route rule: which requests it matches and how they are counted. */
+    public static class RouteProperties {
+
+        /** Spring PathPattern the request path must match, such as /s/recall or /actuator/**. */
+        private String pattern;
+
+        /** HTTP methods the rule applies to; empty means every method. */
+        private List<String> methods = new ArrayList<>();
+
+        /** Budget for matching authenticated requests; the default budget when unset. */
+        private String budget;
+
+        /** Whether matching requests also take a concurrency lease. */
+        private boolean expensive = false;
+
+        /** Whether matching requests are not limited at all; needs a reason. */
+        private boolean exempt = false;
+
+        /** Why an exempt route is exempt; required when exempt is true. */
+        private String reason;
+
+        public String getPattern() {
+            return pattern;
+        }
+
+        public void setPattern(String pattern) {
+            this.pattern = pattern;
+        }
+
+        public List<String> getMethods() {
+            return methods;
+        }
+
+        public void setMethods(List<String> methods) {
+            this.methods = methods;
+        }
+
+        public String getBudget() {
+            return budget;
+        }
+
+        public void setBudget(String budget) {
+            this.budget = budget;
+        }
+
+        public boolean isExpensive() {
+            return expensive;
+        }
+
+        public void setExpensive(boolean expensive) {
+            this.expensive = expensive;
+        }
+
+        public boolean isExempt() {
+            return exempt;
+        }
+
+        public void setExempt(boolean exempt) {
+            this.exempt = exempt;
+        }
+
+        public String getReason() {
+            return reason;
+        }
+
+        public void setReason(String reason) {
+            this.reason = reason;
+        }
+    }
+
+    /** The in-process store. */
+    public static class Memory {
+
+        /** Most keys held at once; the oldest or expired go first. */
+        private int maxKeys = 100_000;
+
+        public int getMaxKeys() {
+            return maxKeys;
+        }
+
+        public void setMaxKeys(int maxKeys) {
+            this.maxKeys = maxKeys;
+        }
+    }
+
+    /** The Redis store. */
+    public static class Redis {
+
+        /** Prefix of every key the limiter writes to Redis. */
+        private String keyPrefix = "limiter";
+
+        /** How long one store call may take before the request is decided by the fallback. */
+        private Duration timeout = Duration.ofSeconds(1);
+
+        public String getKeyPrefix() {
+            return keyPrefix;
+        }
+
+        public void setKeyPrefix(String keyPrefix) {
+            this.keyPrefix = keyPrefix;
+        }
+
+        public Duration getTimeout() {
+            return timeout;
+        }
+
+        public void setTimeout(Duration timeout) {
+            this.timeout = timeout;
+        }
+    }
+
+    /** The in-process fallback limiter. */
+    public static class Fallback {
+
+        /** Most keys the fallback holds at once. */
+        private int maxKeys = 100_000;
+
+        public int getMaxKeys() {
+            return maxKeys;
+        }
+
+        public void setMaxKeys(int maxKeys) {
+            this.maxKeys = maxKeys;
+        }
+    }
+}

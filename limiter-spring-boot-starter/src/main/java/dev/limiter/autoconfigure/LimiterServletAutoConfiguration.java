@@ -1,0 +1,120 @@
+package dev.limiter.autoconfigure;
+
+import java.security.Principal;
+import java.time.Clock;
+
+import dev.limiter.core.RateLimitStore;
+import dev.limiter.servlet.DefaultKeyResolver;
+import dev.limiter.servlet.DefaultRateLimitResponseWriter;
+import dev.limiter.servlet.PropertiesRouteResolver;
+import dev.limiter.servlet.RateLimitFilter;
+import dev.limiter.servlet.SecurityContextPrincipals;
+import dev.limiter.spring.BudgetRegistry;
+import dev.limiter.spring.BudgetSelector;
+import dev.limiter.spring.KeyResolver;
+import dev.limiter.spring.RateLimitResponseWriter;
+import dev.limiter.spring.RouteResolver;
+import jakarta.servlet.DispatcherType;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.autoconfigure.security.SecurityProperties;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * The request path of a servlet application: who a request is counted as, which budget its route uses, what
+ * the response says, and the filter that ties them together, registered just after Spring Security's filter
+ * chain so that authentication has already happened.
+ */
+@AutoConfiguration(after = LimiterAutoConfiguration.class)
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+@ConditionalOnProperty(prefix = "limiter", name = "enabled", havingValue = "true", matchIfMissing = true)
+@ConditionalOnBean(BudgetRegistry.class)
+public class LimiterServletAutoConfiguration {
+
+    /** How far after Spring Security's filter chain the limiter runs. */
+    public static final int ORDER_AFTER_SECURITY = 10;
+
+    /** Name of the filter's registration bean; define a bean with this name to register the filter yourself. */
+    public static final String REGISTRATION_BEAN_NAME = "rateLimitFilterRegistration";
+
+    @Bean
+    @ConditionalOnMissingBean
+    public RouteResolver limiterRouteResolver(LimiterProperties properties) {
+        return new PropertiesRouteResolver(LimiterConfigurationResolver.routes(properties));
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    public RateLimitResponseWriter limiterResponseWriter(LimiterProperties properties) {
+        return new DefaultRateLimitResponseWriter(properties.getHeaders().xRateLimit(), properties.getHeaders().ietf());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    public RateLimitFilter rateLimitFilter(LimiterProperties properties, BudgetRegistry budgets,
+                                           ObjectProvider<RateLimitStore> stores,
+                                           @Qualifier(LimiterAutoConfiguration.CLOCK_BEAN_NAME) Clock clock,
+                                           KeyResolver keyResolver, RouteResolver routeResolver,
+                                           ObjectProvider<BudgetSelector> budgetSelectors,
+                                           RateLimitResponseWriter responseWriter) {
+        RateLimitStore store = stores.getIfAvailable();
+        if (store == null) {
+            throw new InvalidLimiterConfigurationException("limiter.store", "is '"
+                    + properties.getStore().name().toLowerCase(java.util.Locale.ROOT)
+                    + "' but no RateLimitStore bean provides it (for redis: add spring-boot-starter-data-redis and "
+                    + "configure a RedisConnectionFactory)");
+        }
+        return new RateLimitFilter(budgets, store, clock, keyResolver, routeResolver,
+                budgetSelectors.orderedStream().toList(), responseWriter);
+    }
+
+    @Bean(name = REGISTRATION_BEAN_NAME)
+    @ConditionalOnMissingBean(name = REGISTRATION_BEAN_NAME)
+    public FilterRegistrationBean<RateLimitFilter> rateLimitFilterRegistration(RateLimitFilter filter,
+            ObjectProvider<SecurityProperties> securityProperties) {
+        int securityOrder = securityProperties.getIfAvailable() != null
+                ? securityProperties.getIfAvailable().getFilter().getOrder()
+                : SecurityProperties.DEFAULT_FILTER_ORDER;
+        FilterRegistrationBean<RateLimitFilter> registration = new FilterRegistrationBean<>(filter);
+        registration.setName("rateLimitFilter");
+        registration.setOrder(securityOrder + ORDER_AFTER_SECURITY);
+        registration.setDispatcherTypes(DispatcherType.REQUEST, DispatcherType.ASYNC);
+        registration.addUrlPatterns("/*");
+        return registration;
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.springframework.security.core.context.SecurityContextHolder")
+    static class SecurityKeyResolverConfiguration {
+
+        /** Spring Security's authenticated, non-anonymous {@code Authentication}; else the container's principal. */
+        @Bean
+        @ConditionalOnMissingBean
+        KeyResolver limiterKeyResolver() {
+            return new DefaultKeyResolver(request -> {
+                Principal principal = SecurityContextPrincipals.authenticated(request);
+                return principal != null ? principal : request.getUserPrincipal();
+            });
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnMissingClass("org.springframework.security.core.context.SecurityContextHolder")
+    static class ContainerKeyResolverConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        KeyResolver limiterKeyResolver() {
+            return DefaultKeyResolver.fromUserPrincipal();
+        }
+    }
+}

@@ -1,0 +1,231 @@
+package dev.limiter.servlet;
+
+import java.io.IOException;
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import dev.limiter.core.Budget;
+import dev.limiter.core.Decision;
+import dev.limiter.core.Lease;
+import dev.limiter.core.RateLimitStore;
+import dev.limiter.spring.BudgetRegistry;
+import dev.limiter.spring.BudgetSelector;
+import dev.limiter.spring.CallerKey;
+import dev.limiter.spring.KeyResolver;
+import dev.limiter.spring.RateLimitResponseWriter;
+import dev.limiter.spring.RoutePolicy;
+import dev.limiter.spring.RouteResolver;
+import jakarta.servlet.AsyncEvent;
+import jakarta.servlet.AsyncListener;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.springframework.web.filter.OncePerRequestFilter;
+
+/**
+ * Counts every request that is not exempt against its budget and key, refuses it with the response writer's
+ * 429 when a bound is spent (the handler is not called), and otherwise adds the counter headers just before the
+ * response commits unless the application marked the response cacheable by a shared cache. An expensive
+ * request's lease is handed back when the request completes: synchronously, asynchronously or by an exception.
+ */
+public class RateLimitFilter extends OncePerRequestFilter {
+
+    private static final Log logger = LogFactory.getLog(RateLimitFilter.class);
+
+    private static final String RESPONSE_ATTRIBUTE = RateLimitFilter.class.getName() + ".RESPONSE";
+
+    private final BudgetRegistry budgets;
+    private final RateLimitStore store;
+    private final Clock clock;
+    private final KeyResolver keyResolver;
+    private final RouteResolver routeResolver;
+    private final List<BudgetSelector> budgetSelectors;
+    private final RateLimitResponseWriter responseWriter;
+    private final AtomicBoolean storeFailing = new AtomicBoolean();
+
+    public RateLimitFilter(BudgetRegistry budgets, RateLimitStore store, Clock clock, KeyResolver keyResolver,
+                           RouteResolver routeResolver, List<BudgetSelector> budgetSelectors,
+                           RateLimitResponseWriter responseWriter) {
+        this.budgets = budgets;
+        this.store = store;
+        this.clock = clock;
+        this.keyResolver = keyResolver;
+        this.routeResolver = routeResolver;
+        this.budgetSelectors = List.copyOf(budgetSelectors);
+        this.responseWriter = responseWriter;
+    }
+
+    /** The async dispatch is not counted again, but it may be the one that commits the response. */
+    @Override
+    protected boolean shouldNotFilterAsyncDispatch() {
+        return false;
+    }
+
+    @Override
+    protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+            throws ServletException, IOException {
+        if (isAsyncDispatch(request)) {
+            continueAsyncDispatch(request, response, chain);
+            return;
+        }
+        RoutePolicy route = routeResolver.resolve(request);
+        if (route.exempt()) {
+            chain.doFilter(request, response);
+            return;
+        }
+        CallerKey caller = keyResolver.resolve(request);
+        Budget budget = budgetFor(request, route, caller);
+        Decision decision = take(budget, caller, route.expensive());
+        if (decision == null) {
+            chain.doFilter(request, response);
+            return;
+        }
+        if (!decision.allowed()) {
+            responseWriter.writeRefusal(request, response, decision);
+            return;
+        }
+        CommitHookResponseWrapper wrapped = new CommitHookResponseWrapper(response,
+                () -> writeCountersUnlessCacheable(response, decision));
+        request.setAttribute(RESPONSE_ATTRIBUTE, wrapped);
+        LeaseRelease release = decision.lease().map(LeaseRelease::new).orElse(null);
+        try {
+            chain.doFilter(request, wrapped);
+        }
+        finally {
+            boolean async = request.isAsyncStarted();
+            if (!async) {
+                wrapped.runHookIfNotCommitted();
+            }
+            if (release != null) {
+                if (async) {
+                    request.getAsyncContext().addListener(release);
+                }
+                else {
+                    release.run();
+                }
+            }
+        }
+    }
+
+    private void continueAsyncDispatch(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+            throws ServletException, IOException {
+        Object wrapped = request.getAttribute(RESPONSE_ATTRIBUTE);
+        try {
+            chain.doFilter(request, response);
+        }
+        finally {
+            if (wrapped instanceof CommitHookResponseWrapper hooked && !request.isAsyncStarted()) {
+                hooked.runHookIfNotCommitted();
+            }
+        }
+    }
+
+    private Budget budgetFor(HttpServletRequest request, RoutePolicy route, CallerKey caller) {
+        if (!caller.authenticated()) {
+            return budgets.anonymousBudget();
+        }
+        Budget routeBudget = budgets.find(route.budget()).orElseGet(budgets::defaultBudget);
+        for (BudgetSelector selector : budgetSelectors) {
+            Optional<String> selected = selector.select(request, caller.principal(), routeBudget.name());
+            if (selected.isPresent()) {
+                Optional<Budget> budget = budgets.find(selected.get());
+                if (budget.isPresent()) {
+                    return budget.get();
+                }
+                logger.warn("BudgetSelector " + selector.getClass().getName() + " chose unknown budget '"
+                        + selected.get() + "'; using '" + routeBudget.name() + "'");
+            }
+        }
+        return routeBudget;
+    }
+
+    private Decision take(Budget budget, CallerKey caller, boolean expensive) {
+        try {
+            Decision decision = store.take(budget, caller.value(), 1, expensive, clock.millis());
+            if (storeFailing.compareAndSet(true, false)) {
+                logger.warn("Rate-limit store '" + store.name() + "' answers again; requests are counted");
+            }
+            return decision;
+        }
+        catch (RuntimeException ex) {
+            // No fallback is configured here: admit uncounted rather than fail the request, and say so once.
+            if (storeFailing.compareAndSet(false, true)) {
+                logger.warn("Rate-limit store '" + store.name() + "' failed; admitting requests uncounted until it "
+                        + "answers again: " + ex);
+            }
+            return null;
+        }
+    }
+
+    private void writeCountersUnlessCacheable(HttpServletResponse response, Decision decision) {
+        if (!isSharedCacheable(response)) {
+            responseWriter.writeCounters(response, decision);
+        }
+    }
+
+    /** A shared cache may keep a response marked {@code public} or given an {@code s-maxage}. */
+    static boolean isSharedCacheable(HttpServletResponse response) {
+        for (String header : response.getHeaders("Cache-Control")) {
+            for (String directive : header.split(",")) {
+                String name = directive.trim().toLowerCase(java.util.Locale.ROOT);
+                int eq = name.indexOf('=');
+                if (eq >= 0) {
+                    name = name.substring(0, eq).trim();
+                }
+                if (name.equals("public") || name.equals("s-maxage")) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Hands a lease back exactly once, whichever way the request ends. */
+    private final class LeaseRelease implements AsyncListener, Runnable {
+
+        private final Lease lease;
+        private final AtomicBoolean released = new AtomicBoolean();
+
+        LeaseRelease(Lease lease) {
+            this.lease = lease;
+        }
+
+        @Override
+        public void run() {
+            if (released.compareAndSet(false, true)) {
+                try {
+                    store.release(lease, clock.millis());
+                }
+                catch (RuntimeException ex) {
+                    logger.warn("Could not release a lease of budget '" + lease.budget() + "' on store '"
+                            + store.name() + "'; it expires by itself: " + ex);
+                }
+            }
+        }
+
+        @Override
+        public void onComplete(AsyncEvent event) {
+            run();
+        }
+
+        @Override
+        public void onTimeout(AsyncEvent event) {
+            run();
+        }
+
+        @Override
+        public void onError(AsyncEvent event) {
+            run();
+        }
+
+        @Override
+        public void onStartAsync(AsyncEvent event) {
+            event.getAsyncContext().addListener(this);
+        }
+    }
+}
