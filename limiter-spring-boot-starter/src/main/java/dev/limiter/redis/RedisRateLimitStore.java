@@ -1,0 +1,310 @@
+package dev.limiter.redis;
+
+import dev.limiter.core.BoundNames;
+import dev.limiter.core.BoundVerdict;
+import dev.limiter.core.Budget;
+import dev.limiter.core.ConcurrencyBound;
+import dev.limiter.core.Decision;
+import dev.limiter.core.KeyState;
+import dev.limiter.core.Lease;
+import dev.limiter.core.RateLimitStore;
+import dev.limiter.core.RateLimitStoreException;
+import dev.limiter.core.Window;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.springframework.core.io.ClassPathResource;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.DefaultRedisScript;
+import org.springframework.data.redis.core.script.RedisScript;
+import org.springframework.util.ClassUtils;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Counters in Redis, exact across every instance that shares it (DESIGN §4). One decision is one round trip:
+ * {@code take.lua}, sent as EVALSHA (EVAL when the server answers NOSCRIPT), checks every window and the
+ * concurrency bound and counts atomically; Java only turns the script's numbers into {@link BoundVerdict}s
+ * and lets {@link Decision#of} decide admission and retry-after, as every store does.
+ *
+ * <p>A key refused because a window is exhausted is remembered locally until that window resets, so a
+ * refusal loop costs no round trip (see {@link LocalOverLimitMemory}); budgets that count refusals skip
+ * that memory, since every refusal must reach Redis to be counted.
+ *
+ * <p>Works with Redis standalone, Sentinel and Cluster through any spring-data-redis
+ * {@link RedisConnectionFactory}; releases are fire-and-forget on a shared Lettuce connection.
+ */
+public final class RedisRateLimitStore implements RateLimitStore {
+
+    private static final Log logger = LogFactory.getLog(RedisRateLimitStore.class);
+
+    /** How long a key outlives its window by default: covers clock skew between instances. */
+    public static final Duration DEFAULT_EXPIRY_MARGIN = Duration.ofSeconds(2);
+
+    /** Keys remembered as over a limit, by default. */
+    public static final int DEFAULT_LOCAL_MEMORY_MAX_KEYS = 10_000;
+
+    private static final boolean LETTUCE_PRESENT = ClassUtils.isPresent(
+            "io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands", RedisRateLimitStore.class.getClassLoader());
+
+    private static final RedisScript<List> TAKE = script("take.lua");
+    private static final RedisScript<List> PEEK = script("peek.lua");
+
+    private final RedisConnectionFactory connectionFactory;
+    private final StringRedisTemplate redis;
+    private final RedisKeys keys;
+    private final long expiryMarginMillis;
+    private final LocalOverLimitMemory overLimit;
+    private final String leaseIdPrefix = Long.toHexString(ThreadLocalRandom.current().nextLong()) + "-";
+    private final AtomicLong leaseSequence = new AtomicLong();
+
+    private RedisRateLimitStore(Builder builder) {
+        this.connectionFactory = builder.connectionFactory;
+        this.redis = new StringRedisTemplate(builder.connectionFactory);
+        this.keys = new RedisKeys(builder.keyPrefix);
+        this.expiryMarginMillis = builder.expiryMargin.toMillis();
+        this.overLimit = new LocalOverLimitMemory(builder.localMemoryMaxKeys);
+    }
+
+    public static Builder builder(RedisConnectionFactory connectionFactory) {
+        return new Builder(connectionFactory);
+    }
+
+    @Override
+    public Decision take(Budget budget, String key, long cost, boolean expensive, long nowMillis) {
+        if (cost < 1) {
+            throw new IllegalArgumentException("cost must be at least 1, was " + cost);
+        }
+        ConcurrencyBound bound = expensive ? budget.concurrency().orElse(null) : null;
+        boolean remember = !budget.countRefused();
+        if (remember && bound == null) {
+            Decision local = overLimit.refuse(budget, key, cost, nowMillis);
+            if (local != null) {
+                return local;
+            }
+        }
+
+        List<Window> windows = budget.windows();
+        String leaseId = bound != null ? nextLeaseId() : "";
+        Object[] args = new Object[7 + 2 * windows.size()];
+        args[0] = Long.toString(nowMillis);
+        args[1] = Long.toString(cost);
+        args[2] = budget.countRefused() ? "1" : "0";
+        args[3] = Long.toString(expiryMarginMillis);
+        args[4] = bound != null ? Integer.toString(bound.max()) : "0";
+        args[5] = bound != null ? Long.toString(bound.leaseMillis()) : "0";
+        args[6] = leaseId;
+        for (int i = 0; i < windows.size(); i++) {
+            Window w = windows.get(i);
+            args[7 + 2 * i] = Long.toString(w.limit());
+            args[8 + 2 * i] = Long.toString(w.resetAt(nowMillis));
+        }
+        List<Object> raw = execute(TAKE, keys.all(budget, key), args);
+
+        boolean admitted = asLong(raw, 0) == 1;
+        List<BoundVerdict> verdicts = new ArrayList<>(windows.size() + 1);
+        for (int i = 0; i < windows.size(); i++) {
+            Window w = windows.get(i);
+            long reset = asLong(raw, 4 + 3 * i);
+            long count = asLong(raw, 5 + 3 * i);
+            boolean room = asLong(raw, 6 + 3 * i) == 1;
+            verdicts.add(new BoundVerdict(w.name(), false, w.limit(), Math.max(0, w.limit() - count), reset,
+                    w.durationMillis(), !room));
+        }
+        Lease lease = null;
+        if (bound != null) {
+            long held = asLong(raw, 2);
+            verdicts.add(new BoundVerdict(BoundNames.CONCURRENCY, true, bound.max(), Math.max(0, bound.max() - held),
+                    asLong(raw, 3), bound.leaseMillis(), asLong(raw, 1) == 1));
+            if (admitted) {
+                lease = new Lease(budget.name(), key, leaseId, nowMillis + bound.leaseMillis());
+            }
+        }
+        Decision decision = Decision.of(budget.name(), nowMillis, verdicts, lease);
+        if (remember) {
+            overLimit.learn(budget, key, decision);
+        }
+        return decision;
+    }
+
+    @Override
+    public void release(Lease lease, long nowMillis) {
+        byte[] leasesKey = keys.leases(lease.budget(), lease.key()).getBytes(StandardCharsets.UTF_8);
+        byte[] member = lease.id().getBytes(StandardCharsets.UTF_8);
+        try {
+            if (sharesLettuceConnection()) {
+                redis.execute((RedisCallback<Void>) connection -> {
+                    zremWithoutWaiting(connection.getNativeConnection(), leasesKey, member);
+                    return null;
+                });
+            } else {
+                CompletableFuture.runAsync(() -> redis.execute((RedisCallback<Long>) connection ->
+                        connection.zSetCommands().zRem(leasesKey, member))).exceptionally(this::releaseFailed);
+            }
+        } catch (RuntimeException e) {
+            releaseFailed(e);
+        }
+    }
+
+    @Override
+    public KeyState peek(Budget budget, String key, long nowMillis) {
+        List<Window> windows = budget.windows();
+        ConcurrencyBound bound = budget.concurrency().orElse(null);
+        Object[] args = new Object[2 + 2 * windows.size()];
+        args[0] = Long.toString(nowMillis);
+        args[1] = bound != null ? Integer.toString(bound.max()) : "0";
+        for (int i = 0; i < windows.size(); i++) {
+            Window w = windows.get(i);
+            args[2 + 2 * i] = Long.toString(w.limit());
+            args[3 + 2 * i] = Long.toString(w.resetAt(nowMillis));
+        }
+        List<Object> raw = execute(PEEK, keys.all(budget, key), args);
+
+        List<BoundVerdict> bounds = new ArrayList<>(windows.size() + 1);
+        for (int i = 0; i < windows.size(); i++) {
+            Window w = windows.get(i);
+            long count = asLong(raw, 4 + 3 * i);
+            bounds.add(new BoundVerdict(w.name(), false, w.limit(), Math.max(0, w.limit() - count),
+                    asLong(raw, 3 + 3 * i), w.durationMillis(), asLong(raw, 5 + 3 * i) == 1));
+        }
+        if (bound != null) {
+            long held = asLong(raw, 0);
+            bounds.add(new BoundVerdict(BoundNames.CONCURRENCY, true, bound.max(), Math.max(0, bound.max() - held),
+                    asLong(raw, 1), bound.leaseMillis(), asLong(raw, 2) == 1));
+        }
+        return new KeyState(budget.name(), key, bounds);
+    }
+
+    @Override
+    public void reset(Budget budget, String key) {
+        overLimit.forget(budget.name(), key);
+        try {
+            redis.delete(keys.all(budget, key));
+        } catch (RuntimeException e) {
+            throw new RateLimitStoreException("Redis store could not reset a key: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public String name() {
+        return "redis";
+    }
+
+    /** The prefix every key of this store starts with. */
+    public String keyPrefix() {
+        return keys.prefix();
+    }
+
+    /** Keys currently remembered locally as over a limit. */
+    public int locallyRememberedKeys() {
+        return overLimit.size();
+    }
+
+    @SuppressWarnings("unchecked")
+    private List<Object> execute(RedisScript<List> script, List<String> scriptKeys, Object[] args) {
+        List<Object> raw;
+        try {
+            raw = redis.execute(script, scriptKeys, args);
+        } catch (RuntimeException e) {
+            throw new RateLimitStoreException("Redis store failed: " + e.getMessage(), e);
+        }
+        if (raw == null) {
+            throw new RateLimitStoreException("Redis store got no answer from its script");
+        }
+        return raw;
+    }
+
+    private static long asLong(List<Object> raw, int index) {
+        Object value = raw.get(index);
+        if (value instanceof Number number) {
+            return number.longValue();
+        }
+        return Long.parseLong(String.valueOf(value));
+    }
+
+    private boolean sharesLettuceConnection() {
+        return LETTUCE_PRESENT && connectionFactory instanceof LettuceConnectionFactory lettuce
+                && lettuce.getShareNativeConnection();
+    }
+
+    /**
+     * Sends ZREM on the shared Lettuce connection and returns at once. Commands on one connection run in the
+     * order they were written, so a decision this thread asks for next already sees the slot free.
+     */
+    @SuppressWarnings("unchecked")
+    private void zremWithoutWaiting(Object nativeConnection, byte[] leasesKey, byte[] member) {
+        if (nativeConnection instanceof RedisClusterAsyncCommands<?, ?> async) {
+            ((RedisClusterAsyncCommands<byte[], byte[]>) async).zrem(leasesKey, member)
+                    .exceptionally(this::releaseFailed);
+        } else {
+            throw new IllegalStateException("not a Lettuce connection: " + nativeConnection);
+        }
+    }
+
+    private <T> T releaseFailed(Throwable failure) {
+        // The lease still expires by itself; a lost release only holds a slot until then.
+        if (logger.isDebugEnabled()) {
+            logger.debug("Redis store could not release a lease; it will expire by itself", failure);
+        }
+        return null;
+    }
+
+    private String nextLeaseId() {
+        return leaseIdPrefix + Long.toHexString(leaseSequence.incrementAndGet());
+    }
+
+    private static RedisScript<List> script(String name) {
+        DefaultRedisScript<List> script = new DefaultRedisScript<>();
+        script.setLocation(new ClassPathResource("dev/limiter/redis/" + name));
+        script.setResultType(List.class);
+        return script;
+    }
+
+    /** Options of a {@link RedisRateLimitStore}. */
+    public static final class Builder {
+
+        private final RedisConnectionFactory connectionFactory;
+        private String keyPrefix = "limiter";
+        private Duration expiryMargin = DEFAULT_EXPIRY_MARGIN;
+        private int localMemoryMaxKeys = DEFAULT_LOCAL_MEMORY_MAX_KEYS;
+
+        private Builder(RedisConnectionFactory connectionFactory) {
+            this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory");
+        }
+
+        /** The first segment of every key, {@code limiter} by default. */
+        public Builder keyPrefix(String keyPrefix) {
+            this.keyPrefix = keyPrefix;
+            return this;
+        }
+
+        /** How long keys outlive their window's reset, to absorb clock skew between instances. */
+        public Builder expiryMargin(Duration expiryMargin) {
+            if (expiryMargin.isNegative()) {
+                throw new IllegalArgumentException("expiry margin must not be negative, was " + expiryMargin);
+            }
+            this.expiryMargin = expiryMargin;
+            return this;
+        }
+
+        /** How many keys may be remembered as over a limit; 0 turns the local memory off. */
+        public Builder localMemoryMaxKeys(int localMemoryMaxKeys) {
+            this.localMemoryMaxKeys = localMemoryMaxKeys;
+            return this;
+        }
+
+        public RedisRateLimitStore build() {
+            return new RedisRateLimitStore(this);
+        }
+    }
+}
