@@ -107,17 +107,28 @@ public final class AuthGuard {
         }
     }
 
-    /** The lookup proved the credential wrong: counts one failure, and blocks once the threshold is reached. */
-    public void failed(GuardAdmission admission, long nowMillis) {
+    /**
+     * The lookup proved the credential wrong: counts one failure, and blocks once the threshold is reached.
+     *
+     * @return whether this failure reached the threshold (the block runs from now)
+     */
+    public boolean failed(GuardAdmission admission, long nowMillis) {
         requireAdmitted(admission);
         try {
             Decision failure = store.take(failures, admission.addressKey(), 1, true, nowMillis);
             BoundVerdict count = concurrencyOf(failure.verdicts());
-            if (!failure.allowed() || held(count) >= policy.threshold()) {
+            if (failure.allowed() && held(count) >= policy.threshold()) {
+                startBlock(admission.addressKey(), nowMillis);
+                return true;
+            }
+            if (!failure.allowed()) {
+                // Already at the threshold: make sure the block exists (another instance may have died before).
                 startBlock(admission.addressKey(), nowMillis);
             }
+            return false;
         } catch (RateLimitStoreException unavailable) {
             // Nothing can count this failure; the reservation below still goes back.
+            return false;
         } finally {
             release(admission.reservation(), nowMillis);
         }
