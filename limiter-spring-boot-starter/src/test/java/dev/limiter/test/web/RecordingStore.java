@@ -1,0 +1,60 @@
+package dev.limiter.test.web;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import dev.limiter.core.Budget;
+import dev.limiter.core.Decision;
+import dev.limiter.core.KeyState;
+import dev.limiter.core.Lease;
+import dev.limiter.core.RateLimitStore;
+import dev.limiter.core.RateLimitStores;
+
+/** A fresh in-memory store per test that remembers which leases were released and which keys were counted. */
+public final class RecordingStore implements RateLimitStore {
+
+    private volatile RateLimitStore delegate = RateLimitStores.inMemory(1000);
+    private final List<Lease> released = new CopyOnWriteArrayList<>();
+    private final List<String> keys = new CopyOnWriteArrayList<>();
+
+    public void clear() {
+        delegate = RateLimitStores.inMemory(1000);
+        released.clear();
+        keys.clear();
+    }
+
+    public List<Lease> released() {
+        return released;
+    }
+
+    public List<String> keys() {
+        return keys;
+    }
+
+    @Override
+    public Decision take(Budget budget, String key, long cost, boolean expensive, long nowMillis) {
+        keys.add(budget.name() + "/" + key);
+        return delegate.take(budget, key, cost, expensive, nowMillis);
+    }
+
+    @Override
+    public void release(Lease lease, long nowMillis) {
+        released.add(lease);
+        delegate.release(lease, nowMillis);
+    }
+
+    @Override
+    public KeyState peek(Budget budget, String key, long nowMillis) {
+        return delegate.peek(budget, key, nowMillis);
+    }
+
+    @Override
+    public void reset(Budget budget, String key) {
+        delegate.reset(budget, key);
+    }
+
+    @Override
+    public String name() {
+        return "recording";
+    }
+}
