@@ -1,0 +1,32 @@
+package dev.limiter.sample;
+
+import java.time.Duration;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/** Settings of the sample service. */
+@ConfigurationProperties("sample")
+public class SampleProperties {
+
+    /** A token that always authenticates as 'demo' with the standard budget; sp_ plus 32 base62 characters. */
+    private String demoToken;
+
+    /** How long the expensive routes (/s/recall, /s/remember) pretend to work. */
+    private Duration expensiveDelay = Duration.ofMillis(200);
+
+    public String getDemoToken() {
+        return demoToken;
+    }
+
+    public void setDemoToken(String demoToken) {
+        this.demoToken = demoToken;
+    }
+
+    public Duration getExpensiveDelay() {
+        return expensiveDelay;
+    }
+
+    public void setExpensiveDelay(Duration expensiveDelay) {
+        this.expensiveDelay = expensiveDelay;
+    }
+}

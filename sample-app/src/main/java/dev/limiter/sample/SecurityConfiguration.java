@@ -1,0 +1,47 @@
+package dev.limiter.sample;
+
+import java.util.Optional;
+
+import dev.limiter.spring.BudgetSelector;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.config.http.SessionCreationPolicy;
+import org.springframework.security.core.userdetails.UserDetailsService;
+import org.springframework.security.provisioning.InMemoryUserDetailsManager;
+import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.authentication.AnonymousAuthenticationFilter;
+
+@Configuration(proxyBeanMethods = false)
+class SecurityConfiguration {
+
+    @Bean
+    SecurityFilterChain securityFilterChain(HttpSecurity http, TokenService tokens) throws Exception {
+        return http.csrf(csrf -> csrf.disable())
+                .httpBasic(basic -> basic.disable())
+                .formLogin(form -> form.disable())
+                .sessionManagement(session -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
+                .authorizeHttpRequests(authorize -> authorize
+                        .requestMatchers("/try", "/public/**", "/actuator/health/**", "/actuator/health", "/error")
+                        .permitAll()
+                        .anyRequest().authenticated())
+                .exceptionHandling(exceptions -> exceptions.authenticationEntryPoint((request, response, ex) ->
+                        Problems.unauthorized(response, "invalid_request", "This route needs a bearer token.")))
+                .addFilterBefore(new BearerTokenFilter(tokens), AnonymousAuthenticationFilter.class)
+                .build();
+    }
+
+    /** Keeps Spring Boot from generating a default user and logging its password: tokens are the only way in. */
+    @Bean
+    UserDetailsService noUsers() {
+        return new InMemoryUserDetailsManager();
+    }
+
+    /** The limiter's extension point: a token minted by POST /try gets the anonymous budget's bounds. */
+    @Bean
+    BudgetSelector trialTokensGetTheAnonymousBudget() {
+        return (request, principal, routeBudget) ->
+                principal instanceof TokenAuthentication token && token.isTrial()
+                        ? Optional.of("anonymous") : Optional.empty();
+    }
+}
