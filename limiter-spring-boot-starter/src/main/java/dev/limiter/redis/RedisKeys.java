@@ -14,12 +14,14 @@ import java.util.List;
  */
 final class RedisKeys {
 
+    /** Braces in the prefix would move the Cluster hash tag away from (budget, key). */
+    static final String PREFIX_RULE = "must be non-empty and contain no '{' or '}'";
+
     private final String prefix;
 
     RedisKeys(String prefix) {
         if (prefix == null || prefix.isEmpty() || prefix.indexOf('{') >= 0 || prefix.indexOf('}') >= 0) {
-            throw new IllegalArgumentException("limiter.redis.key-prefix must be non-empty and contain no '{' or '}', was '"
-                    + prefix + "'");
+            throw new IllegalArgumentException(PREFIX_RULE + ", was '" + prefix + "'");
         }
         this.prefix = prefix;
     }

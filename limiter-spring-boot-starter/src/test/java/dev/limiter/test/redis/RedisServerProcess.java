@@ -36,13 +36,15 @@ public final class RedisServerProcess implements AutoCloseable {
     private final int port;
     private final Path dir;
     private final List<String> extraConfig;
+    private final boolean sentinel;
     private volatile Process process;
     private volatile boolean paused;
 
-    private RedisServerProcess(int port, Path dir, List<String> extraConfig) {
+    private RedisServerProcess(int port, Path dir, List<String> extraConfig, boolean sentinel) {
         this.port = port;
         this.dir = dir;
         this.extraConfig = List.copyOf(extraConfig);
+        this.sentinel = sentinel;
     }
 
     /** Starts a standalone server on a free port. */
@@ -57,9 +59,24 @@ public final class RedisServerProcess implements AutoCloseable {
 
     /** Starts a server on {@code port} with extra {@code redis.conf} lines. */
     public static RedisServerProcess start(int port, List<String> extraConfig) {
+        return launchNew(port, extraConfig, false);
+    }
+
+    /**
+     * Starts a Sentinel on a free port that monitors the master at {@code masterPort} under {@code masterName}
+     * (quorum 1), for {@code spring.data.redis.sentinel.*}.
+     */
+    public static RedisServerProcess startSentinel(String masterName, int masterPort) {
+        return launchNew(freePort(false), List.of(
+                "sentinel monitor " + masterName + " 127.0.0.1 " + masterPort + " 1",
+                "sentinel down-after-milliseconds " + masterName + " 2000",
+                "sentinel failover-timeout " + masterName + " 10000"), true);
+    }
+
+    private static RedisServerProcess launchNew(int port, List<String> extraConfig, boolean sentinel) {
         try {
             Path dir = Files.createTempDirectory("limiter-redis-" + port + "-");
-            RedisServerProcess server = new RedisServerProcess(port, dir, extraConfig);
+            RedisServerProcess server = new RedisServerProcess(port, dir, extraConfig, sentinel);
             server.launch();
             return server;
         } catch (IOException e) {
@@ -95,15 +112,20 @@ public final class RedisServerProcess implements AutoCloseable {
                 "port " + port,
                 "bind 127.0.0.1",
                 "protected-mode no",
-                "save \"\"",
-                "appendonly no",
                 "dir " + dir.toAbsolutePath(),
                 "logfile " + dir.resolve("redis.log").toAbsolutePath(),
                 "daemonize no"));
+        if (!sentinel) {
+            config.addAll(List.of("save \"\"", "appendonly no"));
+        }
         config.addAll(extraConfig);
         Path conf = dir.resolve("redis.conf");
         Files.write(conf, config, StandardCharsets.UTF_8);
-        ProcessBuilder builder = new ProcessBuilder(RedisBinary.redisServer().toString(), conf.toString())
+        List<String> command = new ArrayList<>(List.of(RedisBinary.redisServer().toString(), conf.toString()));
+        if (sentinel) {
+            command.add("--sentinel");
+        }
+        ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(dir.resolve("stdout.log").toFile());
         process = builder.start();

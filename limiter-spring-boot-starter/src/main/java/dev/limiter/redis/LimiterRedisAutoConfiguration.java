@@ -1,0 +1,74 @@
+package dev.limiter.redis;
+
+import dev.limiter.autoconfigure.InvalidLimiterConfigurationException;
+import dev.limiter.autoconfigure.LimiterAutoConfiguration;
+import dev.limiter.autoconfigure.LimiterProperties;
+import dev.limiter.core.RateLimitStore;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+/**
+ * {@code limiter.store=redis}: counters in Redis through the application's own {@link RedisConnectionFactory}
+ * (standalone, Sentinel or Cluster, configured with the ordinary {@code spring.data.redis.*} keys).
+ *
+ * <p>spring-data-redis is optional: this class names no Redis type outside the nested configuration that is
+ * only read when spring-data-redis is present, so an application without it never loads a Redis class. Asking
+ * for the Redis store without spring-data-redis, or without a connection factory, stops start-up with a
+ * message that names {@code limiter.store} and the missing piece.
+ */
+@AutoConfiguration(before = LimiterAutoConfiguration.class,
+        afterName = "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration")
+@ConditionalOnProperty(prefix = "limiter", name = "enabled", havingValue = "true", matchIfMissing = true)
+@ConditionalOnProperty(prefix = "limiter", name = "store", havingValue = "redis")
+@EnableConfigurationProperties(LimiterProperties.class)
+public class LimiterRedisAutoConfiguration {
+
+    static final String REDIS_CONNECTION_FACTORY = "org.springframework.data.redis.connection.RedisConnectionFactory";
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = REDIS_CONNECTION_FACTORY)
+    static class RedisStoreConfiguration {
+
+        @Bean(name = LimiterAutoConfiguration.STORE_BEAN_NAME)
+        @ConditionalOnMissingBean(RateLimitStore.class)
+        RedisRateLimitStore limiterStore(LimiterProperties properties,
+                                         ObjectProvider<RedisConnectionFactory> connectionFactories) {
+            RedisConnectionFactory connectionFactory = connectionFactories.getIfUnique();
+            if (connectionFactory == null) {
+                throw new InvalidLimiterConfigurationException("limiter.store",
+                        "is 'redis' but the application has no single RedisConnectionFactory bean: add "
+                                + "spring-boot-starter-data-redis and configure spring.data.redis.*, or define one "
+                                + "RedisConnectionFactory bean");
+            }
+            try {
+                return RedisRateLimitStore.builder(connectionFactory)
+                        .keyPrefix(properties.getRedis().getKeyPrefix())
+                        .build();
+            } catch (IllegalArgumentException e) {
+                throw new InvalidLimiterConfigurationException("limiter.redis.key-prefix",
+                        RedisKeys.PREFIX_RULE + ", was '" + properties.getRedis().getKeyPrefix() + "'");
+            }
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnMissingClass(REDIS_CONNECTION_FACTORY)
+    static class SpringDataRedisMissingConfiguration {
+
+        @Bean(name = LimiterAutoConfiguration.STORE_BEAN_NAME)
+        @ConditionalOnMissingBean(RateLimitStore.class)
+        RateLimitStore limiterStore() {
+            throw new InvalidLimiterConfigurationException("limiter.store",
+                    "is 'redis' but spring-data-redis is not on the classpath: add the "
+                            + "org.springframework.boot:spring-boot-starter-data-redis dependency");
+        }
+    }
+}
