@@ -157,6 +157,12 @@ public class GuardTestApplication {
             return bytes.length + ":" + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
         }
 
+        /** Ignores whatever body it is sent. */
+        @PostMapping("/public/ignore")
+        String ignore() {
+            return "ignored";
+        }
+
         /** The same, reading the raw servlet stream. */
         @PostMapping("/public/echo-stream")
         String echoStream(HttpServletRequest request) throws Exception {

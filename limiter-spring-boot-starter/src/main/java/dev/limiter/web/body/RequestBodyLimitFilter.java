@@ -24,7 +24,8 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * {@code limiter.max-request-body}: a request that declares a larger {@code Content-Length} is refused with 413
  * before a byte of its body is read. A body of undeclared length (chunked) is counted as the application reads
  * it; the read that passes the bound fails, whatever the application then answers is discarded, and the
- * response is 413. A body within the bound is passed on untouched (a declared length is enforced by the
+ * response is 413. What the application leaves unread is read (up to the bound) after it returns, while its
+ * answer is still uncommitted, so a handler that ignores the body cannot wave an oversized one through. A body within the bound is passed on untouched (a declared length is enforced by the
  * container itself, so such a request is not even wrapped).
  */
 public class RequestBodyLimitFilter extends OncePerRequestFilter {
@@ -66,6 +67,10 @@ public class RequestBodyLimitFilter extends OncePerRequestFilter {
             if (!bounded.overflowed()) {
                 throw ex;
             }
+        }
+        if (!bounded.overflowed() && !response.isCommitted() && !request.isAsyncStarted()) {
+            // The application did not read it all; an answer still in the buffer can yet become a 413.
+            bounded.drainWithinBound();
         }
         if (bounded.overflowed() && !response.isCommitted()) {
             refuse(response);
@@ -127,10 +132,30 @@ public class RequestBodyLimitFilter extends OncePerRequestFilter {
             return reader;
         }
 
+        /** Reads what the application left unread, stopping once past the bound. */
+        void drainWithinBound() {
+            try {
+                InputStreamDrain.drain(getInputStream());
+            }
+            catch (IOException | IllegalStateException ex) {
+                // Past the bound (recorded), or the body was consumed another way (as parameters, say).
+            }
+        }
+
         void count(long total) throws RequestBodyTooLargeException {
             if (total > maxBytes) {
                 overflowed = true;
                 throw new RequestBodyTooLargeException(maxBytes);
+            }
+        }
+    }
+
+    private static final class InputStreamDrain {
+
+        static void drain(ServletInputStream in) throws IOException {
+            byte[] buffer = new byte[8192];
+            while (in.read(buffer, 0, buffer.length) >= 0) {
+                // discard
             }
         }
     }
@@ -191,16 +216,28 @@ public class RequestBodyLimitFilter extends OncePerRequestFilter {
 
     /**
      * Once the body overflowed, the application's own answer (typically a 400 for an unreadable body) is
-     * discarded, so that the filter can still answer 413.
+     * discarded, so that the filter can still answer 413. Before the application starts to answer (asks for the
+     * output, flushes, sends an error or a redirect) whatever it left unread of the body is read up to the bound:
+     * an answer is committed by the time the filter sees it again, and a handler that ignores the body must not
+     * wave an oversized one through.
      */
     static final class DiscardingAfterOverflowResponse extends HttpServletResponseWrapper {
 
         private final BoundedRequest request;
         private ServletOutputStream stream;
+        private boolean bodyFinished;
 
         DiscardingAfterOverflowResponse(HttpServletResponse response, BoundedRequest request) {
             super(response);
             this.request = request;
+        }
+
+        private boolean answerDiscarded() {
+            if (!bodyFinished) {
+                bodyFinished = true;
+                request.drainWithinBound();
+            }
+            return request.overflowed();
         }
 
         @Override
@@ -212,34 +249,35 @@ public class RequestBodyLimitFilter extends OncePerRequestFilter {
 
         @Override
         public void sendError(int sc) throws IOException {
-            if (!request.overflowed()) {
+            if (!answerDiscarded()) {
                 super.sendError(sc);
             }
         }
 
         @Override
         public void sendError(int sc, String msg) throws IOException {
-            if (!request.overflowed()) {
+            if (!answerDiscarded()) {
                 super.sendError(sc, msg);
             }
         }
 
         @Override
         public void sendRedirect(String location) throws IOException {
-            if (!request.overflowed()) {
+            if (!answerDiscarded()) {
                 super.sendRedirect(location);
             }
         }
 
         @Override
         public void flushBuffer() throws IOException {
-            if (!request.overflowed()) {
+            if (!answerDiscarded()) {
                 super.flushBuffer();
             }
         }
 
         @Override
         public ServletOutputStream getOutputStream() throws IOException {
+            answerDiscarded();
             if (stream == null) {
                 stream = new DiscardingOutputStream(super.getOutputStream(), request);
             }
@@ -248,7 +286,7 @@ public class RequestBodyLimitFilter extends OncePerRequestFilter {
 
         @Override
         public PrintWriter getWriter() throws IOException {
-            if (request.overflowed()) {
+            if (answerDiscarded()) {
                 return new PrintWriter(java.io.OutputStream.nullOutputStream());
             }
             return super.getWriter();

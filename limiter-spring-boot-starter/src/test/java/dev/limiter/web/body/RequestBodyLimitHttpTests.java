@@ -77,6 +77,21 @@ class RequestBodyLimitHttpTests {
         assertRefused(response);
     }
 
+    @org.junit.jupiter.api.Test
+    void aChunkedBodyOverTheBoundShouldBeRefusedEvenWhenTheHandlerIgnoresIt() throws Exception {
+        HttpResponse<String> response = post("/public/ignore", chunked(randomBytes(BOUND + 1)));
+
+        assertRefused(response);
+    }
+
+    @org.junit.jupiter.api.Test
+    void aChunkedBodyAtTheBoundShouldPassWhenTheHandlerIgnoresIt() throws Exception {
+        HttpResponse<String> response = post("/public/ignore", chunked(randomBytes(BOUND)));
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.body()).isEqualTo("ignored");
+    }
+
     private void assertRefused(HttpResponse<String> response) throws Exception {
         assertThat(response.statusCode()).isEqualTo(413);
         assertThat(response.headers().firstValue("Cache-Control")).hasValue("no-store");
