@@ -1,0 +1,66 @@
+package dev.limiter.test.redis;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.UncheckedIOException;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The faults the failure-mode tests rely on are real: a stopped, frozen or paused server does not answer. */
+class RedisServerProcessTest {
+
+    @Test
+    void aServerCanBeFrozenThawedStoppedAndRestartedOnTheSamePort() {
+        try (RedisServerProcess server = RedisServerProcess.start()) {
+            int port = server.port();
+            server.call("SET", "survives-freeze", "yes");
+
+            server.pause();
+            assertThatThrownBy(() -> pingWithin(port, 300)).isInstanceOf(UncheckedIOException.class);
+            server.resume();
+            assertThat(pingWithin(port, 2_000)).isEqualTo("PONG");
+            assertThat(server.call("GET", "survives-freeze")).isEqualTo("yes");
+
+            server.stop();
+            assertThat(server.isRunning()).isFalse();
+            assertThatThrownBy(() -> pingWithin(port, 300)).isInstanceOf(UncheckedIOException.class);
+
+            server.restart();
+            assertThat(server.port()).isEqualTo(port);
+            assertThat(pingWithin(port, 2_000)).isEqualTo("PONG");
+            assertThat(server.call("GET", "survives-freeze")).as("no persistence: a restart starts empty").isNull();
+        }
+    }
+
+    @Test
+    void clientPauseAndDebugSleepHoldCommands() {
+        try (RedisServerProcess server = RedisServerProcess.start()) {
+            server.clientPause(3_000);
+            assertThatThrownBy(() -> pingWithin(server.port(), 300)).isInstanceOf(UncheckedIOException.class);
+            server.call("CLIENT", "UNPAUSE");
+            assertThat(pingWithin(server.port(), 2_000)).isEqualTo("PONG");
+
+            server.debugSleep(2);
+            assertThatThrownBy(() -> pingWithin(server.port(), 300)).isInstanceOf(UncheckedIOException.class);
+        }
+    }
+
+    @Test
+    void aRestartedClusterNodeRejoinsWithItsSlots() {
+        try (RedisClusterProcesses cluster = RedisClusterProcesses.start()) {
+            RedisServerProcess node = cluster.nodes().get(1);
+            node.stop();
+            node.restart();
+
+            cluster.awaitState("ok", 30);
+            assertThat((String) node.call("CLUSTER", "INFO")).contains("cluster_state:ok");
+        }
+    }
+
+    private static Object pingWithin(int port, int timeoutMillis) {
+        try (RespClient client = new RespClient("127.0.0.1", port, timeoutMillis)) {
+            return client.command("PING");
+        }
+    }
+}
