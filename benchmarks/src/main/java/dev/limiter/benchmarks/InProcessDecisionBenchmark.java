@@ -33,6 +33,10 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>{@code limits=spec} uses the budget as written, so the hot key spends most calls refused (that is the
  * loop an API sees); {@code limits=open} raises every limit so that every call is an admission.
+ *
+ * <p>Keys look like the starter's real ones ({@code t:} + base64url SHA-256). Thread count comes from the
+ * command line ({@code -t 1}, {@code -t 2}; see {@code benchmarks/run}); all threads share one store, and each
+ * starts its walk over the keys at its own offset so that two threads do not march over the same keys in step.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -60,10 +64,7 @@ public class InProcessDecisionBenchmark {
     public void setUp() {
         perMinute = limits.equals("spec") ? 600 : 1_000_000_000L;
         perHour = limits.equals("spec") ? 36_000 : 60_000_000_000L;
-        keyNames = new String[keys];
-        for (int i = 0; i < keys; i++) {
-            keyNames[i] = "t:" + Integer.toHexString(i * 0x9E3779B9) + "-caller";
-        }
+        keyNames = CallerKeys.keys(keys);
         budget = Budget.builder("standard")
                 .window("minute", perMinute, Duration.ofMinutes(1))
                 .window("hour", perHour, Duration.ofHours(1))
@@ -75,7 +76,13 @@ public class InProcessDecisionBenchmark {
 
     @State(Scope.Thread)
     public static class Cursor {
-        int next;
+        private static final java.util.concurrent.atomic.AtomicInteger THREADS = new java.util.concurrent.atomic.AtomicInteger();
+        int next = (THREADS.getAndIncrement() * 40_503) % 100_000;
+
+        @Setup(Level.Trial)
+        public void clampTo(InProcessDecisionBenchmark benchmark) {
+            next = next % benchmark.keys;
+        }
 
         int advance(int bound) {
             int i = next++;

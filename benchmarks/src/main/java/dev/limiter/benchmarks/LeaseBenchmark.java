@@ -15,11 +15,20 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
+import io.github.resilience4j.bulkhead.Bulkhead;
+import io.github.resilience4j.bulkhead.BulkheadConfig;
+import io.github.resilience4j.bulkhead.internal.SemaphoreBulkhead;
+import java.util.concurrent.ConcurrentHashMap;
 
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
-/** The expensive path: a two-window decision that also takes a concurrency lease, then hands it back. */
+/**
+ * The expensive path: a two-window decision that also takes a concurrency lease (at most 10 in flight), then
+ * hands it back. The nearest peer is Resilience4j's {@code SemaphoreBulkhead} (10 concurrent calls, no wait),
+ * one per key in a ConcurrentHashMap; it bounds concurrency only, with no window and no lease expiry, so it
+ * does strictly less work than limiter's path. Thread count comes from the command line ({@code -t}).
+ */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -30,6 +39,9 @@ public class LeaseBenchmark {
 
     private Budget budget;
     private RateLimitStore limiter;
+    private ConcurrentHashMap<String, Bulkhead> bulkheads;
+    private BulkheadConfig bulkheadConfig;
+    private String key;
 
     @Setup(Level.Trial)
     public void setUp() {
@@ -39,13 +51,26 @@ public class LeaseBenchmark {
                 .concurrency(10, Duration.ofSeconds(30))
                 .build();
         limiter = RateLimitStores.inMemory(1_000);
+        bulkheads = new ConcurrentHashMap<>();
+        bulkheadConfig = BulkheadConfig.custom().maxConcurrentCalls(10).maxWaitDuration(java.time.Duration.ZERO).build();
+        key = CallerKeys.key(0);
     }
 
     @Benchmark
     public boolean takeAndReleaseLease() {
         long now = System.currentTimeMillis();
-        Decision d = limiter.take(budget, "t:hot", 1, true, now);
+        Decision d = limiter.take(budget, key, 1, true, now);
         d.lease().ifPresent(lease -> limiter.release(lease, now));
         return d.allowed();
+    }
+
+    @Benchmark
+    public boolean resilience4jBulkheadPerKey() {
+        Bulkhead bulkhead = bulkheads.computeIfAbsent(key, k -> new SemaphoreBulkhead(k, bulkheadConfig));
+        boolean admitted = bulkhead.tryAcquirePermission();
+        if (admitted) {
+            bulkhead.onComplete();
+        }
+        return admitted;
     }
 }
