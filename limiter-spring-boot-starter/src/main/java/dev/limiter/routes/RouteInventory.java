@@ -8,7 +8,7 @@ import java.util.Locale;
  * Every handler of the application with the policy it resolves to and where that was written, plus the
  * {@code limiter.routes} rules that match no handler. Built once at start-up. Immutable.
  *
- * @param entries   one per handler pattern, in handler-mapping order
+ * @param entries   one per handler pattern, sorted by pattern
  * @param deadRules the rules that match no handler, each as {@code limiter.routes[i] (pattern)}
  */
 public record RouteInventory(List<Entry> entries, List<String> deadRules) {

@@ -94,7 +94,11 @@ public final class RouteInventoryBuilder {
                 dead.add("limiter.routes[" + i + "] (" + describe(rules.get(i)) + ")");
             }
         }
-        return new RouteInventory(entries, dead);
+        List<RouteInventory.Entry> sorted = new ArrayList<>(entries);
+        sorted.sort(java.util.Comparator.comparing(RouteInventory.Entry::pattern)
+                .thenComparing(entry -> String.join(",", entry.methods()))
+                .thenComparing(RouteInventory.Entry::handler));
+        return new RouteInventory(sorted, dead);
     }
 
     private void add(List<String> methods, String pattern, String handler, HandlerPolicy annotated) {
