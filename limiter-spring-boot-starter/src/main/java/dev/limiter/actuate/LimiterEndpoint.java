@@ -24,11 +24,11 @@ import dev.limiter.spring.BudgetOptions;
 import dev.limiter.spring.BudgetRegistry;
 import dev.limiter.spring.BudgetScope;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import org.springframework.lang.Nullable;
 
 /**
@@ -79,7 +79,29 @@ public class LimiterEndpoint {
 
     /** One key's counters in one budget ({@code budget}) or in every budget, read without counting. */
     @ReadOperation
-    public KeyDescriptor key(@Selector String segment, @Selector String keyHash, @Nullable String budget) {
+    public WebEndpointResponse<Object> key(@Selector String segment, @Selector String keyHash,
+                                           @Nullable String budget) {
+        try {
+            return new WebEndpointResponse<>(peek(segment, keyHash, budget));
+        }
+        catch (BadRequest bad) {
+            return bad.response();
+        }
+    }
+
+    /** Forgets one key's counters and leases in one budget ({@code budget}) or in every budget. */
+    @DeleteOperation
+    public WebEndpointResponse<Object> reset(@Selector String segment, @Selector String keyHash,
+                                             @Nullable String budget) {
+        try {
+            return new WebEndpointResponse<>(forget(segment, keyHash, budget));
+        }
+        catch (BadRequest bad) {
+            return bad.response();
+        }
+    }
+
+    private KeyDescriptor peek(String segment, String keyHash, String budget) {
         requireKeysSegment(segment);
         RateLimitStore store = requireStore();
         long now = clock.millis();
@@ -97,9 +119,7 @@ public class LimiterEndpoint {
         return new KeyDescriptor(keyHash, Instant.ofEpochMilli(now).toString(), counters);
     }
 
-    /** Forgets one key's counters and leases in one budget ({@code budget}) or in every budget. */
-    @DeleteOperation
-    public ResetDescriptor reset(@Selector String segment, @Selector String keyHash, @Nullable String budget) {
+    private ResetDescriptor forget(String segment, String keyHash, String budget) {
         requireKeysSegment(segment);
         RateLimitStore store = requireStore();
         String key = keyHash(keyHash);
@@ -115,8 +135,7 @@ public class LimiterEndpoint {
 
     private static void requireKeysSegment(String segment) {
         if (!KEYS_SEGMENT.equals(segment)) {
-            throw new InvalidEndpointRequestException("Unknown path segment '" + segment + "'; use /keys/{keyHash}",
-                    "unknown path segment");
+            throw new BadRequest(404, "not_found", "Use /actuator/limiter/keys/{keyHash}.");
         }
     }
 
@@ -130,9 +149,9 @@ public class LimiterEndpoint {
 
     private static String keyHash(String keyHash) {
         if (keyHash == null || !KEY_HASH.matcher(keyHash).matches()) {
-            throw new InvalidEndpointRequestException("The key hash must be a counter key: 't:' followed by the "
-                    + "SHA-256 of the token in base64url without padding (43 characters), 'p:' and the same of a "
-                    + "principal name, or 'a:' and an IP address. Never send a raw token.", "malformed key hash");
+            throw new BadRequest(400, "malformed_key_hash", "The key hash must be a counter key: 't:' followed by "
+                    + "the SHA-256 of the token in base64url without padding (43 characters), 'p:' and the same of a "
+                    + "principal name, or 'a:' and an IP address. Never send a raw token.");
         }
         return keyHash;
     }
@@ -141,9 +160,8 @@ public class LimiterEndpoint {
         if (budget == null) {
             return List.copyOf(budgets.all());
         }
-        return List.of(budgets.find(budget).orElseThrow(() -> new InvalidEndpointRequestException(
-                "Unknown budget '" + budget.replaceAll("[^A-Za-z0-9_-]", "?") + "'; known budgets are "
-                        + budgets.all().stream().map(Budget::name).toList(), "unknown budget")));
+        return List.of(budgets.find(budget).orElseThrow(() -> new BadRequest(400, "unknown_budget",
+                "Unknown budget; known budgets are " + budgets.all().stream().map(Budget::name).toList())));
     }
 
     /** {@code null} for a key-scoped budget; every route pattern in the inventory for a route-scoped one. */
@@ -231,5 +249,26 @@ public class LimiterEndpoint {
     }
 
     public record ResetDescriptor(String key, List<String> budgets) {
+    }
+
+    /** The body of a rejected request; it never repeats what the caller sent. */
+    public record ErrorDescriptor(int status, String error, String message) {
+    }
+
+    /** Bad input ends as a 4xx answer written here, never as an exception the error page would echo. */
+    private static final class BadRequest extends RuntimeException {
+
+        private final int status;
+        private final String error;
+
+        BadRequest(int status, String error, String message) {
+            super(message, null, false, false);
+            this.status = status;
+            this.error = error;
+        }
+
+        WebEndpointResponse<Object> response() {
+            return new WebEndpointResponse<>(new ErrorDescriptor(status, error, getMessage()), status);
+        }
     }
 }
