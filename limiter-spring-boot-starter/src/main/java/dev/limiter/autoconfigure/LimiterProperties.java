@@ -8,6 +8,7 @@ import java.util.Map;
 
 import dev.limiter.spring.BudgetScope;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.util.unit.DataSize;
 
 /**
  * Configuration of the limiter, bound from {@code limiter.*}. Validated when the budgets are resolved
@@ -60,6 +61,12 @@ public class LimiterProperties {
 
     /** The in-process fallback used while the authoritative store is failing. */
     private final Fallback fallback = new Fallback();
+
+    /** The authentication-failure guard, which blocks an address that keeps failing authentication. */
+    private final AuthGuard authGuard = new AuthGuard();
+
+    /** Largest request body accepted; a larger one is refused with 413 (unset: no bound). */
+    private DataSize maxRequestBody;
 
     /**
      * The budgets that exist before any configuration: {@code standard} and {@code anonymous}. A budget of the same
@@ -149,6 +156,18 @@ public class LimiterProperties {
         return redis;
     }
 
+    public AuthGuard getAuthGuard() {
+        return authGuard;
+    }
+
+    public DataSize getMaxRequestBody() {
+        return maxRequestBody;
+    }
+
+    public void setMaxRequestBody(DataSize maxRequestBody) {
+        this.maxRequestBody = maxRequestBody;
+    }
+
     public Fallback getFallback() {
         return fallback;
     }
@@ -220,6 +239,9 @@ public class LimiterProperties {
         /** Whether this budget's refusals are only counted, logged and metered, not enforced; false when unset. */
         private Boolean shadow;
 
+        /** What this budget does while the store cannot answer: open (fallback, degraded) when unset. */
+        private StoreFailureMode onStoreFailure;
+
         static BudgetProperties builtInStandard() {
             BudgetProperties budget = new BudgetProperties();
             budget.windows.put("minute", new WindowProperties(600, Duration.ofMinutes(1)));
@@ -274,6 +296,22 @@ public class LimiterProperties {
         public void setShadow(Boolean shadow) {
             this.shadow = shadow;
         }
+
+        public StoreFailureMode getOnStoreFailure() {
+            return onStoreFailure;
+        }
+
+        public void setOnStoreFailure(StoreFailureMode onStoreFailure) {
+            this.onStoreFailure = onStoreFailure;
+        }
+    }
+
+    /** What a budget does while the store cannot answer. */
+    public enum StoreFailureMode {
+        /** Decide with the in-process fallback and mark the decision degraded. */
+        OPEN,
+        /** Refuse with 503 and Retry-After until the store answers again. */
+        CLOSED
     }
 
     /** One fixed window anchored to the wall clock. */
@@ -467,6 +505,64 @@ public class LimiterProperties {
 
         public void setMaxKeys(int maxKeys) {
             this.maxKeys = maxKeys;
+        }
+    }
+
+    public static class AuthGuard {
+
+        /** Whether the guard runs; it is only installed when Spring Security is present. */
+        private boolean enabled = true;
+
+        /** Failed authentications from one address, inside the window, that start a block. */
+        private int threshold = 50;
+
+        /** How long a failed authentication counts against its address after it happened. */
+        private Duration window = Duration.ofMinutes(15);
+
+        /** How long an address that reached the threshold is refused. */
+        private Duration block = Duration.ofMinutes(30);
+
+        /** Credential lookups one address may have in flight at once; more get a transient 429. */
+        private int maxPending = 50;
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public int getThreshold() {
+            return threshold;
+        }
+
+        public void setThreshold(int threshold) {
+            this.threshold = threshold;
+        }
+
+        public Duration getWindow() {
+            return window;
+        }
+
+        public void setWindow(Duration window) {
+            this.window = window;
+        }
+
+        public Duration getBlock() {
+            return block;
+        }
+
+        public void setBlock(Duration block) {
+            this.block = block;
+        }
+
+        public int getMaxPending() {
+            return maxPending;
+        }
+
+        public void setMaxPending(int maxPending) {
+            this.maxPending = maxPending;
         }
     }
 }

@@ -3,7 +3,10 @@ package dev.limiter.redis;
 import dev.limiter.autoconfigure.InvalidLimiterConfigurationException;
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
 import dev.limiter.autoconfigure.LimiterProperties;
+import dev.limiter.core.FailOpenRateLimitStore;
 import dev.limiter.core.RateLimitStore;
+import dev.limiter.resilience.LimiterResilienceAutoConfiguration;
+import dev.limiter.resilience.StoreFailover;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -24,7 +27,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * for the Redis store without spring-data-redis, or without a connection factory, stops start-up with a
  * message that names {@code limiter.store} and the missing piece.
  */
-@AutoConfiguration(before = LimiterAutoConfiguration.class,
+@AutoConfiguration(before = LimiterAutoConfiguration.class, after = LimiterResilienceAutoConfiguration.class,
         afterName = "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration")
 @ConditionalOnProperty(prefix = "limiter", name = "enabled", havingValue = "true", matchIfMissing = true)
 @ConditionalOnProperty(prefix = "limiter", name = "store", havingValue = "redis")
@@ -39,8 +42,14 @@ public class LimiterRedisAutoConfiguration {
 
         @Bean(name = LimiterAutoConfiguration.STORE_BEAN_NAME)
         @ConditionalOnMissingBean(RateLimitStore.class)
-        RedisRateLimitStore limiterStore(LimiterProperties properties,
-                                         ObjectProvider<RedisConnectionFactory> connectionFactories) {
+        FailOpenRateLimitStore limiterStore(LimiterProperties properties,
+                                            ObjectProvider<RedisConnectionFactory> connectionFactories,
+                                            StoreFailover failover) {
+            return failover.protect(redisStore(properties, connectionFactories));
+        }
+
+        private static RedisRateLimitStore redisStore(LimiterProperties properties,
+                                                      ObjectProvider<RedisConnectionFactory> connectionFactories) {
             RedisConnectionFactory connectionFactory = connectionFactories.getIfUnique();
             if (connectionFactory == null) {
                 throw new InvalidLimiterConfigurationException("limiter.store",
@@ -51,6 +60,7 @@ public class LimiterRedisAutoConfiguration {
             try {
                 return RedisRateLimitStore.builder(connectionFactory)
                         .keyPrefix(properties.getRedis().getKeyPrefix())
+                        .timeout(properties.getRedis().getTimeout())
                         .build();
             } catch (IllegalArgumentException e) {
                 throw new InvalidLimiterConfigurationException("limiter.redis.key-prefix",

@@ -10,15 +10,15 @@ import dev.limiter.core.Lease;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStoreException;
 import dev.limiter.core.Window;
+import io.lettuce.core.RedisNoScriptException;
+import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.springframework.core.io.ClassPathResource;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.data.redis.core.script.DefaultRedisScript;
 import org.springframework.data.redis.core.script.RedisScript;
 import org.springframework.util.ClassUtils;
 
@@ -28,8 +28,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 /**
  * Counters in Redis, exact across every instance that shares it (DESIGN §4). One decision is one round trip:
@@ -65,6 +73,12 @@ public final class RedisRateLimitStore implements RateLimitStore {
     private final RedisKeys keys;
     private final long expiryMarginMillis;
     private final LocalOverLimitMemory overLimit;
+    private final long timeoutNanos;
+    private final Duration timeout;
+    /** The shared Lettuce connection's asynchronous commands, obtained off the request path. */
+    private volatile CompletableFuture<RedisClusterAsyncCommands<byte[], byte[]>> asyncCommands;
+    /** Runs calls that have no asynchronous API (other drivers, reset) so that a timeout can abandon them. */
+    private final ThreadPoolExecutor blockingCalls;
     private final String leaseIdPrefix = Long.toHexString(ThreadLocalRandom.current().nextLong()) + "-";
     private final AtomicLong leaseSequence = new AtomicLong();
 
@@ -74,6 +88,19 @@ public final class RedisRateLimitStore implements RateLimitStore {
         this.keys = new RedisKeys(builder.keyPrefix);
         this.expiryMarginMillis = builder.expiryMargin.toMillis();
         this.overLimit = new LocalOverLimitMemory(builder.localMemoryMaxKeys);
+        this.timeout = builder.timeout;
+        this.timeoutNanos = builder.timeout.toNanos();
+        AtomicInteger threads = new AtomicInteger();
+        this.blockingCalls = new ThreadPoolExecutor(0, builder.maxBlockingCalls, 30, TimeUnit.SECONDS,
+                new SynchronousQueue<>(), runnable -> {
+                    Thread thread = new Thread(runnable, "limiter-redis-" + threads.incrementAndGet());
+                    thread.setDaemon(true);
+                    return thread;
+                });
+        if (sharesLettuceConnection()) {
+            // Connect now, off the request path, so that the first decision does not pay for it.
+            asyncCommands();
+        }
     }
 
     public static Builder builder(RedisConnectionFactory connectionFactory) {
@@ -188,11 +215,8 @@ public final class RedisRateLimitStore implements RateLimitStore {
     @Override
     public void reset(Budget budget, String key) {
         overLimit.forget(budget.name(), key);
-        try {
-            redis.delete(keys.all(budget, key));
-        } catch (RuntimeException e) {
-            throw new RateLimitStoreException("Redis store could not reset a key: " + e.getMessage(), e);
-        }
+        List<String> names = keys.all(budget, key);
+        withinTimeout(() -> redis.delete(names), System.nanoTime() + timeoutNanos);
     }
 
     @Override
@@ -210,13 +234,24 @@ public final class RedisRateLimitStore implements RateLimitStore {
         return overLimit.size();
     }
 
+    /** How long one call may take before it fails with a {@link RateLimitStoreException}. */
+    public Duration timeout() {
+        return timeout;
+    }
+
+    /**
+     * Runs a script within {@link #timeout()}, whatever the connection factory's own timeouts say. On the shared
+     * Lettuce connection the script is sent on the asynchronous API and awaited, with no extra thread; other
+     * drivers run on a small pool that the timeout can abandon.
+     */
     @SuppressWarnings("unchecked")
     private List<Object> execute(RedisScript<List> script, List<String> scriptKeys, Object[] args) {
+        long deadline = System.nanoTime() + timeoutNanos;
         List<Object> raw;
-        try {
-            raw = redis.execute(script, scriptKeys, args);
-        } catch (RuntimeException e) {
-            throw new RateLimitStoreException("Redis store failed: " + e.getMessage(), e);
+        if (sharesLettuceConnection()) {
+            raw = evalAsync(script, scriptKeys, args, deadline);
+        } else {
+            raw = withinTimeout(() -> redis.execute(script, scriptKeys, args), deadline);
         }
         if (raw == null) {
             throw new RateLimitStoreException("Redis store got no answer from its script");
@@ -224,10 +259,116 @@ public final class RedisRateLimitStore implements RateLimitStore {
         return raw;
     }
 
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private List<Object> evalAsync(RedisScript<List> script, List<String> scriptKeys, Object[] args, long deadline) {
+        RedisClusterAsyncCommands<byte[], byte[]> commands = await(asyncCommands(), deadline);
+        byte[][] keyBytes = new byte[scriptKeys.size()][];
+        for (int i = 0; i < keyBytes.length; i++) {
+            keyBytes[i] = scriptKeys.get(i).getBytes(StandardCharsets.UTF_8);
+        }
+        byte[][] argBytes = new byte[args.length][];
+        for (int i = 0; i < args.length; i++) {
+            argBytes[i] = String.valueOf(args[i]).getBytes(StandardCharsets.UTF_8);
+        }
+        try {
+            return (List<Object>) await((Future) commands.evalsha(script.getSha1(), ScriptOutputType.MULTI,
+                    keyBytes, argBytes), deadline);
+        } catch (RateLimitStoreException e) {
+            if (!(e.getCause() instanceof RedisNoScriptException)) {
+                throw e;
+            }
+            // EVAL loads the script into the server's cache, so the next call's EVALSHA finds it.
+            return (List<Object>) await((Future) commands.eval(script.getScriptAsString()
+                    .getBytes(StandardCharsets.UTF_8), ScriptOutputType.MULTI, keyBytes, argBytes), deadline);
+        }
+    }
+
+    /**
+     * The shared connection's asynchronous commands. Obtaining them may connect, which can block for the
+     * driver's connect timeout; that happens on the pool, so a caller waits at most its own deadline.
+     */
+    @SuppressWarnings("unchecked")
+    private CompletableFuture<RedisClusterAsyncCommands<byte[], byte[]>> asyncCommands() {
+        CompletableFuture<RedisClusterAsyncCommands<byte[], byte[]>> current = asyncCommands;
+        if (current == null || current.isCompletedExceptionally()) {
+            synchronized (this) {
+                current = asyncCommands;
+                if (current == null || current.isCompletedExceptionally()) {
+                    current = new CompletableFuture<>();
+                    CompletableFuture<RedisClusterAsyncCommands<byte[], byte[]>> connecting = current;
+                    try {
+                        blockingCalls.execute(() -> {
+                            try {
+                                RedisClusterAsyncCommands<byte[], byte[]> commands =
+                                        (RedisClusterAsyncCommands<byte[], byte[]>) redis.execute(
+                                                (RedisCallback<Object>) connection -> connection.getNativeConnection());
+                                loadScripts(commands);
+                                connecting.complete(commands);
+                            } catch (Throwable failure) {
+                                connecting.completeExceptionally(failure);
+                            }
+                        });
+                    } catch (RuntimeException rejected) {
+                        connecting.completeExceptionally(rejected);
+                    }
+                    asyncCommands = current;
+                }
+            }
+        }
+        return current;
+    }
+
+    /**
+     * Loads the scripts while connecting, so that the first decision's EVALSHA finds them. On a Cluster the
+     * command goes to every master. A failure here is harmless: EVALSHA falls back to EVAL on NOSCRIPT.
+     */
+    private void loadScripts(RedisClusterAsyncCommands<byte[], byte[]> commands) {
+        try {
+            for (RedisScript<List> script : List.of(TAKE, PEEK)) {
+                commands.scriptLoad(script.getScriptAsString().getBytes(StandardCharsets.UTF_8))
+                        .get(Math.max(timeoutNanos, TimeUnit.SECONDS.toNanos(5)), TimeUnit.NANOSECONDS);
+            }
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            logger.debug("Redis store could not preload its scripts; EVALSHA will load them on first use", e);
+        }
+    }
+
+    private <T> T withinTimeout(Supplier<T> call, long deadline) {
+        CompletableFuture<T> future;
+        try {
+            future = CompletableFuture.supplyAsync(call, blockingCalls);
+        } catch (RuntimeException rejected) {
+            throw new RateLimitStoreException("Redis store is saturated: " + blockingCalls.getMaximumPoolSize()
+                    + " calls already waiting", rejected);
+        }
+        return await(future, deadline);
+    }
+
+    private <T> T await(Future<T> future, long deadline) {
+        try {
+            return future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            future.cancel(false);
+            throw new RateLimitStoreException("Redis store did not answer within " + timeout.toMillis() + "ms", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RateLimitStoreException("interrupted while waiting for the Redis store", e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            throw new RateLimitStoreException("Redis store failed: " + cause.getMessage(), cause);
+        }
+    }
+
     private static long asLong(List<Object> raw, int index) {
         Object value = raw.get(index);
         if (value instanceof Number number) {
             return number.longValue();
+        }
+        if (value instanceof byte[] bytes) {
+            return Long.parseLong(new String(bytes, StandardCharsets.UTF_8));
         }
         return Long.parseLong(String.valueOf(value));
     }
@@ -263,11 +404,19 @@ public final class RedisRateLimitStore implements RateLimitStore {
         return leaseIdPrefix + Long.toHexString(leaseSequence.incrementAndGet());
     }
 
+    /**
+     * Reads the script once, with this class's own class loader: a resource resolved later through a thread's
+     * context class loader may belong to a web application that has since been stopped.
+     */
     private static RedisScript<List> script(String name) {
-        DefaultRedisScript<List> script = new DefaultRedisScript<>();
-        script.setLocation(new ClassPathResource("dev/limiter/redis/" + name));
-        script.setResultType(List.class);
-        return script;
+        try (var in = RedisRateLimitStore.class.getResourceAsStream(name)) {
+            if (in == null) {
+                throw new IllegalStateException("missing script dev/limiter/redis/" + name);
+            }
+            return RedisScript.of(new String(in.readAllBytes(), StandardCharsets.UTF_8), List.class);
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("cannot read script dev/limiter/redis/" + name, e);
+        }
     }
 
     /** Options of a {@link RedisRateLimitStore}. */
@@ -277,6 +426,8 @@ public final class RedisRateLimitStore implements RateLimitStore {
         private String keyPrefix = "limiter";
         private Duration expiryMargin = DEFAULT_EXPIRY_MARGIN;
         private int localMemoryMaxKeys = DEFAULT_LOCAL_MEMORY_MAX_KEYS;
+        private Duration timeout = Duration.ofSeconds(1);
+        private int maxBlockingCalls = 64;
 
         private Builder(RedisConnectionFactory connectionFactory) {
             this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory");
@@ -300,6 +451,24 @@ public final class RedisRateLimitStore implements RateLimitStore {
         /** How many keys may be remembered as over a limit; 0 turns the local memory off. */
         public Builder localMemoryMaxKeys(int localMemoryMaxKeys) {
             this.localMemoryMaxKeys = localMemoryMaxKeys;
+            return this;
+        }
+
+        /** How long one call may take, enforced by the store whatever the driver's own timeouts are. */
+        public Builder timeout(Duration timeout) {
+            if (timeout == null || timeout.isNegative() || timeout.isZero()) {
+                throw new IllegalArgumentException("timeout must be positive, was " + timeout);
+            }
+            this.timeout = timeout;
+            return this;
+        }
+
+        /** Calls without an asynchronous API that may wait at once; more fail at once as saturated. */
+        public Builder maxBlockingCalls(int maxBlockingCalls) {
+            if (maxBlockingCalls < 1) {
+                throw new IllegalArgumentException("max blocking calls must be at least 1, was " + maxBlockingCalls);
+            }
+            this.maxBlockingCalls = maxBlockingCalls;
             return this;
         }
 

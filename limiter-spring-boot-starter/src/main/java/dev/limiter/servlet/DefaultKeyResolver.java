@@ -24,6 +24,8 @@ public class DefaultKeyResolver implements KeyResolver {
 
     private static final String BEARER = "bearer ";
 
+    private static final java.util.regex.Pattern IP_LITERAL = java.util.regex.Pattern.compile("[0-9A-Fa-f:.]{1,45}");
+
     private final Function<HttpServletRequest, Principal> authenticatedPrincipal;
 
     /**
@@ -43,7 +45,7 @@ public class DefaultKeyResolver implements KeyResolver {
     public CallerKey resolve(HttpServletRequest request) {
         Principal principal = authenticatedPrincipal.apply(request);
         if (principal == null) {
-            return CallerKey.anonymous(ADDRESS_PREFIX + request.getRemoteAddr());
+            return CallerKey.anonymous(ADDRESS_PREFIX + addressKey(request.getRemoteAddr()));
         }
         String token = bearerToken(request);
         if (token != null) {
@@ -51,6 +53,17 @@ public class DefaultKeyResolver implements KeyResolver {
         }
         String name = principal.getName() == null ? "" : principal.getName();
         return CallerKey.authenticated(PRINCIPAL_PREFIX + TokenHashing.sha256(name), principal);
+    }
+
+    /**
+     * An IP literal as it is; anything else (a proxy header forwarded verbatim can make the address any text of
+     * any length) as its hash, so a key stays short and never carries request input into a store or a log.
+     */
+    static String addressKey(String address) {
+        if (address != null && IP_LITERAL.matcher(address).matches()) {
+            return address;
+        }
+        return "h:" + TokenHashing.sha256(String.valueOf(address));
     }
 
     static String bearerToken(HttpServletRequest request) {

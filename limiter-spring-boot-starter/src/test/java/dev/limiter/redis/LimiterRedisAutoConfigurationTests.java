@@ -3,7 +3,10 @@ package dev.limiter.redis;
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
 import dev.limiter.autoconfigure.LimiterServletAutoConfiguration;
 import dev.limiter.core.Budget;
+import dev.limiter.core.FailOpenRateLimitStore;
 import dev.limiter.core.RateLimitStore;
+import dev.limiter.resilience.CircuitBreakingRateLimitStore;
+import dev.limiter.resilience.LimiterResilienceAutoConfiguration;
 import dev.limiter.core.RateLimitStores;
 import dev.limiter.test.redis.RedisClusterExtension;
 import dev.limiter.test.redis.RedisServerExtension;
@@ -39,7 +42,8 @@ class LimiterRedisAutoConfigurationTests {
     private static final Budget BUDGET = Budget.builder("wiring").window("minute", 5, Duration.ofMinutes(1)).build();
 
     private final WebApplicationContextRunner runner = new WebApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(RedisAutoConfiguration.class, LimiterRedisAutoConfiguration.class,
+            .withConfiguration(AutoConfigurations.of(RedisAutoConfiguration.class, LimiterResilienceAutoConfiguration.class,
+                    LimiterRedisAutoConfiguration.class,
                     LimiterAutoConfiguration.class, LimiterServletAutoConfiguration.class))
             .withClassLoader(new FilteredClassLoader("org.springframework.security"));
 
@@ -49,7 +53,9 @@ class LimiterRedisAutoConfigurationTests {
                 "spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + redis.port()).run(context -> {
             assertThat(context).hasNotFailed();
             RateLimitStore store = context.getBean(LimiterAutoConfiguration.STORE_BEAN_NAME, RateLimitStore.class);
-            assertThat(store).isInstanceOf(RedisRateLimitStore.class);
+            assertThat(store).isInstanceOfSatisfying(FailOpenRateLimitStore.class, failOpen ->
+                    assertThat(failOpen.authoritative()).isInstanceOfSatisfying(CircuitBreakingRateLimitStore.class,
+                            breaking -> assertThat(breaking.delegate()).isInstanceOf(RedisRateLimitStore.class)));
             assertThat(store.name()).isEqualTo("redis");
             String key = UUID.randomUUID().toString();
 
@@ -96,7 +102,8 @@ class LimiterRedisAutoConfigurationTests {
     @Test
     void storeWhenRedisWithoutAConnectionFactoryShouldFailNamingThePropertyAndTheMissingBean() {
         new WebApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(LimiterRedisAutoConfiguration.class,
+                .withConfiguration(AutoConfigurations.of(LimiterResilienceAutoConfiguration.class,
+                        LimiterRedisAutoConfiguration.class,
                         LimiterAutoConfiguration.class, LimiterServletAutoConfiguration.class))
                 .withPropertyValues("limiter.store=redis").run(context -> {
                     assertThat(context).hasFailed();

@@ -50,7 +50,8 @@ class RedisExactnessAcrossInstancesTest {
     private static final int REQUESTS_PER_THREAD = 25;
 
     private final WebApplicationContextRunner instance = new WebApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(RedisAutoConfiguration.class, LimiterRedisAutoConfiguration.class,
+            .withConfiguration(AutoConfigurations.of(RedisAutoConfiguration.class,
+                    dev.limiter.resilience.LimiterResilienceAutoConfiguration.class, LimiterRedisAutoConfiguration.class,
                     LimiterAutoConfiguration.class, LimiterServletAutoConfiguration.class))
             .withClassLoader(new FilteredClassLoader("org.springframework.security"))
             .withUserConfiguration(FixedClock.class)

@@ -17,6 +17,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** The limiter actuator endpoint over real HTTP, exposed the way an application exposes it. */
 @SpringBootTest(classes = RoutesTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {
+                // The auth guard counts in the same store; these tests assert on the limiter's own keys.
+                "limiter.auth-guard.enabled=false",
                 RoutesTestApplication.TIGHT, RoutesTestApplication.TIGHT_DURATION,
                 RoutesTestApplication.LOOSE, RoutesTestApplication.LOOSE_DURATION,
                 RoutesTestApplication.PER_ROUTE, RoutesTestApplication.PER_ROUTE_DURATION,

@@ -20,6 +20,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** limiter.mode=shadow: every refusal is decided, counted, logged and metered, and let through marked. */
 @SpringBootTest(classes = RoutesTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {
+                // The auth guard counts in the same store; these tests assert on the limiter's own keys.
+                "limiter.auth-guard.enabled=false",
                 RoutesTestApplication.TIGHT, RoutesTestApplication.TIGHT_DURATION,
                 RoutesTestApplication.LOOSE, RoutesTestApplication.LOOSE_DURATION,
                 RoutesTestApplication.PER_ROUTE, RoutesTestApplication.PER_ROUTE_DURATION,

@@ -1,0 +1,230 @@
+package dev.limiter.core.guard;
+
+import dev.limiter.core.BoundVerdict;
+import dev.limiter.core.Budget;
+import dev.limiter.core.Decision;
+import dev.limiter.core.KeyState;
+import dev.limiter.core.Lease;
+import dev.limiter.core.RateLimitStore;
+import dev.limiter.core.RateLimitStoreException;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.Objects;
+
+/**
+ * Blocks an address that keeps failing authentication, checked before the credential is looked up (the
+ * Aport seed's authentication limiter, without its bugs).
+ *
+ * <p>Everything lives in an ordinary {@link RateLimitStore}, so the guard is exact across instances on
+ * Redis and falls back like the limiter when the store fails. Three budgets per address, all expressed as
+ * concurrency leases because a lease is the one thing the SPI keeps for an exact, unanchored duration:
+ * <ul>
+ *   <li>{@code auth-guard-pending}: one lease per lookup in flight (at most {@code max-pending}), handed back
+ *   when the lookup returns or throws;</li>
+ *   <li>{@code auth-guard-failures}: one lease per completed failure, living {@code window} after it
+ *   happened (at most {@code threshold});</li>
+ *   <li>{@code auth-guard-block}: a single lease living exactly {@code block} from the failure that reached
+ *   the threshold; never released.</li>
+ * </ul>
+ * Each budget also needs a window; theirs never refuses.
+ *
+ * <p>Admission requires completed failures plus lookups in flight, the new one included, to stay within the
+ * threshold: a burst of concurrent guesses cannot look up more than {@code threshold} credentials before the
+ * block. A failure is recorded before its reservation is handed back, so that sum never dips while a lookup
+ * completes. Time is a parameter: no method reads a clock.
+ */
+public final class AuthGuard {
+
+    static final String PENDING_BUDGET = "auth-guard-pending";
+    static final String FAILURES_BUDGET = "auth-guard-failures";
+    static final String BLOCK_BUDGET = "auth-guard-block";
+    private static final long SATURATED_RETRY_MILLIS = 1000;
+
+    private final RateLimitStore store;
+    private final AuthGuardPolicy policy;
+    private final Budget pending;
+    private final Budget failures;
+    private final Budget block;
+
+    public AuthGuard(RateLimitStore store, AuthGuardPolicy policy) {
+        this.store = Objects.requireNonNull(store, "store");
+        this.policy = Objects.requireNonNull(policy, "policy");
+        this.pending = leaseBudget(PENDING_BUDGET, policy.maxPending(), policy.lookupLease());
+        this.failures = leaseBudget(FAILURES_BUDGET, policy.threshold(), policy.window());
+        this.block = leaseBudget(BLOCK_BUDGET, 1, policy.block());
+    }
+
+    /**
+     * The counter key of a client address: a SHA-256, so whatever a proxy put into the address is never
+     * written to a store, a log or a header as it came.
+     */
+    public static String addressKey(String remoteAddress) {
+        String address = remoteAddress == null || remoteAddress.isEmpty() ? "unknown" : remoteAddress;
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(address.getBytes(StandardCharsets.UTF_8));
+            return "addr:" + HexFormat.of().formatHex(digest, 0, 16);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is required of every Java runtime", e);
+        }
+    }
+
+    public AuthGuardPolicy policy() {
+        return policy;
+    }
+
+    /**
+     * Decides, before the lookup, whether a request from {@code addressKey} may have its credential looked
+     * up. When the store cannot answer at all the request is admitted without a reservation (fail open).
+     */
+    public GuardAdmission admit(String addressKey, long nowMillis) {
+        try {
+            long blockedUntil = blockedUntil(store.peek(block, addressKey, nowMillis));
+            if (blockedUntil > nowMillis) {
+                return blocked(addressKey, blockedUntil, nowMillis, false);
+            }
+            Decision reservation = store.take(pending, addressKey, 1, true, nowMillis);
+            if (!reservation.allowed()) {
+                return saturated(addressKey, reservation.degraded());
+            }
+            Lease lease = reservation.lease().orElse(null);
+            long inFlight = held(concurrencyOf(reservation.verdicts()));
+            long completed = held(concurrencyOf(store.peek(failures, addressKey, nowMillis).bounds()));
+            if (completed >= policy.threshold()) {
+                release(lease, nowMillis);
+                return blocked(addressKey, startBlock(addressKey, nowMillis), nowMillis, reservation.degraded());
+            }
+            if (completed + inFlight > policy.threshold()) {
+                release(lease, nowMillis);
+                return saturated(addressKey, reservation.degraded());
+            }
+            return new GuardAdmission(GuardAdmission.Outcome.ADMITTED, addressKey, 0, lease, reservation.degraded());
+        } catch (RateLimitStoreException unavailable) {
+            return new GuardAdmission(GuardAdmission.Outcome.ADMITTED, addressKey, 0, null, true);
+        }
+    }
+
+    /**
+     * The lookup proved the credential wrong: counts one failure, and blocks once the threshold is reached.
+     *
+     * @return whether this failure reached the threshold (the block runs from now)
+     */
+    public boolean failed(GuardAdmission admission, long nowMillis) {
+        requireAdmitted(admission);
+        try {
+            Decision failure = store.take(failures, admission.addressKey(), 1, true, nowMillis);
+            BoundVerdict count = concurrencyOf(failure.verdicts());
+            if (failure.allowed() && held(count) >= policy.threshold()) {
+                startBlock(admission.addressKey(), nowMillis);
+                return true;
+            }
+            if (!failure.allowed()) {
+                // Already at the threshold: make sure the block exists (another instance may have died before).
+                startBlock(admission.addressKey(), nowMillis);
+            }
+            return false;
+        } catch (RateLimitStoreException unavailable) {
+            // Nothing can count this failure; the reservation below still goes back.
+            return false;
+        } finally {
+            release(admission.reservation(), nowMillis);
+        }
+    }
+
+    /**
+     * The lookup proved the credential right: clears the address's completed failures. Reservations of other
+     * lookups still in flight stay, and so does a block already started.
+     */
+    public void succeeded(GuardAdmission admission, long nowMillis) {
+        requireAdmitted(admission);
+        try {
+            store.reset(failures, admission.addressKey());
+        } catch (RateLimitStoreException unavailable) {
+            // The failures stay counted: the safe direction.
+        } finally {
+            release(admission.reservation(), nowMillis);
+        }
+    }
+
+    /** The lookup ended without a verdict on the credential (it threw, or none took place): hands back the reservation only. */
+    public void abandoned(GuardAdmission admission, long nowMillis) {
+        requireAdmitted(admission);
+        release(admission.reservation(), nowMillis);
+    }
+
+    /** Reads an address's failures, lookups in flight and block without counting anything. */
+    public GuardState state(String addressKey, long nowMillis) {
+        long blockedUntil = blockedUntil(store.peek(block, addressKey, nowMillis));
+        long completed = held(concurrencyOf(store.peek(failures, addressKey, nowMillis).bounds()));
+        long inFlight = held(concurrencyOf(store.peek(pending, addressKey, nowMillis).bounds()));
+        return new GuardState(completed, inFlight, blockedUntil > nowMillis ? blockedUntil : 0);
+    }
+
+    /** Starts the block (or finds the one already running) and drops the failures it replaces; returns its end. */
+    private long startBlock(String addressKey, long nowMillis) {
+        Decision started = store.take(block, addressKey, 1, true, nowMillis);
+        long until = started.lease().map(Lease::expiresAtMillis)
+                .orElseGet(() -> concurrencyOf(started.verdicts()).resetAtMillis());
+        try {
+            store.reset(failures, addressKey);
+        } catch (RateLimitStoreException unavailable) {
+            // Left over failures expire on their own; the block is what matters.
+        }
+        return until;
+    }
+
+    private void release(Lease lease, long nowMillis) {
+        if (lease == null) {
+            return;
+        }
+        try {
+            store.release(lease, nowMillis);
+        } catch (RateLimitStoreException unavailable) {
+            // The reservation expires by itself after the lookup lease.
+        }
+    }
+
+    private GuardAdmission blocked(String addressKey, long until, long nowMillis, boolean degraded) {
+        return new GuardAdmission(GuardAdmission.Outcome.BLOCKED, addressKey, Math.max(1, until - nowMillis), null,
+                degraded);
+    }
+
+    private static GuardAdmission saturated(String addressKey, boolean degraded) {
+        return new GuardAdmission(GuardAdmission.Outcome.SATURATED, addressKey, SATURATED_RETRY_MILLIS, null, degraded);
+    }
+
+    private static long blockedUntil(KeyState state) {
+        BoundVerdict lease = concurrencyOf(state.bounds());
+        return lease.refused() ? lease.resetAtMillis() : 0;
+    }
+
+    private static BoundVerdict concurrencyOf(Iterable<BoundVerdict> verdicts) {
+        for (BoundVerdict verdict : verdicts) {
+            if (verdict.concurrency()) {
+                return verdict;
+            }
+        }
+        throw new IllegalStateException("the store answered without the concurrency bound the guard asked for");
+    }
+
+    private static long held(BoundVerdict concurrency) {
+        return concurrency.limit() - concurrency.remaining();
+    }
+
+    private static void requireAdmitted(GuardAdmission admission) {
+        if (!Objects.requireNonNull(admission, "admission").admitted()) {
+            throw new IllegalArgumentException("only an admitted request has a lookup to report on");
+        }
+    }
+
+    private static Budget leaseBudget(String name, int leases, Duration leaseLength) {
+        // The SPI needs a window on every budget; this one is never the bound that refuses.
+        return Budget.builder(name)
+                .window("calls", Integer.MAX_VALUE, Duration.ofSeconds(1))
+                .concurrency(leases, leaseLength)
+                .build();
+    }
+}

@@ -1,0 +1,46 @@
+package dev.limiter.core.guard;
+
+import dev.limiter.core.Lease;
+
+import java.util.Optional;
+
+/**
+ * The guard's answer before a credential lookup. An admitted request carries the reservation it must hand
+ * back through {@link AuthGuard#succeeded}, {@link AuthGuard#failed} or {@link AuthGuard#abandoned}.
+ *
+ * @param outcome          what the guard decided
+ * @param addressKey       the key the address is counted under
+ * @param retryAfterMillis exact wait for a block, one second for saturation, zero when admitted
+ * @param reservation      the lookup's reservation; {@code null} unless admitted (and when the store could not
+ *                         take one)
+ * @param degraded         whether the answer was decided without the authoritative store
+ */
+public record GuardAdmission(Outcome outcome, String addressKey, long retryAfterMillis, Lease reservation,
+                             boolean degraded) {
+
+    /** What the guard decided before the lookup. */
+    public enum Outcome {
+        /** Go ahead and look the credential up. */
+        ADMITTED,
+        /** The address reached the failure threshold and is refused until the block ends. */
+        BLOCKED,
+        /** Too many lookups from the address are in flight; try again in a second. Starts no block. */
+        SATURATED
+    }
+
+    public boolean admitted() {
+        return outcome == Outcome.ADMITTED;
+    }
+
+    public Optional<Lease> reservationLease() {
+        return Optional.ofNullable(reservation);
+    }
+
+    /** {@link #retryAfterMillis()} in whole seconds, rounded up, at least 1 for a refusal. */
+    public long retryAfterSeconds() {
+        if (admitted()) {
+            return 0;
+        }
+        return Math.max(1, Math.floorDiv(retryAfterMillis + 999, 1000));
+    }
+}

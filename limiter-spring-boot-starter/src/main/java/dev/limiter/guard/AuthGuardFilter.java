@@ -1,0 +1,192 @@
+package dev.limiter.guard;
+
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import dev.limiter.core.guard.AuthGuard;
+import dev.limiter.core.guard.GuardAdmission;
+import dev.limiter.web.ProblemResponse;
+import jakarta.servlet.AsyncEvent;
+import jakarta.servlet.AsyncListener;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.springframework.web.filter.OncePerRequestFilter;
+
+/**
+ * Runs before Spring Security's filter chain, so before any credential is looked up: a request that carries
+ * an {@code Authorization} header from a blocked address is refused with 429 and never reaches the lookup, and
+ * one from an address with too many lookups in flight is told to retry in a second. An admitted request holds
+ * a reservation until it completes; its outcome is then reported to the {@link AuthGuard}:
+ * <ul>
+ *   <li>authenticated (seen by {@link AuthenticationOutcomeFilter} or an authentication success event): clears
+ *   the address's completed failures;</li>
+ *   <li>failed (an authentication failure event, or a 401 answer without an authentication): one failure;</li>
+ *   <li>anything else (the chain threw, no authentication took place): the reservation is handed back.</li>
+ * </ul>
+ * Logs name the address by its hash only, never the address, the header or the path.
+ */
+public class AuthGuardFilter extends OncePerRequestFilter {
+
+    /** The error code of every 429 the guard writes. */
+    public static final String ERROR_CODE = "auth_rate_limit_exceeded";
+
+    static final String ATTEMPT_ATTRIBUTE = AuthGuardFilter.class.getName() + ".ATTEMPT";
+
+    private static final Log logger = LogFactory.getLog(AuthGuardFilter.class);
+
+    private final AuthGuard guard;
+    private final Clock clock;
+    private final AtomicBoolean storeFailing = new AtomicBoolean();
+
+    public AuthGuardFilter(AuthGuard guard, Clock clock) {
+        this.guard = guard;
+        this.clock = clock;
+    }
+
+    @Override
+    protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+            throws ServletException, IOException {
+        if (request.getHeader("Authorization") == null) {
+            chain.doFilter(request, response);
+            return;
+        }
+        GuardAdmission admission = admit(request);
+        if (admission == null) {
+            chain.doFilter(request, response);
+            return;
+        }
+        if (!admission.admitted()) {
+            refuse(response, admission);
+            return;
+        }
+        LookupAttempt attempt = new LookupAttempt(admission);
+        request.setAttribute(ATTEMPT_ATTRIBUTE, attempt);
+        LookupAttempt outer = LookupAttempt.current();
+        LookupAttempt.bind(attempt);
+        boolean completed = false;
+        try {
+            chain.doFilter(request, response);
+            completed = true;
+        }
+        finally {
+            LookupAttempt.bind(outer);
+            if (completed && request.isAsyncStarted() && !attempt.authenticated() && !attempt.failed()) {
+                request.getAsyncContext().addListener(new SettleOnCompletion(attempt));
+            }
+            else {
+                settle(attempt, response.getStatus(), completed);
+            }
+        }
+    }
+
+    private GuardAdmission admit(HttpServletRequest request) {
+        try {
+            GuardAdmission admission = guard.admit(AuthGuard.addressKey(request.getRemoteAddr()), clock.millis());
+            noteStoreAnswered(admission.degraded());
+            return admission;
+        }
+        catch (RuntimeException ex) {
+            noteStoreFailed(ex);
+            return null;
+        }
+    }
+
+    private void settle(LookupAttempt attempt, int status, boolean completed) {
+        if (!attempt.settle()) {
+            return;
+        }
+        GuardAdmission admission = attempt.admission();
+        long now = clock.millis();
+        try {
+            if (attempt.authenticated()) {
+                guard.succeeded(admission, now);
+            }
+            else if (attempt.failed() || (completed && status == HttpServletResponse.SC_UNAUTHORIZED)) {
+                if (guard.failed(admission, now)) {
+                    logger.warn("Authentication guard: address " + admission.addressKey() + " reached "
+                            + guard.policy().threshold() + " failed authentications; blocked for "
+                            + guard.policy().block());
+                }
+            }
+            else {
+                guard.abandoned(admission, now);
+            }
+        }
+        catch (RuntimeException ex) {
+            noteStoreFailed(ex);
+        }
+    }
+
+    private void refuse(HttpServletResponse response, GuardAdmission admission) throws IOException {
+        boolean blocked = admission.outcome() == GuardAdmission.Outcome.BLOCKED;
+        long retryAfter = admission.retryAfterSeconds();
+        String message = blocked
+                ? "Too many failed authentications from this address; retry after " + retryAfter + " seconds."
+                : "Too many authentications from this address are in progress; retry after " + retryAfter
+                        + " second.";
+        ProblemResponse problem = ProblemResponse.of(429, "Too Many Requests")
+                .with("detail", message)
+                .with("error", ERROR_CODE)
+                .with("message", message)
+                .retryAfter(retryAfter)
+                .with("bound", blocked ? "block" : "pending");
+        if (blocked) {
+            problem.with("resetTime", java.time.Instant.ofEpochMilli(clock.millis())
+                    .plus(Duration.ofSeconds(retryAfter)).toString());
+        }
+        problem.writeTo(response);
+        if (admission.degraded()) {
+            response.setHeader("X-RateLimit-Degraded", "true");
+        }
+    }
+
+    private void noteStoreAnswered(boolean degraded) {
+        if (!degraded && storeFailing.compareAndSet(true, false)) {
+            logger.warn("Authentication guard: the store answers again; failures are counted");
+        }
+    }
+
+    private void noteStoreFailed(RuntimeException ex) {
+        if (storeFailing.compareAndSet(false, true)) {
+            logger.warn("Authentication guard: the store failed; admitting lookups unguarded until it answers "
+                    + "again: " + ex.getClass().getName());
+        }
+    }
+
+    /** Settles an attempt whose request went asynchronous before anything was learned about its lookup. */
+    private final class SettleOnCompletion implements AsyncListener {
+
+        private final LookupAttempt attempt;
+
+        SettleOnCompletion(LookupAttempt attempt) {
+            this.attempt = attempt;
+        }
+
+        @Override
+        public void onComplete(AsyncEvent event) {
+            int status = event.getSuppliedResponse() instanceof HttpServletResponse http ? http.getStatus() : 200;
+            settle(attempt, status, true);
+        }
+
+        @Override
+        public void onTimeout(AsyncEvent event) {
+            settle(attempt, 0, false);
+        }
+
+        @Override
+        public void onError(AsyncEvent event) {
+            settle(attempt, 0, false);
+        }
+
+        @Override
+        public void onStartAsync(AsyncEvent event) {
+            event.getAsyncContext().addListener(this);
+        }
+    }
+}

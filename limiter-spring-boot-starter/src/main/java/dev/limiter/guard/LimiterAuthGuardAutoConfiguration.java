@@ -1,0 +1,124 @@
+package dev.limiter.guard;
+
+import java.time.Clock;
+
+import dev.limiter.autoconfigure.InvalidLimiterConfigurationException;
+import dev.limiter.autoconfigure.LimiterAutoConfiguration;
+import dev.limiter.autoconfigure.LimiterProperties;
+import dev.limiter.core.RateLimitStore;
+import dev.limiter.core.guard.AuthGuard;
+import dev.limiter.core.guard.AuthGuardPolicy;
+import jakarta.servlet.DispatcherType;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.autoconfigure.security.SecurityProperties;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.security.core.context.SecurityContextHolder;
+
+/**
+ * The authentication-failure guard ({@code limiter.auth-guard.*}), on by default wherever Spring Security runs
+ * in a servlet application: {@link AuthGuardFilter} just before Spring Security's filter chain,
+ * {@link AuthenticationOutcomeFilter} just after it, and a listener for authentication events. Counts in the
+ * limiter's store, so a block holds across instances on Redis.
+ */
+@AutoConfiguration(after = LimiterAutoConfiguration.class,
+        afterName = "org.springframework.boot.autoconfigure.security.servlet.SecurityAutoConfiguration")
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+@ConditionalOnClass(SecurityContextHolder.class)
+@ConditionalOnProperty(prefix = "limiter", name = "enabled", havingValue = "true", matchIfMissing = true)
+@ConditionalOnProperty(prefix = "limiter.auth-guard", name = "enabled", havingValue = "true", matchIfMissing = true)
+public class LimiterAuthGuardAutoConfiguration {
+
+    /** Name of the guard filter's registration; define a bean with this name to register it yourself. */
+    public static final String REGISTRATION_BEAN_NAME = "authGuardFilterRegistration";
+
+    /** Name of the outcome filter's registration. */
+    public static final String OUTCOME_REGISTRATION_BEAN_NAME = "authenticationOutcomeFilterRegistration";
+
+    @Bean
+    @ConditionalOnMissingBean
+    public AuthGuard limiterAuthGuard(LimiterProperties properties, ObjectProvider<RateLimitStore> stores) {
+        RateLimitStore store = stores.getIfAvailable();
+        if (store == null) {
+            throw new InvalidLimiterConfigurationException("limiter.store", "names a store that no RateLimitStore "
+                    + "bean provides; the authentication guard counts in the limiter's store");
+        }
+        return new AuthGuard(store, policy(properties.getAuthGuard()));
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    public AuthGuardFilter authGuardFilter(AuthGuard guard,
+                                           @Qualifier(LimiterAutoConfiguration.CLOCK_BEAN_NAME) Clock clock) {
+        return new AuthGuardFilter(guard, clock);
+    }
+
+    @Bean(name = REGISTRATION_BEAN_NAME)
+    @ConditionalOnMissingBean(name = REGISTRATION_BEAN_NAME)
+    public FilterRegistrationBean<AuthGuardFilter> authGuardFilterRegistration(AuthGuardFilter filter,
+            ObjectProvider<SecurityProperties> securityProperties) {
+        FilterRegistrationBean<AuthGuardFilter> registration = new FilterRegistrationBean<>(filter);
+        registration.setName("authGuardFilter");
+        registration.setOrder(securityFilterOrder(securityProperties) - 1);
+        registration.setDispatcherTypes(DispatcherType.REQUEST);
+        registration.addUrlPatterns("/*");
+        return registration;
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    public AuthenticationOutcomeFilter authenticationOutcomeFilter() {
+        return new AuthenticationOutcomeFilter();
+    }
+
+    @Bean(name = OUTCOME_REGISTRATION_BEAN_NAME)
+    @ConditionalOnMissingBean(name = OUTCOME_REGISTRATION_BEAN_NAME)
+    public FilterRegistrationBean<AuthenticationOutcomeFilter> authenticationOutcomeFilterRegistration(
+            AuthenticationOutcomeFilter filter, ObjectProvider<SecurityProperties> securityProperties) {
+        FilterRegistrationBean<AuthenticationOutcomeFilter> registration = new FilterRegistrationBean<>(filter);
+        registration.setName("authenticationOutcomeFilter");
+        registration.setOrder(securityFilterOrder(securityProperties) + 1);
+        registration.setDispatcherTypes(DispatcherType.REQUEST);
+        registration.addUrlPatterns("/*");
+        return registration;
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    public AuthenticationOutcomeListener authenticationOutcomeListener() {
+        return new AuthenticationOutcomeListener();
+    }
+
+    static AuthGuardPolicy policy(LimiterProperties.AuthGuard properties) {
+        String prefix = "limiter.auth-guard.";
+        if (properties.getThreshold() < 1) {
+            throw new InvalidLimiterConfigurationException(prefix + "threshold",
+                    "must be at least 1, was " + properties.getThreshold());
+        }
+        if (properties.getMaxPending() < 1) {
+            throw new InvalidLimiterConfigurationException(prefix + "max-pending",
+                    "must be at least 1, was " + properties.getMaxPending());
+        }
+        requirePositive(prefix + "window", properties.getWindow());
+        requirePositive(prefix + "block", properties.getBlock());
+        return new AuthGuardPolicy(properties.getThreshold(), properties.getWindow(), properties.getBlock(),
+                properties.getMaxPending(), AuthGuardPolicy.DEFAULT_LOOKUP_LEASE);
+    }
+
+    private static void requirePositive(String property, java.time.Duration value) {
+        if (value == null || value.toMillis() < 1) {
+            throw new InvalidLimiterConfigurationException(property, "must be at least 1ms, was " + value);
+        }
+    }
+
+    private static int securityFilterOrder(ObjectProvider<SecurityProperties> securityProperties) {
+        SecurityProperties security = securityProperties.getIfAvailable();
+        return security != null ? security.getFilter().getOrder() : SecurityProperties.DEFAULT_FILTER_ORDER;
+    }
+}

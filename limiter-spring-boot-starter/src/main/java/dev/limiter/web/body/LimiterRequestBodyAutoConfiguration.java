@@ -1,0 +1,57 @@
+package dev.limiter.web.body;
+
+import dev.limiter.autoconfigure.InvalidLimiterConfigurationException;
+import dev.limiter.autoconfigure.LimiterAutoConfiguration;
+import dev.limiter.autoconfigure.LimiterProperties;
+import jakarta.servlet.DispatcherType;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.Ordered;
+import org.springframework.util.unit.DataSize;
+
+/**
+ * {@code limiter.max-request-body} (off unless set): {@link RequestBodyLimitFilter} near the very front of the
+ * filter chain, ahead of Spring Security and of every filter that reads a body, so an oversized body from an
+ * unauthenticated caller is refused as cheaply as any other.
+ */
+@AutoConfiguration(after = LimiterAutoConfiguration.class)
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+@ConditionalOnProperty(prefix = "limiter", name = "enabled", havingValue = "true", matchIfMissing = true)
+@ConditionalOnProperty(prefix = "limiter", name = "max-request-body")
+@EnableConfigurationProperties(LimiterProperties.class)
+public class LimiterRequestBodyAutoConfiguration {
+
+    /** Ahead of every body-reading filter Spring Boot registers (the form-content filter is at -9900). */
+    public static final int ORDER = Ordered.HIGHEST_PRECEDENCE + 10;
+
+    /** Name of the filter's registration; define a bean with this name to register it yourself. */
+    public static final String REGISTRATION_BEAN_NAME = "requestBodyLimitFilterRegistration";
+
+    @Bean
+    @ConditionalOnMissingBean
+    public RequestBodyLimitFilter requestBodyLimitFilter(LimiterProperties properties) {
+        DataSize max = properties.getMaxRequestBody();
+        if (max == null || max.toBytes() < 0) {
+            throw new InvalidLimiterConfigurationException("limiter.max-request-body",
+                    "must be a size such as 1MB, was " + max);
+        }
+        return new RequestBodyLimitFilter(max.toBytes());
+    }
+
+    @Bean(name = REGISTRATION_BEAN_NAME)
+    @ConditionalOnMissingBean(name = REGISTRATION_BEAN_NAME)
+    public FilterRegistrationBean<RequestBodyLimitFilter> requestBodyLimitFilterRegistration(
+            RequestBodyLimitFilter filter) {
+        FilterRegistrationBean<RequestBodyLimitFilter> registration = new FilterRegistrationBean<>(filter);
+        registration.setName("requestBodyLimitFilter");
+        registration.setOrder(ORDER);
+        registration.setDispatcherTypes(DispatcherType.REQUEST);
+        registration.addUrlPatterns("/*");
+        return registration;
+    }
+}
