@@ -4,6 +4,7 @@ import java.time.Clock;
 
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStores;
+import dev.limiter.spring.BudgetOptions;
 import dev.limiter.spring.BudgetRegistry;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -38,6 +39,12 @@ public class LimiterAutoConfiguration {
     public BudgetRegistry limiterBudgetRegistry(LimiterProperties properties) {
         LimiterConfigurationResolver.checkStores(properties);
         return LimiterConfigurationResolver.budgets(properties);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    public BudgetOptions limiterBudgetOptions(LimiterProperties properties) {
+        return LimiterConfigurationResolver.options(properties);
     }
 
     /**

@@ -15,7 +15,9 @@ import dev.limiter.core.BoundNames;
 import dev.limiter.core.ConcurrencyBound;
 import dev.limiter.core.Window;
 import dev.limiter.servlet.PropertiesRouteResolver.RouteRule;
+import dev.limiter.spring.BudgetOptions;
 import dev.limiter.spring.BudgetRegistry;
+import dev.limiter.spring.BudgetScope;
 import dev.limiter.spring.RoutePolicy;
 import org.springframework.util.StringUtils;
 import org.springframework.web.util.pattern.PathPatternParser;
@@ -79,6 +81,8 @@ final class LimiterConfigurationResolver {
         }
         merged.setConcurrency(concurrency != null ? concurrency : base.getConcurrency());
         merged.setCountRefused(written.getCountRefused() != null ? written.getCountRefused() : base.getCountRefused());
+        merged.setScope(written.getScope() != null ? written.getScope() : base.getScope());
+        merged.setShadow(written.getShadow() != null ? written.getShadow() : base.getShadow());
         return merged;
     }
 
@@ -87,6 +91,25 @@ final class LimiterConfigurationResolver {
         copy.setLimit(window.getLimit());
         copy.setDuration(window.getDuration());
         return copy;
+    }
+
+    /** Scope and shadow mode of every budget, and {@code limiter.mode}. */
+    static BudgetOptions options(LimiterProperties properties) {
+        Map<String, BudgetScope> scopes = new LinkedHashMap<>();
+        Map<String, Boolean> shadows = new LinkedHashMap<>();
+        effectiveBudgets(properties).forEach((name, budget) -> {
+            if (budget != null && budget.getScope() != null) {
+                scopes.put(name, budget.getScope());
+            }
+            if (budget != null && budget.getShadow() != null) {
+                shadows.put(name, budget.getShadow());
+            }
+        });
+        LimiterProperties.Mode mode = properties.getMode();
+        if (mode == null) {
+            throw invalid("mode", "must be enforce or shadow");
+        }
+        return new BudgetOptions(mode == LimiterProperties.Mode.SHADOW, scopes, shadows);
     }
 
     static List<RouteRule> routes(LimiterProperties properties) {

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.limiter.spring.BudgetScope;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.util.unit.DataSize;
 
@@ -36,6 +37,12 @@ public class LimiterProperties {
 
     /** Which rate-limit headers counted responses carry: x-ratelimit, ietf or both. */
     private HeaderStyle headers = HeaderStyle.X_RATELIMIT;
+
+    /** Whether refusals are enforced (enforce) or only counted, logged and metered (shadow) for every budget. */
+    private Mode mode = Mode.ENFORCE;
+
+    /** The start-up check of every handler against the route rules and annotations. */
+    private final Inventory inventory = new Inventory();
 
     /**
      * Budgets by name. 'standard' (600/minute, 36000/hour, 10 expensive in flight) and 'anonymous' (60/minute,
@@ -113,6 +120,18 @@ public class LimiterProperties {
         this.headers = headers;
     }
 
+    public Mode getMode() {
+        return mode;
+    }
+
+    public void setMode(Mode mode) {
+        this.mode = mode;
+    }
+
+    public Inventory getInventory() {
+        return inventory;
+    }
+
     public Map<String, BudgetProperties> getBudgets() {
         return budgets;
     }
@@ -161,6 +180,29 @@ public class LimiterProperties {
         REDIS
     }
 
+    /** Whether refusals are enforced. */
+    public enum Mode {
+        /** A refused request gets the 429 (or 503) and never reaches the handler. */
+        ENFORCE,
+        /** Decide, count, log and meter, but let refused requests through with X-RateLimit-Shadow: refused. */
+        SHADOW
+    }
+
+    /** The start-up inventory of handlers. */
+    public static class Inventory {
+
+        /** Whether start-up fails on a handler that falls to the default budget implicitly or a rule that matches no handler. */
+        private boolean strict = false;
+
+        public boolean isStrict() {
+            return strict;
+        }
+
+        public void setStrict(boolean strict) {
+            this.strict = strict;
+        }
+    }
+
     /** Which rate-limit header fields to write. */
     public enum HeaderStyle {
         /** X-RateLimit-Limit, -Remaining, -Reset and -Window for the binding window. */
@@ -190,6 +232,12 @@ public class LimiterProperties {
 
         /** Whether refused requests still spend from every window; false when unset. */
         private Boolean countRefused;
+
+        /** Whether one quota is shared by every route (key) or kept per matched route pattern (route); key when unset. */
+        private BudgetScope scope;
+
+        /** Whether this budget's refusals are only counted, logged and metered, not enforced; false when unset. */
+        private Boolean shadow;
 
         /** What this budget does while the store cannot answer: open (fallback, degraded) when unset. */
         private StoreFailureMode onStoreFailure;
@@ -231,6 +279,22 @@ public class LimiterProperties {
 
         public void setCountRefused(Boolean countRefused) {
             this.countRefused = countRefused;
+        }
+
+        public BudgetScope getScope() {
+            return scope;
+        }
+
+        public void setScope(BudgetScope scope) {
+            this.scope = scope;
+        }
+
+        public Boolean getShadow() {
+            return shadow;
+        }
+
+        public void setShadow(Boolean shadow) {
+            this.shadow = shadow;
         }
 
         public StoreFailureMode getOnStoreFailure() {

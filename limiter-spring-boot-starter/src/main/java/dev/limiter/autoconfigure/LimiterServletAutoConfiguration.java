@@ -9,9 +9,11 @@ import dev.limiter.servlet.DefaultRateLimitResponseWriter;
 import dev.limiter.servlet.PropertiesRouteResolver;
 import dev.limiter.servlet.RateLimitFilter;
 import dev.limiter.servlet.SecurityContextPrincipals;
+import dev.limiter.spring.BudgetOptions;
 import dev.limiter.spring.BudgetRegistry;
 import dev.limiter.spring.BudgetSelector;
 import dev.limiter.spring.KeyResolver;
+import dev.limiter.spring.RateLimitObserver;
 import dev.limiter.spring.RateLimitResponseWriter;
 import dev.limiter.spring.RouteResolver;
 import jakarta.servlet.DispatcherType;
@@ -65,7 +67,9 @@ public class LimiterServletAutoConfiguration {
                                            @Qualifier(LimiterAutoConfiguration.CLOCK_BEAN_NAME) Clock clock,
                                            KeyResolver keyResolver, RouteResolver routeResolver,
                                            ObjectProvider<BudgetSelector> budgetSelectors,
-                                           RateLimitResponseWriter responseWriter) {
+                                           RateLimitResponseWriter responseWriter,
+                                           ObjectProvider<BudgetOptions> options,
+                                           ObjectProvider<RateLimitObserver> observers) {
         RateLimitStore store = stores.getIfAvailable();
         if (store == null) {
             throw new InvalidLimiterConfigurationException("limiter.store", "is '"
@@ -74,7 +78,9 @@ public class LimiterServletAutoConfiguration {
                     + "configure a RedisConnectionFactory)");
         }
         return new RateLimitFilter(budgets, store, clock, keyResolver, routeResolver,
-                budgetSelectors.orderedStream().toList(), responseWriter);
+                budgetSelectors.orderedStream().toList(), responseWriter,
+                options.getIfAvailable(() -> LimiterConfigurationResolver.options(properties)),
+                observers.orderedStream().toList());
     }
 
     @Bean(name = REGISTRATION_BEAN_NAME)

@@ -89,6 +89,7 @@ public class DefaultRateLimitResponseWriter implements RateLimitResponseWriter {
                 + "\"resetTime\":\"" + Instant.ofEpochSecond(ceilSeconds(refusing.resetAtMillis())) + "\","
                 + "\"budget\":" + quote(decision.budget()) + ","
                 + "\"bound\":" + quote(refusing.name())
+                + violatedPolicies(decision)
                 + "}";
         writeProblem(response, body);
     }
@@ -114,6 +115,24 @@ public class DefaultRateLimitResponseWriter implements RateLimitResponseWriter {
                 + "\"budget\":" + quote(failure.budget())
                 + "}";
         writeProblem(response, body);
+    }
+
+    /**
+     * With the IETF fields on: the {@code violated-policies} member of draft-ietf-httpapi-ratelimit-headers, the
+     * names of the refusing windows as they appear in {@code RateLimit-Policy}; nothing for a concurrency refusal.
+     */
+    private String violatedPolicies(Decision decision) {
+        if (!ietfHeaders) {
+            return "";
+        }
+        StringJoiner names = new StringJoiner(",", ",\"violated-policies\":[", "]");
+        names.setEmptyValue("");
+        for (BoundVerdict verdict : decision.verdicts()) {
+            if (verdict.refused() && !verdict.concurrency()) {
+                names.add(quote(verdict.name()));
+            }
+        }
+        return names.toString();
     }
 
     private static void writeProblem(HttpServletResponse response, String body) throws IOException {

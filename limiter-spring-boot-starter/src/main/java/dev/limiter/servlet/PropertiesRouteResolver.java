@@ -24,6 +24,15 @@ public class PropertiesRouteResolver implements RouteResolver {
 
     @Override
     public RoutePolicy resolve(HttpServletRequest request) {
+        RoutePolicy matched = match(request);
+        return matched != null ? matched : RoutePolicy.DEFAULT;
+    }
+
+    /** The policy of the first rule that matches, {@code null} when none does. */
+    public RoutePolicy match(HttpServletRequest request) {
+        if (rules.isEmpty()) {
+            return null;
+        }
         PathContainer path = PathContainer.parsePath(UrlPathHelper.defaultInstance.getPathWithinApplication(request));
         String method = request.getMethod();
         for (Rule rule : rules) {
@@ -31,7 +40,12 @@ public class PropertiesRouteResolver implements RouteResolver {
                 return rule.policy;
             }
         }
-        return RoutePolicy.DEFAULT;
+        return null;
+    }
+
+    /** The rules in declaration order. */
+    public List<RouteRule> rules() {
+        return rules.stream().map(rule -> rule.source).toList();
     }
 
     /**
@@ -49,8 +63,10 @@ public class PropertiesRouteResolver implements RouteResolver {
         private final PathPattern pattern;
         private final Set<String> methods;
         private final RoutePolicy policy;
+        private final RouteRule source;
 
         Rule(RouteRule rule) {
+            this.source = rule;
             this.pattern = PathPatternParser.defaultInstance.parse(rule.pattern());
             this.methods = rule.methods().stream().map(m -> m.toUpperCase(Locale.ROOT)).collect(Collectors.toSet());
             this.policy = rule.policy();

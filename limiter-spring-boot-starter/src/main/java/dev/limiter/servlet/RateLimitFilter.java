@@ -11,10 +11,13 @@ import dev.limiter.core.Decision;
 import dev.limiter.core.Lease;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.StoreUnavailableException;
+import dev.limiter.spring.BudgetOptions;
 import dev.limiter.spring.BudgetRegistry;
 import dev.limiter.spring.BudgetSelector;
 import dev.limiter.spring.CallerKey;
 import dev.limiter.spring.KeyResolver;
+import dev.limiter.spring.RateLimitObserver;
+import dev.limiter.spring.RateLimitOutcome;
 import dev.limiter.spring.RateLimitResponseWriter;
 import dev.limiter.spring.RoutePolicy;
 import dev.limiter.spring.RouteResolver;
@@ -33,12 +36,19 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * 429 when a bound is spent (the handler is not called), and otherwise adds the counter headers just before the
  * response commits unless the application marked the response cacheable by a shared cache. An expensive
  * request's lease is handed back when the request completes: synchronously, asynchronously or by an exception.
+ *
+ * <p>A budget in shadow mode is decided and counted the same way, but a refused request goes on to the handler
+ * and its response says {@code X-RateLimit-Shadow: refused}. Every decision is reported to the
+ * {@link RateLimitObserver}s (meters, endpoint totals).
  */
 public class RateLimitFilter extends OncePerRequestFilter {
 
     private static final Log logger = LogFactory.getLog(RateLimitFilter.class);
 
     private static final String RESPONSE_ATTRIBUTE = RateLimitFilter.class.getName() + ".RESPONSE";
+
+    /** Says on an admitted response that its request would have been refused, were the budget enforced. */
+    public static final String SHADOW_HEADER = "X-RateLimit-Shadow";
 
     private final BudgetRegistry budgets;
     private final RateLimitStore store;
@@ -47,11 +57,22 @@ public class RateLimitFilter extends OncePerRequestFilter {
     private final RouteResolver routeResolver;
     private final List<BudgetSelector> budgetSelectors;
     private final RateLimitResponseWriter responseWriter;
+    private final BudgetOptions options;
+    private final List<RateLimitObserver> observers;
+    private final ShadowRefusalLog shadowLog = new ShadowRefusalLog();
     private final AtomicBoolean storeFailing = new AtomicBoolean();
 
     public RateLimitFilter(BudgetRegistry budgets, RateLimitStore store, Clock clock, KeyResolver keyResolver,
                            RouteResolver routeResolver, List<BudgetSelector> budgetSelectors,
                            RateLimitResponseWriter responseWriter) {
+        this(budgets, store, clock, keyResolver, routeResolver, budgetSelectors, responseWriter,
+                BudgetOptions.DEFAULTS, List.of());
+    }
+
+    public RateLimitFilter(BudgetRegistry budgets, RateLimitStore store, Clock clock, KeyResolver keyResolver,
+                           RouteResolver routeResolver, List<BudgetSelector> budgetSelectors,
+                           RateLimitResponseWriter responseWriter, BudgetOptions options,
+                           List<RateLimitObserver> observers) {
         this.budgets = budgets;
         this.store = store;
         this.clock = clock;
@@ -59,6 +80,8 @@ public class RateLimitFilter extends OncePerRequestFilter {
         this.routeResolver = routeResolver;
         this.budgetSelectors = List.copyOf(budgetSelectors);
         this.responseWriter = responseWriter;
+        this.options = options;
+        this.observers = List.copyOf(observers);
     }
 
     /** The async dispatch is not counted again, but it may be the one that commits the response. */
@@ -76,14 +99,24 @@ public class RateLimitFilter extends OncePerRequestFilter {
         }
         RoutePolicy route = routeResolver.resolve(request);
         if (route.exempt()) {
+            for (RateLimitObserver observer : observers) {
+                try {
+                    observer.onExempt(route);
+                }
+                catch (RuntimeException ex) {
+                    logger.warn("RateLimitObserver " + observer.getClass().getName() + " failed: " + ex);
+                }
+            }
             chain.doFilter(request, response);
             return;
         }
         CallerKey caller = keyResolver.resolve(request);
         Budget budget = budgetFor(request, route, caller);
         Decision decision;
+        long started = System.nanoTime();
         try {
-            decision = take(budget, caller, route.expensive());
+            decision = take(budget, RouteScopedKeys.counterKey(caller, route, options.scope(budget.name())),
+                    route.expensive());
         }
         catch (StoreUnavailableException unavailable) {
             responseWriter.writeUnavailable(request, response, unavailable);
@@ -93,12 +126,17 @@ public class RateLimitFilter extends OncePerRequestFilter {
             chain.doFilter(request, response);
             return;
         }
-        if (!decision.allowed()) {
+        boolean shadowRefused = !decision.allowed() && options.shadow(budget.name());
+        observe(route, decision, shadowRefused, System.nanoTime() - started);
+        if (!decision.allowed() && !shadowRefused) {
             responseWriter.writeRefusal(request, response, decision);
             return;
         }
+        if (shadowRefused) {
+            shadowLog.refused(decision, route);
+        }
         CommitHookResponseWrapper wrapped = new CommitHookResponseWrapper(response,
-                () -> writeCountersUnlessCacheable(response, decision));
+                () -> writeCountersUnlessCacheable(response, decision, shadowRefused));
         request.setAttribute(RESPONSE_ATTRIBUTE, wrapped);
         LeaseRelease release = decision.lease().map(LeaseRelease::new).orElse(null);
         try {
@@ -152,9 +190,22 @@ public class RateLimitFilter extends OncePerRequestFilter {
         return routeBudget;
     }
 
-    private Decision take(Budget budget, CallerKey caller, boolean expensive) {
+    private void observe(RoutePolicy route, Decision decision, boolean shadowRefused, long storeNanos) {
+        RateLimitOutcome outcome = decision.allowed() ? RateLimitOutcome.ALLOWED
+                : shadowRefused ? RateLimitOutcome.SHADOW_REFUSED : RateLimitOutcome.REFUSED;
+        for (RateLimitObserver observer : observers) {
+            try {
+                observer.onDecision(route, decision, outcome, storeNanos);
+            }
+            catch (RuntimeException ex) {
+                logger.warn("RateLimitObserver " + observer.getClass().getName() + " failed: " + ex);
+            }
+        }
+    }
+
+    private Decision take(Budget budget, String key, boolean expensive) {
         try {
-            Decision decision = store.take(budget, caller.value(), 1, expensive, clock.millis());
+            Decision decision = store.take(budget, key, 1, expensive, clock.millis());
             if (storeFailing.compareAndSet(true, false)) {
                 logger.warn("Rate-limit store '" + store.name() + "' answers again; requests are counted");
             }
@@ -173,9 +224,13 @@ public class RateLimitFilter extends OncePerRequestFilter {
         }
     }
 
-    private void writeCountersUnlessCacheable(HttpServletResponse response, Decision decision) {
+    private void writeCountersUnlessCacheable(HttpServletResponse response, Decision decision,
+                                              boolean shadowRefused) {
         if (!isSharedCacheable(response)) {
             responseWriter.writeCounters(response, decision);
+            if (shadowRefused) {
+                response.setHeader(SHADOW_HEADER, "refused");
+            }
         }
     }
 

@@ -14,4 +14,9 @@ public record RoutePolicy(String pattern, String budget, boolean expensive, bool
 
     /** No rule matched: the default budget, not expensive. */
     public static final RoutePolicy DEFAULT = new RoutePolicy(null, null, false, false, null);
+
+    /** The same policy on another matched route pattern (masked, such as {@code /links/{id}}). */
+    public RoutePolicy withPattern(String matchedPattern) {
+        return new RoutePolicy(matchedPattern, budget, expensive, exempt, reason);
+    }
 }

@@ -1,13 +1,16 @@
 package dev.limiter.guard;
 
+import dev.limiter.core.FailOpenRateLimitStore;
+
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 
-import dev.limiter.redis.RedisRateLimitStore;
+import dev.limiter.core.StoreMode;
 import dev.limiter.test.redis.RedisServerExtension;
 import dev.limiter.test.web.MutableClock;
 import org.junit.jupiter.api.Test;
@@ -30,7 +33,8 @@ class AuthGuardRedisTests {
     void aBlockShouldHoldAcrossTwoApplicationContextsOnOneRedis() throws Exception {
         Instant now = Instant.ofEpochMilli(System.currentTimeMillis() / 1000 * 1000);
         try (ConfigurableApplicationContext first = start(now); ConfigurableApplicationContext second = start(now)) {
-            assertThat(first.getBean("limiterStore")).isInstanceOf(RedisRateLimitStore.class);
+            assertThat(first.getBean("limiterStore")).isInstanceOfSatisfying(FailOpenRateLimitStore.class,
+                    store -> assertThat(store.name()).isEqualTo("redis"));
             for (int i = 0; i < 25; i++) {
                 assertThat(get(first, "Bearer sp_wrong-first-" + i).statusCode()).isEqualTo(401);
                 assertThat(get(second, "Bearer sp_wrong-second-" + i).statusCode()).isEqualTo(401);
@@ -49,6 +53,9 @@ class AuthGuardRedisTests {
             assertThat(refusedByFirst.statusCode()).isEqualTo(429);
             assertThat(refusedByFirst.headers().firstValue("Retry-After")).hasValue("1");
             assertThat(admittedBySecond.statusCode()).isEqualTo(200);
+            assertThat(List.of(first, second)).allSatisfy(instance ->
+                    assertThat(instance.getBean("limiterStore", FailOpenRateLimitStore.class).mode())
+                            .as("decided by Redis, not by a fallback").isEqualTo(StoreMode.AUTHORITATIVE));
         }
     }
 

@@ -27,7 +27,7 @@ class RedisRateLimitStoreClusterTest extends RateLimitStoreContractTest {
                 connectionFactory = redis.connectionFactory();
             }
         }
-        return RedisRateLimitStore.builder(connectionFactory).build();
+        return RedisRateLimitStore.builder(connectionFactory).timeout(RedisTestTimeouts.GENEROUS).build();
     }
 
     @Test

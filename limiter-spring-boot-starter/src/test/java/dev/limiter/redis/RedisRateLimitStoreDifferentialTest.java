@@ -81,7 +81,7 @@ class RedisRateLimitStoreDifferentialTest {
         RateLimitStore memory = RateLimitStores.inMemory(1_000);
         // A wide margin: keys must not expire in real time while the test's clock stands still.
         RateLimitStore redis = RedisRateLimitStore.builder(connectionFactory())
-                .expiryMargin(Duration.ofMinutes(5)).build();
+                .expiryMargin(Duration.ofMinutes(5)).timeout(RedisTestTimeouts.GENEROUS).build();
         String run = UUID.randomUUID().toString();
         List<Lease[]> held = new ArrayList<>();
         long now = BASE + offset;

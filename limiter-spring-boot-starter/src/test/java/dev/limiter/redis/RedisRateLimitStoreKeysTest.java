@@ -26,7 +26,8 @@ class RedisRateLimitStoreKeysTest {
 
     @Test
     void afterTrafficOnlyExpiringKeysUnderThePrefixRemainAndNoneHoldsTheToken() throws Exception {
-        RedisRateLimitStore store = RedisRateLimitStore.builder(redis.connectionFactory()).keyPrefix("rl-test").build();
+        RedisRateLimitStore store = RedisRateLimitStore.builder(redis.connectionFactory()).keyPrefix("rl-test")
+                .timeout(RedisTestTimeouts.GENEROUS).build();
         String key = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
                 .digest(TOKEN.getBytes(StandardCharsets.UTF_8)));
         Budget standard = Budget.builder("standard")

@@ -40,7 +40,7 @@ class RedisRateLimitStoreRoundTripTest {
 
     @BeforeEach
     void loadTheScriptThenResetTheStatistics() {
-        store = RedisRateLimitStore.builder(redis.connectionFactory()).build();
+        store = RedisRateLimitStore.builder(redis.connectionFactory()).timeout(RedisTestTimeouts.GENEROUS).build();
         store.take(FIVE_A_MINUTE, "warm-up-" + UUID.randomUUID(), 1, false, T0);
         redis.server().call("CONFIG", "RESETSTAT");
     }

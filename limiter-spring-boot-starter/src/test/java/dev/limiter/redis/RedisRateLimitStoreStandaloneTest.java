@@ -21,6 +21,6 @@ class RedisRateLimitStoreStandaloneTest extends RateLimitStoreContractTest {
                 connectionFactory = redis.connectionFactory();
             }
         }
-        return RedisRateLimitStore.builder(connectionFactory).build();
+        return RedisRateLimitStore.builder(connectionFactory).timeout(RedisTestTimeouts.GENEROUS).build();
     }
 }

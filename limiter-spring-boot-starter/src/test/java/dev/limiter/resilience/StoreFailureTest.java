@@ -3,6 +3,7 @@ package dev.limiter.resilience;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.limiter.test.redis.RedisServerProcess;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -215,6 +216,8 @@ class StoreFailureTest {
         assertThat(authoritative.path("details").path("mode").asText()).isEqualTo("authoritative");
         assertThat(authoritative.path("details").path("circuitBreaker").asText()).isEqualTo("CLOSED");
         assertThat(authoritative.path("details").path("fallbackKeys").asInt()).isZero();
+        MeterRegistry meters = app.getBean(MeterRegistry.class);
+        assertThat(meters.get("limiter.degraded").gauge().value()).isZero();
 
         redis.stop();
         for (int i = 0; i < 6; i++) {
@@ -229,6 +232,10 @@ class StoreFailureTest {
         assertThat(degraded.path("details").path("mode").asText()).isEqualTo("degraded");
         assertThat(degraded.path("details").path("circuitBreaker").asText()).isEqualTo("OPEN");
         assertThat(degraded.path("details").path("fallbackKeys").asInt()).isEqualTo(1);
+        assertThat(meters.get("limiter.degraded").gauge().value()).isEqualTo(1);
+        assertThat(meters.get("limiter.fallback.keys").gauge().value()).isEqualTo(1);
+        assertThat(meters.get("resilience4j.circuitbreaker.state").tag("name", "limiter").tag("state", "open")
+                .gauge().value()).as("Resilience4j's own breaker meters").isEqualTo(1);
     }
 
     @Test

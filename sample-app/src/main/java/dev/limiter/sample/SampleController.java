@@ -3,6 +3,7 @@ package dev.limiter.sample;
 import java.time.Duration;
 import java.util.Map;
 
+import dev.limiter.spring.RateLimited;
 import org.springframework.http.CacheControl;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -10,7 +11,13 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
 
+/**
+ * Every handler here is on the default budget ({@code standard} for a token, {@code anonymous} without one) by the
+ * class annotation; {@code limiter.routes} in application.yml makes the two note routes expensive. Nothing is left
+ * to fall to the default implicitly: the start-up inventory is strict (see application.yml).
+ */
 @RestController
+@RateLimited
 class SampleController {
 
     private static final String AGENTS_MD = """

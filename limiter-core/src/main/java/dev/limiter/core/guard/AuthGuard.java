@@ -101,9 +101,10 @@ public final class AuthGuard {
                 release(lease, nowMillis);
                 return saturated(addressKey, reservation.degraded());
             }
-            return new GuardAdmission(GuardAdmission.Outcome.ADMITTED, addressKey, 0, lease, reservation.degraded());
+            return new GuardAdmission(GuardAdmission.Outcome.ADMITTED, addressKey, 0, lease, reservation.degraded(),
+                    completed);
         } catch (RateLimitStoreException unavailable) {
-            return new GuardAdmission(GuardAdmission.Outcome.ADMITTED, addressKey, 0, null, true);
+            return new GuardAdmission(GuardAdmission.Outcome.ADMITTED, addressKey, 0, null, true, 0);
         }
     }
 
@@ -135,13 +136,16 @@ public final class AuthGuard {
     }
 
     /**
-     * The lookup proved the credential right: clears the address's completed failures. Reservations of other
-     * lookups still in flight stay, and so does a block already started.
+     * The lookup proved the credential right: clears the address's completed failures (those seen when it was
+     * admitted; a failure that completed during this lookup was pending then and stays, the safe direction).
+     * Reservations of other lookups still in flight stay, and so does a block already started.
      */
     public void succeeded(GuardAdmission admission, long nowMillis) {
         requireAdmitted(admission);
         try {
-            store.reset(failures, admission.addressKey());
+            if (admission.failuresSeen() > 0) {
+                store.reset(failures, admission.addressKey());
+            }
         } catch (RateLimitStoreException unavailable) {
             // The failures stay counted: the safe direction.
         } finally {
@@ -189,11 +193,12 @@ public final class AuthGuard {
 
     private GuardAdmission blocked(String addressKey, long until, long nowMillis, boolean degraded) {
         return new GuardAdmission(GuardAdmission.Outcome.BLOCKED, addressKey, Math.max(1, until - nowMillis), null,
-                degraded);
+                degraded, 0);
     }
 
     private static GuardAdmission saturated(String addressKey, boolean degraded) {
-        return new GuardAdmission(GuardAdmission.Outcome.SATURATED, addressKey, SATURATED_RETRY_MILLIS, null, degraded);
+        return new GuardAdmission(GuardAdmission.Outcome.SATURATED, addressKey, SATURATED_RETRY_MILLIS, null, degraded,
+                0);
     }
 
     private static long blockedUntil(KeyState state) {

@@ -14,9 +14,11 @@ import java.util.Optional;
  * @param reservation      the lookup's reservation; {@code null} unless admitted (and when the store could not
  *                         take one)
  * @param degraded         whether the answer was decided without the authoritative store
+ * @param failuresSeen     completed failures of the address when the request was admitted; a success has
+ *                         nothing to clear when there were none, and then costs the store no call
  */
 public record GuardAdmission(Outcome outcome, String addressKey, long retryAfterMillis, Lease reservation,
-                             boolean degraded) {
+                             boolean degraded, long failuresSeen) {
 
     /** What the guard decided before the lookup. */
     public enum Outcome {

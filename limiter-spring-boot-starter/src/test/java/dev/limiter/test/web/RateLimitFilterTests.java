@@ -78,6 +78,22 @@ class RateLimitFilterTests {
     }
 
     @Test
+    void ietfRefusalShouldCarryExactFieldsAndViolatedPoliciesAtAKnownTime() throws Exception {
+        clock.set(FilterTestApplication.NOW.plusSeconds(12));
+        for (int i = 0; i < 3; i++) {
+            send("GET", "/hello", null);
+        }
+        HttpResponse<String> refused = send("GET", "/hello", null);
+        assertThat(refused.statusCode()).isEqualTo(429);
+        assertThat(header(refused, "RateLimit-Policy")).isEqualTo("\"minute\";q=3;w=60, \"hour\";q=1000;w=3600");
+        assertThat(header(refused, "RateLimit")).isEqualTo("\"minute\";r=0;t=30");
+        assertThat(header(refused, "Retry-After")).isEqualTo("30");
+        JsonNode body = json.readTree(refused.body());
+        assertThat(body.get("violated-policies")).hasSize(1);
+        assertThat(body.get("violated-policies").get(0).asText()).isEqualTo("minute");
+    }
+
+    @Test
     void ietfHeadersShouldFollowTheBindingWindowWhenTheHourHasLessLeft() throws Exception {
         for (int i = 0; i < 3; i++) {
             send("GET", "/hello", null);
@@ -176,6 +192,8 @@ class RateLimitFilterTests {
         BoundVerdict during = FilterTestApplication.TestController.boundsDuringWork.get().stream()
                 .filter(BoundVerdict::concurrency).findFirst().orElseThrow();
         assertThat(during.remaining()).isEqualTo(9);
+        // The release runs after the response is flushed, so the client may see the response first.
+        await().atMost(Duration.ofSeconds(10)).until(() -> !store.released().isEmpty());
         assertThat(store.released()).singleElement()
                 .satisfies(lease -> assertThat(lease.key()).isEqualTo("t:" + TokenHashing.sha256("good-frank")));
     }

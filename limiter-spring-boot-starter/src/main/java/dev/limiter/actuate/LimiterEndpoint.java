@@ -1,0 +1,274 @@
+package dev.limiter.actuate;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+import dev.limiter.core.BoundVerdict;
+import dev.limiter.core.Budget;
+import dev.limiter.core.FailOpenRateLimitStore;
+import dev.limiter.core.KeyState;
+import dev.limiter.core.RateLimitStore;
+import dev.limiter.core.Window;
+import dev.limiter.routes.RouteInventory;
+import dev.limiter.routes.RouteInventoryCheck;
+import dev.limiter.servlet.RouteScopedKeys;
+import dev.limiter.spring.BudgetOptions;
+import dev.limiter.spring.BudgetRegistry;
+import dev.limiter.spring.BudgetScope;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
+import org.springframework.lang.Nullable;
+
+/**
+ * {@code /actuator/limiter}: the resolved budgets with their totals, the route inventory, the store and its mode.
+ * {@code /actuator/limiter/keys/{keyHash}}: one key's counters, read without counting (GET), or forgotten
+ * (DELETE). The key hash is the counter key the default key resolver produces ({@code t:} + SHA-256 of the
+ * token, base64url without padding); a raw token is never accepted: anything else is a 400.
+ */
+@Endpoint(id = "limiter")
+public class LimiterEndpoint {
+
+    static final String KEYS_SEGMENT = "keys";
+
+    /** {@code t:} (token) or {@code p:} (principal) + 43 base64url characters, or {@code a:} + an IP address. */
+    private static final Pattern KEY_HASH = Pattern.compile("(?:[tp]:[A-Za-z0-9_-]{43})|(?:a:[0-9A-Fa-f:.]{2,45})");
+
+    private final BudgetRegistry budgets;
+    private final BudgetOptions options;
+    private final ObjectProvider<RateLimitStore> stores;
+    private final ObjectProvider<RouteInventoryCheck> inventory;
+    private final RateLimitTotals totals;
+    private final Clock clock;
+
+    public LimiterEndpoint(BudgetRegistry budgets, BudgetOptions options, ObjectProvider<RateLimitStore> stores,
+                           ObjectProvider<RouteInventoryCheck> inventory, RateLimitTotals totals, Clock clock) {
+        this.budgets = budgets;
+        this.options = options;
+        this.stores = stores;
+        this.inventory = inventory;
+        this.totals = totals;
+        this.clock = clock;
+    }
+
+    @ReadOperation
+    public LimiterDescriptor limiter() {
+        RateLimitStore store = stores.getIfAvailable();
+        Map<String, BudgetDescriptor> described = new LinkedHashMap<>();
+        for (Budget budget : budgets.all()) {
+            described.put(budget.name(), describe(budget));
+        }
+        RouteInventory routes = routes();
+        return new LimiterDescriptor(store == null ? "none" : store.name(), mode(store),
+                options.shadowEverywhere() ? "shadow" : "enforce", budgets.defaultBudget().name(),
+                budgets.anonymousBudget().name(), described,
+                routes.entries().stream().map(LimiterEndpoint::describe).toList(), routes.deadRules(),
+                totals.exempt());
+    }
+
+    /** One key's counters in one budget ({@code budget}) or in every budget, read without counting. */
+    @ReadOperation
+    public WebEndpointResponse<Object> key(@Selector String segment, @Selector String keyHash,
+                                           @Nullable String budget) {
+        try {
+            return new WebEndpointResponse<>(peek(segment, keyHash, budget));
+        }
+        catch (BadRequest bad) {
+            return bad.response();
+        }
+    }
+
+    /** Forgets one key's counters and leases in one budget ({@code budget}) or in every budget. */
+    @DeleteOperation
+    public WebEndpointResponse<Object> reset(@Selector String segment, @Selector String keyHash,
+                                             @Nullable String budget) {
+        try {
+            return new WebEndpointResponse<>(forget(segment, keyHash, budget));
+        }
+        catch (BadRequest bad) {
+            return bad.response();
+        }
+    }
+
+    private KeyDescriptor peek(String segment, String keyHash, String budget) {
+        requireKeysSegment(segment);
+        RateLimitStore store = requireStore();
+        long now = clock.millis();
+        List<CountersDescriptor> counters = new ArrayList<>();
+        for (Budget target : targets(budget)) {
+            for (String route : routesOf(target, budget != null)) {
+                KeyState state = store.peek(target, counterKey(keyHash(keyHash), route), now);
+                if (route != null && budget == null && untouched(state)) {
+                    continue;
+                }
+                counters.add(new CountersDescriptor(target.name(), route,
+                        state.bounds().stream().map(LimiterEndpoint::describe).toList()));
+            }
+        }
+        return new KeyDescriptor(keyHash, Instant.ofEpochMilli(now).toString(), counters);
+    }
+
+    private ResetDescriptor forget(String segment, String keyHash, String budget) {
+        requireKeysSegment(segment);
+        RateLimitStore store = requireStore();
+        String key = keyHash(keyHash);
+        List<String> reset = new ArrayList<>();
+        for (Budget target : targets(budget)) {
+            for (String route : routesOf(target, true)) {
+                store.reset(target, counterKey(key, route));
+            }
+            reset.add(target.name());
+        }
+        return new ResetDescriptor(keyHash, reset);
+    }
+
+    private static void requireKeysSegment(String segment) {
+        if (!KEYS_SEGMENT.equals(segment)) {
+            throw new BadRequest(404, "not_found", "Use /actuator/limiter/keys/{keyHash}.");
+        }
+    }
+
+    private RateLimitStore requireStore() {
+        RateLimitStore store = stores.getIfAvailable();
+        if (store == null) {
+            throw new IllegalStateException("no RateLimitStore");
+        }
+        return store;
+    }
+
+    private static String keyHash(String keyHash) {
+        if (keyHash == null || !KEY_HASH.matcher(keyHash).matches()) {
+            throw new BadRequest(400, "malformed_key_hash", "The key hash must be a counter key: 't:' followed by "
+                    + "the SHA-256 of the token in base64url without padding (43 characters), 'p:' and the same of a "
+                    + "principal name, or 'a:' and an IP address. Never send a raw token.");
+        }
+        return keyHash;
+    }
+
+    private List<Budget> targets(String budget) {
+        if (budget == null) {
+            return List.copyOf(budgets.all());
+        }
+        return List.of(budgets.find(budget).orElseThrow(() -> new BadRequest(400, "unknown_budget",
+                "Unknown budget; known budgets are " + budgets.all().stream().map(Budget::name).toList())));
+    }
+
+    /** {@code null} for a key-scoped budget; every route pattern in the inventory for a route-scoped one. */
+    private List<String> routesOf(Budget budget, boolean includeUnmatched) {
+        List<String> routes = new ArrayList<>();
+        if (options.scope(budget.name()) != BudgetScope.ROUTE) {
+            routes.add(null);
+            return routes;
+        }
+        Set<String> patterns = new LinkedHashSet<>();
+        routes().entries().forEach(entry -> patterns.add(entry.pattern()));
+        patterns.add(RouteScopedKeys.UNMATCHED);
+        routes.addAll(patterns);
+        return routes;
+    }
+
+    private static String counterKey(String key, String route) {
+        return route == null ? key : RouteScopedKeys.withRoute(key, route);
+    }
+
+    private static boolean untouched(KeyState state) {
+        return state.bounds().stream().allMatch(bound -> bound.remaining() == bound.limit());
+    }
+
+    private RouteInventory routes() {
+        RouteInventoryCheck check = inventory.getIfAvailable();
+        return check == null ? new RouteInventory(List.of(), List.of()) : check.inventory();
+    }
+
+    static String mode(RateLimitStore store) {
+        if (store instanceof FailOpenRateLimitStore failOpen) {
+            return failOpen.mode().tag();
+        }
+        return "authoritative";
+    }
+
+    private BudgetDescriptor describe(Budget budget) {
+        List<WindowDescriptor> windows = new ArrayList<>();
+        for (Window window : budget.windows()) {
+            windows.add(new WindowDescriptor(window.name(), window.limit(), window.durationMillis() / 1000.0));
+        }
+        ConcurrencyDescriptor concurrency = budget.concurrency()
+                .map(bound -> new ConcurrencyDescriptor(bound.max(), bound.leaseMillis() / 1000.0)).orElse(null);
+        return new BudgetDescriptor(windows, concurrency, budget.countRefused(),
+                options.scope(budget.name()).name().toLowerCase(Locale.ROOT), options.shadow(budget.name()),
+                totals.of(budget.name()));
+    }
+
+    private static RouteDescriptor describe(RouteInventory.Entry entry) {
+        return new RouteDescriptor(entry.methods(), entry.pattern(), entry.handler(), entry.budget(),
+                entry.expensive(), entry.exempt(), entry.reason(), entry.source().label());
+    }
+
+    private static BoundDescriptor describe(BoundVerdict bound) {
+        return new BoundDescriptor(bound.name(), bound.concurrency(), bound.limit(), bound.remaining(),
+                Instant.ofEpochMilli(bound.resetAtMillis()).toString());
+    }
+
+    public record LimiterDescriptor(String store, String mode, String enforcement, String defaultBudget,
+                                    String anonymousBudget, Map<String, BudgetDescriptor> budgets,
+                                    List<RouteDescriptor> routes, List<String> deadRules, long exemptRequests) {
+    }
+
+    public record RouteDescriptor(List<String> methods, String pattern, String handler, String budget,
+                                  boolean expensive, boolean exempt, String reason, String source) {
+    }
+
+    public record BudgetDescriptor(List<WindowDescriptor> windows, ConcurrencyDescriptor concurrency,
+                                   boolean countRefused, String scope, boolean shadow, RateLimitTotals.Totals totals) {
+    }
+
+    public record WindowDescriptor(String name, long limit, double durationSeconds) {
+    }
+
+    public record ConcurrencyDescriptor(int max, double leaseSeconds) {
+    }
+
+    public record KeyDescriptor(String key, String at, List<CountersDescriptor> counters) {
+    }
+
+    public record CountersDescriptor(String budget, String route, List<BoundDescriptor> bounds) {
+    }
+
+    public record BoundDescriptor(String name, boolean concurrency, long limit, long remaining, String resetAt) {
+    }
+
+    public record ResetDescriptor(String key, List<String> budgets) {
+    }
+
+    /** The body of a rejected request; it never repeats what the caller sent. */
+    public record ErrorDescriptor(int status, String error, String message) {
+    }
+
+    /** Bad input ends as a 4xx answer written here, never as an exception the error page would echo. */
+    private static final class BadRequest extends RuntimeException {
+
+        private final int status;
+        private final String error;
+
+        BadRequest(int status, String error, String message) {
+            super(message, null, false, false);
+            this.status = status;
+            this.error = error;
+        }
+
+        WebEndpointResponse<Object> response() {
+            return new WebEndpointResponse<>(new ErrorDescriptor(status, error, getMessage()), status);
+        }
+    }
+}

@@ -1,0 +1,49 @@
+package dev.limiter.autoconfigure;
+
+import java.time.Clock;
+
+import dev.limiter.actuate.LimiterEndpoint;
+import dev.limiter.actuate.RateLimitTotals;
+import dev.limiter.core.RateLimitStore;
+import dev.limiter.routes.RouteInventoryCheck;
+import dev.limiter.spring.BudgetOptions;
+import dev.limiter.spring.BudgetRegistry;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * The {@code limiter} actuator endpoint and the per-budget totals it shows. Present only when Spring Boot's
+ * actuator is on the classpath and the endpoint is available, that is, exposed by the application
+ * ({@code management.endpoints.web.exposure.include=limiter}); never exposed by default.
+ */
+@AutoConfiguration(after = {LimiterAutoConfiguration.class, LimiterRoutesAutoConfiguration.class},
+        before = LimiterServletAutoConfiguration.class)
+@ConditionalOnClass({Endpoint.class, ConditionalOnAvailableEndpoint.class})
+@ConditionalOnProperty(prefix = "limiter", name = "enabled", havingValue = "true", matchIfMissing = true)
+@ConditionalOnBean(BudgetRegistry.class)
+@ConditionalOnAvailableEndpoint(LimiterEndpoint.class)
+public class LimiterEndpointAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    public RateLimitTotals limiterTotals() {
+        return new RateLimitTotals();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    public LimiterEndpoint limiterEndpoint(BudgetRegistry budgets, BudgetOptions options,
+                                           ObjectProvider<RateLimitStore> stores,
+                                           ObjectProvider<RouteInventoryCheck> inventory, RateLimitTotals totals,
+                                           @Qualifier(LimiterAutoConfiguration.CLOCK_BEAN_NAME) Clock clock) {
+        return new LimiterEndpoint(budgets, options, stores, inventory, totals, clock);
+    }
+}

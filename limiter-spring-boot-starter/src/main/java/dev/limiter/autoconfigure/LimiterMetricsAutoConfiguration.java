@@ -1,0 +1,35 @@
+package dev.limiter.autoconfigure;
+
+import dev.limiter.core.RateLimitStore;
+import dev.limiter.metrics.MicrometerRateLimitObserver;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * The limiter's Micrometer meters ({@code limiter.requests}, {@code limiter.store.latency},
+ * {@code limiter.near.limit}) when Micrometer is on the classpath and the application has a {@link MeterRegistry}.
+ * Micrometer is optional: without it this configuration, and every meter, simply is not there.
+ */
+@AutoConfiguration(after = LimiterAutoConfiguration.class, afterName = {
+        "org.springframework.boot.actuate.autoconfigure.metrics.MetricsAutoConfiguration",
+        "org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration",
+        "org.springframework.boot.actuate.autoconfigure.metrics.export.simple.SimpleMetricsExportAutoConfiguration"},
+        before = LimiterServletAutoConfiguration.class)
+@ConditionalOnClass(MeterRegistry.class)
+@ConditionalOnBean(MeterRegistry.class)
+@ConditionalOnProperty(prefix = "limiter", name = "enabled", havingValue = "true", matchIfMissing = true)
+public class LimiterMetricsAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    public MicrometerRateLimitObserver limiterMeters(MeterRegistry registry, ObjectProvider<RateLimitStore> stores) {
+        RateLimitStore store = stores.getIfAvailable();
+        return new MicrometerRateLimitObserver(registry, store == null ? "none" : store.name());
+    }
+}

@@ -1,0 +1,54 @@
+package dev.limiter.autoconfigure;
+
+import dev.limiter.routes.HandlerPolicies;
+import dev.limiter.routes.HandlerRouteResolver;
+import dev.limiter.routes.RouteInventoryCheck;
+import dev.limiter.servlet.PropertiesRouteResolver;
+import dev.limiter.spring.BudgetOptions;
+import dev.limiter.spring.BudgetRegistry;
+import dev.limiter.spring.RouteResolver;
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.context.annotation.Bean;
+import org.springframework.web.servlet.DispatcherServlet;
+
+/**
+ * Routes of a Spring MVC application: requests resolve through {@code limiter.routes}, then
+ * {@code @RateLimited}/{@code @RateLimitExempt} on the handler Spring MVC picks, then the default budget; and at
+ * start-up every handler is inventoried, logged, and (with {@code limiter.inventory.strict}) checked.
+ * Without Spring MVC the servlet auto-configuration's rules-only resolver applies.
+ */
+@AutoConfiguration(after = LimiterAutoConfiguration.class, before = LimiterServletAutoConfiguration.class)
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+@ConditionalOnClass(DispatcherServlet.class)
+@ConditionalOnProperty(prefix = "limiter", name = "enabled", havingValue = "true", matchIfMissing = true)
+@ConditionalOnBean(BudgetRegistry.class)
+public class LimiterRoutesAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    public HandlerPolicies limiterHandlerPolicies(BudgetRegistry budgets) {
+        return new HandlerPolicies(budgets);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    public RouteResolver limiterRouteResolver(LimiterProperties properties, HandlerPolicies policies,
+                                              BudgetOptions options, ListableBeanFactory beanFactory) {
+        return new HandlerRouteResolver(new PropertiesRouteResolver(LimiterConfigurationResolver.routes(properties)),
+                policies, beanFactory, options.anyRouteScope());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    public RouteInventoryCheck limiterRouteInventory(LimiterProperties properties, HandlerPolicies policies,
+                                                     BudgetRegistry budgets, ListableBeanFactory beanFactory) {
+        return new RouteInventoryCheck(beanFactory, LimiterConfigurationResolver.routes(properties), policies,
+                budgets, properties.getInventory().isStrict());
+    }
+}

@@ -1,0 +1,112 @@
+package dev.limiter.routes;
+
+import java.util.Collections;
+import java.util.Enumeration;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
+import org.springframework.beans.factory.BeanFactoryUtils;
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.core.annotation.AnnotationAwareOrderComparator;
+import org.springframework.web.servlet.HandlerExecutionChain;
+import org.springframework.web.servlet.HandlerMapping;
+import org.springframework.web.util.ServletRequestPathUtils;
+
+/**
+ * Finds, before the {@code DispatcherServlet} runs, the handler Spring MVC will pick for a request and the pattern
+ * it matched ({@link HandlerMapping#BEST_MATCHING_PATTERN_ATTRIBUTE}): the application's handler mappings are asked
+ * in the dispatcher's order, as Spring's {@code HandlerMappingIntrospector} does. The request seen by the mappings
+ * keeps the attributes they set to itself, so the lookup leaves no trace on the real request.
+ */
+class HandlerLookup {
+
+    private final ListableBeanFactory beanFactory;
+    private volatile List<HandlerMapping> mappings;
+
+    HandlerLookup(ListableBeanFactory beanFactory) {
+        this.beanFactory = beanFactory;
+    }
+
+    /** The handler and its matched pattern; {@code null} when no mapping has a handler (a 404 or a 405). */
+    Match find(HttpServletRequest request) {
+        IsolatedAttributesRequest isolated = new IsolatedAttributesRequest(request);
+        ServletRequestPathUtils.parseAndCache(isolated);
+        for (HandlerMapping mapping : mappings()) {
+            HandlerExecutionChain chain;
+            try {
+                chain = mapping.getHandler(isolated);
+            }
+            catch (Exception ex) {
+                // The dispatcher would answer 405/406 here without calling a handler: no handler to count by.
+                return null;
+            }
+            if (chain != null) {
+                Object pattern = isolated.getAttribute(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE);
+                return new Match(chain.getHandler(), pattern instanceof String p ? p : null);
+            }
+        }
+        return null;
+    }
+
+    private List<HandlerMapping> mappings() {
+        List<HandlerMapping> found = mappings;
+        if (found == null) {
+            found = BeanFactoryUtils.beansOfTypeIncludingAncestors(beanFactory, HandlerMapping.class, true, false)
+                    .values().stream().sorted(AnnotationAwareOrderComparator.INSTANCE).toList();
+            mappings = found;
+        }
+        return found;
+    }
+
+    record Match(Object handler, String pattern) {
+    }
+
+    /** Reads fall through to the real request; writes and removals stay in this wrapper. */
+    private static final class IsolatedAttributesRequest extends HttpServletRequestWrapper {
+
+        private final Map<String, Object> written = new HashMap<>();
+        private final Set<String> removed = new HashSet<>();
+
+        IsolatedAttributesRequest(HttpServletRequest request) {
+            super(request);
+        }
+
+        @Override
+        public Object getAttribute(String name) {
+            if (written.containsKey(name)) {
+                return written.get(name);
+            }
+            return removed.contains(name) ? null : super.getAttribute(name);
+        }
+
+        @Override
+        public void setAttribute(String name, Object value) {
+            if (value == null) {
+                removeAttribute(name);
+                return;
+            }
+            written.put(name, value);
+            removed.remove(name);
+        }
+
+        @Override
+        public void removeAttribute(String name) {
+            written.remove(name);
+            removed.add(name);
+        }
+
+        @Override
+        public Enumeration<String> getAttributeNames() {
+            Set<String> names = new LinkedHashSet<>(Collections.list(super.getAttributeNames()));
+            names.removeAll(removed);
+            names.addAll(written.keySet());
+            return Collections.enumeration(names);
+        }
+    }
+}

@@ -1,0 +1,283 @@
+package dev.limiter.routes;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+import dev.limiter.servlet.PropertiesRouteResolver.RouteRule;
+import dev.limiter.spring.BudgetRegistry;
+import dev.limiter.spring.RoutePolicy;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.server.PathContainer;
+import org.springframework.util.ClassUtils;
+import org.springframework.web.bind.annotation.RequestMethod;
+import org.springframework.web.method.HandlerMethod;
+import org.springframework.web.servlet.function.HandlerFunction;
+import org.springframework.web.servlet.function.RequestPredicate;
+import org.springframework.web.servlet.function.RequestPredicates;
+import org.springframework.web.servlet.function.RouterFunction;
+import org.springframework.web.servlet.function.RouterFunctions;
+import org.springframework.web.servlet.function.support.RouterFunctionMapping;
+import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
+import org.springframework.web.servlet.mvc.method.RequestMappingInfoHandlerMapping;
+import org.springframework.web.util.pattern.PathPattern;
+import org.springframework.web.util.pattern.PathPatternParser;
+
+/**
+ * Walks every handler method of every {@link RequestMappingInfoHandlerMapping} (controllers, and actuator
+ * endpoints served by the application's own dispatcher) and every functional route whose predicates can be read,
+ * and resolves each with the same precedence as requests: first covering rule, method annotation, class
+ * annotation, default budget.
+ *
+ * <p>A rule covers a handler pattern when its own pattern matches the handler's pattern read as a path
+ * ({@code /links/**} and {@code /links/{id}} cover {@code /links/{id}}) and its methods include the handler's. A
+ * rule that only overlaps a handler (the handler's pattern matches the rule's, or the methods intersect) is alive
+ * but does not decide the inventory line.
+ */
+public final class RouteInventoryBuilder {
+
+    private final List<RouteRule> rules;
+    private final List<PathPattern> rulePatterns;
+    private final HandlerPolicies policies;
+    private final BudgetRegistry budgets;
+    private final boolean[] used;
+    private final List<RouteInventory.Entry> entries = new ArrayList<>();
+
+    public RouteInventoryBuilder(List<RouteRule> rules, HandlerPolicies policies, BudgetRegistry budgets) {
+        this.rules = List.copyOf(rules);
+        this.rulePatterns = rules.stream().map(rule -> PathPatternParser.defaultInstance.parse(rule.pattern())).toList();
+        this.policies = policies;
+        this.budgets = budgets;
+        this.used = new boolean[rules.size()];
+    }
+
+    /** Adds every handler method of a mapping; annotation problems are collected into {@code problems}. */
+    public RouteInventoryBuilder addHandlerMethods(RequestMappingInfoHandlerMapping mapping, List<String> problems) {
+        for (Map.Entry<RequestMappingInfo, HandlerMethod> handler : mapping.getHandlerMethods().entrySet()) {
+            RequestMappingInfo info = handler.getKey();
+            HandlerMethod method = handler.getValue();
+            List<String> methods = info.getMethodsCondition().getMethods().stream().map(RequestMethod::name)
+                    .sorted().toList();
+            String name = ClassUtils.getShortName(ClassUtils.getUserClass(method.getBeanType())) + "#"
+                    + method.getMethod().getName();
+            HandlerPolicy annotated;
+            try {
+                annotated = policies.policyFor(method);
+            }
+            catch (RouteInventoryException ex) {
+                problems.addAll(ex.getProblems());
+                continue;
+            }
+            for (String pattern : info.getPatternValues()) {
+                add(methods, pattern, name, annotated);
+            }
+        }
+        return this;
+    }
+
+    /** Adds the functional routes of a mapping whose request predicates name a path. */
+    public RouteInventoryBuilder addRouterFunctions(RouterFunctionMapping mapping) {
+        RouterFunction<?> routerFunction = mapping.getRouterFunction();
+        if (routerFunction != null) {
+            routerFunction.accept(new FunctionalRoutes());
+        }
+        return this;
+    }
+
+    public RouteInventory build() {
+        List<String> dead = new ArrayList<>();
+        for (int i = 0; i < rules.size(); i++) {
+            if (!used[i]) {
+                dead.add("limiter.routes[" + i + "] (" + describe(rules.get(i)) + ")");
+            }
+        }
+        List<RouteInventory.Entry> sorted = new ArrayList<>(entries);
+        sorted.sort(java.util.Comparator.comparing(RouteInventory.Entry::pattern)
+                .thenComparing(entry -> String.join(",", entry.methods()))
+                .thenComparing(RouteInventory.Entry::handler));
+        return new RouteInventory(sorted, dead);
+    }
+
+    private void add(List<String> methods, String pattern, String handler, HandlerPolicy annotated) {
+        RoutePolicy covering = null;
+        PathContainer patternAsPath = PathContainer.parsePath(pattern);
+        PathPattern handlerPattern = parseOrNull(pattern);
+        for (int i = 0; i < rules.size(); i++) {
+            RouteRule rule = rules.get(i);
+            boolean coversPath = rulePatterns.get(i).matches(patternAsPath) || rule.pattern().equals(pattern);
+            boolean overlapsPath = coversPath || (handlerPattern != null
+                    && handlerPattern.matches(PathContainer.parsePath(rule.pattern())));
+            if (!overlapsPath) {
+                continue;
+            }
+            Set<String> ruleMethods = upper(rule.methods());
+            boolean coversMethods = ruleMethods.isEmpty() || (!methods.isEmpty() && ruleMethods.containsAll(methods));
+            boolean overlapsMethods = coversMethods || methods.isEmpty()
+                    || methods.stream().anyMatch(ruleMethods::contains);
+            if (overlapsMethods) {
+                used[i] = true;
+            }
+            if (covering == null && coversPath && coversMethods) {
+                covering = rule.policy();
+            }
+        }
+        if (covering != null) {
+            entries.add(new RouteInventory.Entry(methods, pattern, handler, budgetName(covering.budget(),
+                    covering.exempt()), covering.expensive(), covering.exempt(), covering.reason(),
+                    RouteSource.YAML_RULE));
+        }
+        else {
+            entries.add(new RouteInventory.Entry(methods, pattern, handler, budgetName(annotated.budget(),
+                    annotated.exempt()), annotated.expensive(), annotated.exempt(), annotated.reason(),
+                    annotated.source()));
+        }
+    }
+
+    private String budgetName(String budget, boolean exempt) {
+        if (exempt) {
+            return null;
+        }
+        return budget != null ? budget : budgets.defaultBudget().name();
+    }
+
+    private static PathPattern parseOrNull(String pattern) {
+        try {
+            return PathPatternParser.defaultInstance.parse(pattern);
+        }
+        catch (RuntimeException ex) {
+            return null;
+        }
+    }
+
+    private static Set<String> upper(List<String> methods) {
+        Set<String> upper = new LinkedHashSet<>();
+        for (String method : methods) {
+            upper.add(method.toUpperCase(Locale.ROOT));
+        }
+        return upper;
+    }
+
+    private static String describe(RouteRule rule) {
+        return (rule.methods().isEmpty() ? "" : String.join(",", upper(rule.methods())) + " ") + rule.pattern();
+    }
+
+    /** Functional routes: nested path prefixes joined with the route's own path and methods. */
+    private final class FunctionalRoutes implements RouterFunctions.Visitor {
+
+        private final List<String> prefixes = new ArrayList<>();
+
+        @Override
+        public void startNested(RequestPredicate predicate) {
+            PredicateShape shape = PredicateShape.of(predicate);
+            prefixes.add(shape.path == null ? "" : shape.path);
+        }
+
+        @Override
+        public void endNested(RequestPredicate predicate) {
+            prefixes.remove(prefixes.size() - 1);
+        }
+
+        @Override
+        public void route(RequestPredicate predicate, HandlerFunction<?> handlerFunction) {
+            PredicateShape shape = PredicateShape.of(predicate);
+            String prefix = String.join("", prefixes);
+            String pattern = prefix + (shape.path == null ? "" : shape.path);
+            if (pattern.isEmpty() || shape.unreadable) {
+                pattern = prefix + "/**";
+            }
+            add(List.copyOf(shape.methods), pattern, "route " + predicate, HandlerPolicy.DEFAULT);
+        }
+
+        @Override
+        public void resources(java.util.function.Function<org.springframework.web.servlet.function.ServerRequest,
+                java.util.Optional<org.springframework.core.io.Resource>> lookupFunction) {
+        }
+
+        @Override
+        public void attributes(Map<String, Object> attributes) {
+        }
+
+        @Override
+        public void unknown(RouterFunction<?> routerFunction) {
+        }
+    }
+
+    /** The first path and the methods of a predicate; {@code unreadable} when it has an or/negation. */
+    private static final class PredicateShape implements RequestPredicates.Visitor {
+
+        String path;
+        final Set<String> methods = new java.util.TreeSet<>();
+        boolean unreadable;
+
+        static PredicateShape of(RequestPredicate predicate) {
+            PredicateShape shape = new PredicateShape();
+            predicate.accept(shape);
+            return shape;
+        }
+
+        @Override
+        public void method(Set<HttpMethod> httpMethods) {
+            httpMethods.forEach(method -> methods.add(method.name()));
+        }
+
+        @Override
+        public void path(String pattern) {
+            if (path == null) {
+                path = pattern;
+            }
+        }
+
+        @Override
+        public void pathExtension(String extension) {
+        }
+
+        @Override
+        public void header(String name, String value) {
+        }
+
+        @Override
+        public void param(String name, String value) {
+        }
+
+        @Override
+        public void startAnd() {
+        }
+
+        @Override
+        public void and() {
+        }
+
+        @Override
+        public void endAnd() {
+        }
+
+        @Override
+        public void startOr() {
+            unreadable = true;
+        }
+
+        @Override
+        public void or() {
+        }
+
+        @Override
+        public void endOr() {
+        }
+
+        @Override
+        public void startNegate() {
+            unreadable = true;
+        }
+
+        @Override
+        public void endNegate() {
+        }
+
+        @Override
+        public void unknown(RequestPredicate predicate) {
+        }
+    }
+}

@@ -1,0 +1,49 @@
+package dev.limiter.autoconfigure;
+
+import dev.limiter.metrics.MicrometerRateLimitObserver;
+import dev.limiter.servlet.RateLimitFilter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class LimiterMetricsAutoConfigurationTests {
+
+    private final WebApplicationContextRunner runner = new WebApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(LimiterAutoConfiguration.class,
+                    LimiterServletAutoConfiguration.class, LimiterMetricsAutoConfiguration.class,
+                    LimiterEndpointAutoConfiguration.class));
+
+    @Test
+    void metersWhenAMeterRegistryExistsShouldBeRegistered() {
+        runner.withBean(MeterRegistry.class, SimpleMeterRegistry::new).run(context -> {
+            assertThat(context).hasSingleBean(MicrometerRateLimitObserver.class);
+            assertThat(context.getBean(MeterRegistry.class).find("limiter.store.latency").timer()).isNotNull();
+        });
+    }
+
+    @Test
+    void metersWithoutAMeterRegistryShouldBackOff() {
+        runner.run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(context).doesNotHaveBean(MicrometerRateLimitObserver.class);
+            assertThat(context).hasSingleBean(RateLimitFilter.class);
+        });
+    }
+
+    @Test
+    void starterWithoutMicrometerOnTheClasspathShouldStart() {
+        // A registry object exists, but its classes cannot be loaded by the application: the meters must back off
+        // on the class condition, not merely for want of a registry bean.
+        runner.withClassLoader(new FilteredClassLoader("io.micrometer"))
+                .withBean("meterRegistry", Object.class, SimpleMeterRegistry::new).run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(context).hasSingleBean(RateLimitFilter.class);
+            assertThat(context).doesNotHaveBean(MicrometerRateLimitObserver.class);
+        });
+    }
+}
