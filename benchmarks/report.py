@@ -275,8 +275,8 @@ if http:
     w("The sample app jar (`sample-app/target/sample-app-0.1.0-SNAPSHOT.jar`, `-Xmx512m`) serving "
       "`GET /s/agents.md` (a constant body) to the demo token, with the `standard` budget raised to 10⁹/min so the "
       "run measures admission, not refusals. Three modes, each a fresh JVM: limiter off "
-      "(`--limiter.enabled=false`), in-memory (`--limiter.store=memory`), Redis (`--limiter.store=redis` against "
-      "the same redis-server). Load by `wrk` (Debian's package, C, event-driven — the load generator that "
+      "(`--limiter.enabled=false`), in-memory (`--limiter.store=memory`), Redis (the app's `redis` profile, "
+      "`--spring.profiles.active=redis`, against the same redis-server). Load by `wrk` (Debian's package, C, event-driven — the load generator that "
       "takes least CPU from the app on 2 cores): 32 connections for throughput, then 1 connection for the "
       "unloaded latency. Modes alternate (off, memory, redis, off, ...) so drift hits all alike; figures are "
       "the mean over rounds (each round's raw output is in the results).")
