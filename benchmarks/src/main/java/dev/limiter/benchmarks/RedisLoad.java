@@ -55,6 +55,7 @@ import java.util.concurrent.atomic.LongAdder;
 public final class RedisLoad {
 
     private static final int SPREAD_KEYS = 100_000;
+    private static final int MAX_SAMPLES_PER_THREAD = 1 << 20;
     private static final int[] THREADS = {1, 8, 32};
     /** Limits so high that every call is a counted admission: throughput runs measure the counting path. */
     private static final long OPEN_MINUTE = 1_000_000_000L;
@@ -178,7 +179,7 @@ public final class RedisLoad {
         boolean spread = keyMode.equals("spread");
         AtomicInteger phase = new AtomicInteger();
         long[][] latencies = new long[threads][];
-        int[] counts = new int[threads];
+        long[] counts = new long[threads];
         long[] admitted = new long[threads];
         LongAdder errors = new LongAdder();
         AtomicLong firstError = new AtomicLong();
@@ -190,6 +191,10 @@ public final class RedisLoad {
                 long[] lat = new long[1 << 16];
                 int n = 0;
                 long ok = 0;
+                long calls = 0;
+                // Latencies kept: every call until MAX_SAMPLES, then every 2nd, 4th, ... (the local refusal loop
+                // makes millions of decisions a second; keeping them all would fill the heap).
+                int stride = 1;
                 ThreadLocalRandom random = ThreadLocalRandom.current();
                 int p;
                 while ((p = phase.get()) < 2) {
@@ -211,17 +216,25 @@ public final class RedisLoad {
                     }
                     long took = System.nanoTime() - start;
                     if (p == 1) {
-                        if (n == lat.length) {
-                            lat = Arrays.copyOf(lat, n * 2);
+                        if (calls++ % stride == 0) {
+                            if (n == lat.length && n < MAX_SAMPLES_PER_THREAD) {
+                                lat = Arrays.copyOf(lat, n * 2);
+                            } else if (n == lat.length) {
+                                for (int i = 0; i < n / 2; i++) {
+                                    lat[i] = lat[2 * i];
+                                }
+                                n /= 2;
+                                stride *= 2;
+                            }
+                            lat[n++] = took;
                         }
-                        lat[n++] = took;
                         if (allowed) {
                             ok++;
                         }
                     }
                 }
                 latencies[id] = Arrays.copyOf(lat, n);
-                counts[id] = n;
+                counts[id] = calls;
                 admitted[id] = ok;
             }, peer + "-" + t);
             workers[t].start();
@@ -235,7 +248,7 @@ public final class RedisLoad {
         long elapsed = System.nanoTime() - start;
         join(workers);
         Map<String, Long> stats = commandStats();
-        long decisions = Arrays.stream(counts).asLongStream().sum();
+        long decisions = Arrays.stream(counts).sum();
         Map<String, Object> r = new LinkedHashMap<>();
         r.put("peer", peer);
         r.put("keys", keyMode);
