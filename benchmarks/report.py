@@ -66,7 +66,8 @@ for k, label in [("date", "Date"), ("cores", "Cores"), ("cpu", "CPU"), ("memory"
     v = machine.get(k, "")
     if isinstance(v, list):
         v = " ".join(v)
-    w(f"| {label} | {html.escape(str(v)) or '(not available)'} |")
+    cell = str(v).replace("|", "\\|") or "(not available)"
+    w(f"| {label} | {cell} |")
 w(f"| Run time of `benchmarks/run` | {a.elapsed // 60} min {a.elapsed % 60} s |")
 w("")
 if machine.get("quick"):
