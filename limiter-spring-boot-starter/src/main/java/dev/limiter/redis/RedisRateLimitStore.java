@@ -98,8 +98,13 @@ public final class RedisRateLimitStore implements RateLimitStore {
                     return thread;
                 });
         if (sharesLettuceConnection()) {
-            // Connect now, off the request path, so that the first decision does not pay for it.
-            asyncCommands();
+            // Connect now, so that the first decision does not pay for it; a Redis that is down does not hold
+            // start-up for longer than one timeout (the first decisions then go to the fallback).
+            try {
+                await(asyncCommands(), System.nanoTime() + timeoutNanos);
+            } catch (RateLimitStoreException notYet) {
+                logger.debug("Redis store not connected at start-up; it keeps trying on demand", notYet);
+            }
         }
     }
 

@@ -1,14 +1,16 @@
 package dev.limiter.servlet;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.StringJoiner;
 
 import dev.limiter.core.BoundVerdict;
 import dev.limiter.core.Decision;
 import dev.limiter.core.StoreUnavailableException;
 import dev.limiter.spring.RateLimitResponseWriter;
+import dev.limiter.web.ProblemResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
@@ -19,7 +21,6 @@ import jakarta.servlet.http.HttpServletResponse;
  */
 public class DefaultRateLimitResponseWriter implements RateLimitResponseWriter {
 
-    public static final String PROBLEM_JSON = "application/problem+json";
     public static final String ERROR_CODE = "rate_limit_exceeded";
 
     private final boolean xRateLimitHeaders;
@@ -66,88 +67,55 @@ public class DefaultRateLimitResponseWriter implements RateLimitResponseWriter {
         BoundVerdict refusing = decision.refusingBound().orElseThrow(
                 () -> new IllegalArgumentException("not a refusal: " + decision));
         long retryAfter = decision.retryAfterSeconds();
-        response.resetBuffer();
-        response.setStatus(429);
-        writeNoStore(response);
-        response.setHeader("Retry-After", Long.toString(retryAfter));
-        writeCounters(response, decision, refusing.concurrency() ? decision.bindingWindow() : refusing);
         String message = refusing.concurrency()
                 ? "Budget '" + decision.budget() + "' allows " + refusing.limit()
                         + " expensive requests in flight at once; retry after " + retryAfter + " seconds."
                 : "Budget '" + decision.budget() + "' allows " + refusing.limit() + " requests per "
                         + refusing.name() + "; retry after " + retryAfter + " seconds.";
-        String body = "{"
-                + "\"type\":\"about:blank\","
-                + "\"title\":\"Too Many Requests\","
-                + "\"status\":429,"
-                + "\"detail\":" + quote(message) + ","
-                + "\"error\":\"" + ERROR_CODE + "\","
-                + "\"message\":" + quote(message) + ","
-                + "\"retryAfter\":" + retryAfter + ","
-                + "\"limit\":" + refusing.limit() + ","
-                + "\"remaining\":" + refusing.remaining() + ","
-                + "\"resetTime\":\"" + Instant.ofEpochSecond(ceilSeconds(refusing.resetAtMillis())) + "\","
-                + "\"budget\":" + quote(decision.budget()) + ","
-                + "\"bound\":" + quote(refusing.name())
-                + violatedPolicies(decision)
-                + "}";
-        writeProblem(response, body);
+        ProblemResponse problem = ProblemResponse.of(429, "Too Many Requests")
+                .with("detail", message)
+                .with("error", ERROR_CODE)
+                .with("message", message)
+                .retryAfter(retryAfter)
+                .with("limit", refusing.limit())
+                .with("remaining", refusing.remaining())
+                .with("resetTime", Instant.ofEpochSecond(ceilSeconds(refusing.resetAtMillis())).toString())
+                .with("budget", decision.budget())
+                .with("bound", refusing.name());
+        if (ietfHeaders) {
+            problem.with("violated-policies", violatedPolicies(decision));
+        }
+        problem.writeKeepingHeaders(response, r ->
+                writeCounters(r, decision, refusing.concurrency() ? decision.bindingWindow() : refusing));
     }
 
     @Override
     public void writeUnavailable(HttpServletRequest request, HttpServletResponse response,
                                  StoreUnavailableException failure) throws IOException {
         long retryAfter = failure.retryAfterSeconds();
-        response.resetBuffer();
-        response.setStatus(503);
-        writeNoStore(response);
-        response.setHeader("Retry-After", Long.toString(retryAfter));
         String message = "Budget '" + failure.budget() + "' refuses requests while the rate-limit store cannot "
                 + "answer; retry after " + retryAfter + " seconds.";
-        String body = "{"
-                + "\"type\":\"about:blank\","
-                + "\"title\":\"Service Unavailable\","
-                + "\"status\":503,"
-                + "\"detail\":" + quote(message) + ","
-                + "\"error\":\"rate_limit_store_unavailable\","
-                + "\"message\":" + quote(message) + ","
-                + "\"retryAfter\":" + retryAfter + ","
-                + "\"budget\":" + quote(failure.budget())
-                + "}";
-        writeProblem(response, body);
+        ProblemResponse.of(503, "Service Unavailable")
+                .with("detail", message)
+                .with("error", "rate_limit_store_unavailable")
+                .with("message", message)
+                .retryAfter(retryAfter)
+                .with("budget", failure.budget())
+                .writeKeepingHeaders(response, r -> { });
     }
 
     /**
-     * With the IETF fields on: the {@code violated-policies} member of draft-ietf-httpapi-ratelimit-headers, the
-     * names of the refusing windows as they appear in {@code RateLimit-Policy}; nothing for a concurrency refusal.
+     * The {@code violated-policies} member of draft-ietf-httpapi-ratelimit-headers: the names of the refusing
+     * windows as they appear in {@code RateLimit-Policy}; empty for a concurrency refusal.
      */
-    private String violatedPolicies(Decision decision) {
-        if (!ietfHeaders) {
-            return "";
-        }
-        StringJoiner names = new StringJoiner(",", ",\"violated-policies\":[", "]");
-        names.setEmptyValue("");
+    private static List<String> violatedPolicies(Decision decision) {
+        List<String> names = new ArrayList<>();
         for (BoundVerdict verdict : decision.verdicts()) {
             if (verdict.refused() && !verdict.concurrency()) {
-                names.add(quote(verdict.name()));
+                names.add(verdict.name());
             }
         }
-        return names.toString();
-    }
-
-    private static void writeProblem(HttpServletResponse response, String body) throws IOException {
-        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        response.setContentType(PROBLEM_JSON);
-        response.setCharacterEncoding(StandardCharsets.UTF_8.name());
-        response.setContentLength(bytes.length);
-        response.getOutputStream().write(bytes);
-        response.flushBuffer();
-    }
-
-    /** Marks a response the limiter produced itself so that no cache, shared or private, keeps it. */
-    public static void writeNoStore(HttpServletResponse response) {
-        response.setHeader("Cache-Control", "no-store");
-        response.setHeader("CDN-Cache-Control", "no-store");
+        return names;
     }
 
     static long ceilSeconds(long millis) {
@@ -156,26 +124,5 @@ public class DefaultRateLimitResponseWriter implements RateLimitResponseWriter {
 
     private static long atLeastOneSecond(long millis) {
         return Math.max(1, ceilSeconds(millis));
-    }
-
-    /** JSON string literal; budget and bound names are a safe alphabet already, this is for the message. */
-    static String quote(String value) {
-        StringBuilder out = new StringBuilder(value.length() + 2).append('"');
-        for (int i = 0; i < value.length(); i++) {
-            char c = value.charAt(i);
-            switch (c) {
-                case '"' -> out.append("\\\"");
-                case '\\' -> out.append("\\\\");
-                default -> {
-                    if (c < 0x20) {
-                        out.append(String.format("\\u%04x", (int) c));
-                    }
-                    else {
-                        out.append(c);
-                    }
-                }
-            }
-        }
-        return out.append('"').toString();
     }
 }

@@ -3,6 +3,8 @@ package dev.limiter.web;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.function.Consumer;
 import java.util.Map;
 
 import jakarta.servlet.http.HttpServletResponse;
@@ -30,7 +32,7 @@ public final class ProblemResponse {
         return new ProblemResponse(status, title);
     }
 
-    /** Adds a member; values are strings or numbers written by the limiter, escaped as JSON. */
+    /** Adds a member; values are strings, numbers or lists of strings written by the limiter, escaped as JSON. */
     public ProblemResponse with(String name, Object value) {
         fields.put(name, value);
         return this;
@@ -51,6 +53,20 @@ public final class ProblemResponse {
     /** Replaces whatever the response held with this problem, then commits it. */
     public void writeTo(HttpServletResponse response) throws IOException {
         response.reset();
+        write(response, r -> { });
+    }
+
+    /**
+     * Writes this problem over the response's buffer but keeps the headers already set (the security headers of
+     * the filter chain, say), letting {@code moreHeaders} add the caller's own before the body; then commits it.
+     */
+    public void writeKeepingHeaders(HttpServletResponse response, Consumer<HttpServletResponse> moreHeaders)
+            throws IOException {
+        response.resetBuffer();
+        write(response, moreHeaders);
+    }
+
+    private void write(HttpServletResponse response, Consumer<HttpServletResponse> moreHeaders) throws IOException {
         response.setStatus(status);
         response.setHeader("Cache-Control", "no-store");
         response.setHeader("CDN-Cache-Control", "no-store");
@@ -58,6 +74,7 @@ public final class ProblemResponse {
         if (retryAfterSeconds != null) {
             response.setHeader("Retry-After", Long.toString(retryAfterSeconds));
         }
+        moreHeaders.accept(response);
         byte[] body = json().getBytes(StandardCharsets.UTF_8);
         response.setContentType(PROBLEM_JSON);
         response.setCharacterEncoding(StandardCharsets.UTF_8.name());
@@ -77,6 +94,16 @@ public final class ProblemResponse {
             Object value = field.getValue();
             if (value instanceof Number) {
                 out.append(value);
+            }
+            else if (value instanceof List<?> list) {
+                out.append('[');
+                for (int i = 0; i < list.size(); i++) {
+                    if (i > 0) {
+                        out.append(',');
+                    }
+                    quote(String.valueOf(list.get(i)), out);
+                }
+                out.append(']');
             }
             else {
                 quote(String.valueOf(value), out);

@@ -58,7 +58,7 @@ class StoreFailureTest {
         }
     }
 
-    private void startApp(String... extraProperties) {
+    private void startApp(String... extraProperties) throws Exception {
         List<String> properties = new ArrayList<>(List.of(
                 "server.port=0",
                 "limiter.store=redis",
@@ -78,6 +78,19 @@ class StoreFailureTest {
                 .properties(properties.toArray(String[]::new))
                 .run();
         port = ((WebServerApplicationContext) app).getWebServer().getPort();
+        awaitAuthoritative();
+    }
+
+    /**
+     * A cold JVM on a busy machine may miss the timeout on its very first decision; the tests start from a warm,
+     * authoritative limiter so that what they see is the fault they make.
+     */
+    private void awaitAuthoritative() throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (header(get("/ping"), "X-RateLimit-Degraded") != null) {
+            assertThat(System.nanoTime()).as("authoritative within 20 s of start-up").isLessThan(deadline);
+            Thread.sleep(50);
+        }
     }
 
     private HttpResponse<String> get(String path) throws Exception {
@@ -242,19 +255,20 @@ class StoreFailureTest {
     void oneOutageShouldLogExactlyOneWarningEvenUnderAThousandRequests(CapturedOutput output) throws Exception {
         startApp("limiter.budgets.anonymous.windows.minute.limit=100000",
                 "limiter.budgets.anonymous.windows.hour.limit=100000");
-        get("/ping");
+        int before = output.getAll().length();
 
         redis.stop();
         for (int i = 0; i < 1_000; i++) {
             assertThat(get("/ping").statusCode()).isEqualTo(200);
         }
 
-        assertThat(lines(output).filter(line -> line.contains(DEGRADED_WARNING))).hasSize(1)
+        assertThat(linesSince(output, before).filter(line -> line.contains(DEGRADED_WARNING))).hasSize(1)
                 .allSatisfy(line -> assertThat(line).contains("WARN"));
-        assertThat(lines(output).filter(line -> line.contains(" WARN ") && line.contains("dev.limiter"))).hasSize(1);
+        assertThat(linesSince(output, before).filter(line -> line.contains(" WARN ") && line.contains("dev.limiter")))
+                .hasSize(1);
     }
 
-    private static Stream<String> lines(CapturedOutput output) {
-        return output.getAll().lines();
+    private static Stream<String> linesSince(CapturedOutput output, int offset) {
+        return output.getAll().substring(offset).lines();
     }
 }

@@ -35,7 +35,9 @@ public final class FixedWindowArithmetic {
         int n = windows.size();
         boolean roomInWindows = true;
         for (int i = 0; i < n; i++) {
-            roomInWindows &= countBefore(windows.get(i), state, i, nowMillis) + cost <= windows.get(i).limit();
+            Window w = windows.get(i);
+            roll(w, state, i, nowMillis);
+            roomInWindows &= state.windows[2 * i + 1] + cost <= w.limit();
         }
 
         ConcurrencyBound bound = expensive ? budget.concurrency().orElse(null) : null;
@@ -50,13 +52,10 @@ public final class FixedWindowArithmetic {
         BoundVerdict[] verdicts = new BoundVerdict[bound == null ? n : n + 1];
         for (int i = 0; i < n; i++) {
             Window w = windows.get(i);
-            long reset = currentReset(w, state, i, nowMillis);
-            long before = countBefore(w, state, i, nowMillis);
+            long reset = state.windows[2 * i];
+            long before = state.windows[2 * i + 1];
             long after = counts ? before + cost : before;
-            if (counts) {
-                state.windows[2 * i] = reset;
-                state.windows[2 * i + 1] = after;
-            }
+            state.windows[2 * i + 1] = after;
             verdicts[i] = new BoundVerdict(w.name(), false, w.limit(), Math.max(0, w.limit() - after), reset,
                     w.durationMillis(), before + cost > w.limit());
         }
@@ -71,14 +70,16 @@ public final class FixedWindowArithmetic {
         return Decision.of(budget.name(), nowMillis, List.of(verdicts), lease);
     }
 
-    /** The end of the window counting at {@code nowMillis}: a clock that went backwards keeps the newest one seen. */
-    private static long currentReset(Window w, CounterState state, int i, long nowMillis) {
-        return Math.max(w.resetAt(nowMillis), state.windows[2 * i]);
-    }
-
-    private static long countBefore(Window w, CounterState state, int i, long nowMillis) {
-        long storedReset = state.windows[2 * i];
-        return currentReset(w, state, i, nowMillis) == storedReset ? state.windows[2 * i + 1] : 0;
+    /**
+     * Moves window {@code i} of the state to the window that counts at {@code nowMillis}: a window that has ended
+     * starts again from zero. A clock that went backwards keeps counting in the newest window seen.
+     */
+    private static void roll(Window w, CounterState state, int i, long nowMillis) {
+        long reset = w.resetAt(nowMillis);
+        if (reset > state.windows[2 * i]) {
+            state.windows[2 * i] = reset;
+            state.windows[2 * i + 1] = 0;
+        }
     }
 
     /** Reads the counters at {@code nowMillis} without changing them. */
