@@ -54,7 +54,7 @@ public final class Budget {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof Budget other && name.equals(other.name) && windows.equals(other.windows)
+        return o == this || o instanceof Budget other && name.equals(other.name) && windows.equals(other.windows)
                 && Objects.equals(concurrency, other.concurrency) && countRefused == other.countRefused;
     }
 

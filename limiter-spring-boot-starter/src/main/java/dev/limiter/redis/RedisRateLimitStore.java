@@ -10,6 +10,7 @@ import dev.limiter.core.Lease;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStoreException;
 import dev.limiter.core.Window;
+import dev.limiter.core.internal.OverLimitMemory;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
@@ -46,7 +47,7 @@ import java.util.function.Supplier;
  * and lets {@link Decision#of} decide admission and retry-after, as every store does.
  *
  * <p>A key refused because a window is exhausted is remembered locally until that window resets, so a
- * refusal loop costs no round trip (see {@link LocalOverLimitMemory}); budgets that count refusals skip
+ * refusal loop costs no round trip (see {@link OverLimitMemory}); budgets that count refusals skip
  * that memory, since every refusal must reach Redis to be counted.
  *
  * <p>Works with Redis standalone, Sentinel and Cluster through any spring-data-redis
@@ -72,7 +73,7 @@ public final class RedisRateLimitStore implements RateLimitStore {
     private final StringRedisTemplate redis;
     private final RedisKeys keys;
     private final long expiryMarginMillis;
-    private final LocalOverLimitMemory overLimit;
+    private final OverLimitMemory overLimit;
     private final long timeoutNanos;
     private final Duration timeout;
     /** The shared Lettuce connection's asynchronous commands, obtained off the request path. */
@@ -87,7 +88,7 @@ public final class RedisRateLimitStore implements RateLimitStore {
         this.redis = new StringRedisTemplate(builder.connectionFactory);
         this.keys = new RedisKeys(builder.keyPrefix);
         this.expiryMarginMillis = builder.expiryMargin.toMillis();
-        this.overLimit = new LocalOverLimitMemory(builder.localMemoryMaxKeys);
+        this.overLimit = new OverLimitMemory(builder.localMemoryMaxKeys);
         this.timeout = builder.timeout;
         this.timeoutNanos = builder.timeout.toNanos();
         AtomicInteger threads = new AtomicInteger();

@@ -1,5 +1,6 @@
 package dev.limiter.core.internal;
 
+import dev.limiter.core.BoundVerdict;
 import dev.limiter.core.Budget;
 import dev.limiter.core.Decision;
 import dev.limiter.core.KeyState;
@@ -23,6 +24,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class InMemoryRateLimitStore implements RateLimitStore {
 
     private static final int MAX_SEGMENTS = 64;
+    private static final int MAX_REMEMBERED_OVER_LIMIT = 10_000;
     private static final int SWEEP_STEPS = 8;
     /** A segment sweeps once every this many decisions (a power of two), keeping the hot path short. */
     private static final int SWEEP_EVERY = 16;
@@ -32,6 +34,8 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
     private final int maxKeys;
     private final String leaseIdPrefix = Long.toHexString(ThreadLocalRandom.current().nextLong()) + "-";
     private final AtomicLong leaseSequence = new AtomicLong();
+    /** Keys over a window, refused without taking a segment's lock until that window resets. */
+    private final OverLimitMemory overLimit;
 
     public InMemoryRateLimitStore(int maxKeys) {
         if (maxKeys < 1) {
@@ -44,10 +48,36 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
             segments[i] = new Segment(maxKeys / count);
         }
         this.segmentMask = count - 1;
+        this.overLimit = new OverLimitMemory(Math.max(1, Math.min(maxKeys, MAX_REMEMBERED_OVER_LIMIT)));
     }
 
     @Override
     public Decision take(Budget budget, String key, long cost, boolean expensive, long nowMillis) {
+        boolean rememberable = !budget.countRefused() && !(expensive && budget.concurrency().isPresent());
+        if (rememberable) {
+            Decision remembered = overLimit.refuse(budget, key, cost, nowMillis);
+            if (remembered != null) {
+                return remembered;
+            }
+        }
+        return takeLocked(budget, key, cost, expensive, nowMillis, rememberable);
+    }
+
+    /**
+     * Only an exhausted window is worth remembering; while one is remembered no request of its key is admitted,
+     * so a decision with room everywhere never needs to make the memory forget anything.
+     */
+    private static boolean hasExhaustedWindow(Decision decision) {
+        for (BoundVerdict verdict : decision.verdicts()) {
+            if (!verdict.concurrency() && verdict.remaining() == 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private Decision takeLocked(Budget budget, String key, long cost, boolean expensive, long nowMillis,
+                                boolean rememberable) {
         StoreKey storeKey = new StoreKey(budget.name(), key);
         Segment segment = segmentFor(storeKey);
         synchronized (segment) {
@@ -58,6 +88,10 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
             }
             Decision decision = FixedWindowArithmetic.take(budget, key, state, cost, expensive, nowMillis,
                     this::nextLeaseId);
+            // Learned under the key's lock, so that a reset of the key cannot slip between decision and memory.
+            if (rememberable && hasExhaustedWindow(decision)) {
+                overLimit.learn(budget, key, decision);
+            }
             segment.sweep(nowMillis);
             return decision;
         }
@@ -93,6 +127,7 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
         StoreKey storeKey = new StoreKey(budget.name(), key);
         Segment segment = segmentFor(storeKey);
         synchronized (segment) {
+            overLimit.forget(budget.name(), key);
             segment.map.remove(storeKey);
         }
     }
