@@ -73,9 +73,10 @@ w("")
 if machine.get("quick"):
     w("> **Quick smoke run** (`--quick`): iterations are too short for the figures to mean anything.")
     w("")
-w("This run was made on a 2-core machine shared with other jobs that were compiling and testing at the same "
-  "time, so absolute figures carry noise well beyond the stated error bars; the lead may rerun "
-  "`benchmarks/run` on a quiet machine and commit the regenerated document.")
+w("On 2 cores the load generator, redis-server and the code under test share the CPU, and the machine may run "
+  "other work (the load average above says how much): absolute figures carry noise beyond the stated error "
+  "bars. The ratios between peers measured in the same run are what the targets are about; rerun "
+  "`benchmarks/run` and commit the regenerated document to refresh them.")
 w("")
 w("**Reproduce:** `benchmarks/run` from a clone (JDK 17, Maven, python3; as root it installs Debian's "
   "`redis-tools` and `wrk` when missing). It builds the `benchmarks` module (`-Pbenchmarks`, never part of "
