@@ -3,14 +3,15 @@ package dev.limiter.redis;
 import dev.limiter.core.Budget;
 import dev.limiter.core.Window;
 
-import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Names of the Redis keys of one (budget, key): {@code <prefix>:{<budget>:<key>}:w:<window>:<millis>} per
- * window and {@code <prefix>:{<budget>:<key>}:leases}. The braces are a Cluster hash tag, so every key one
- * script touches hashes to one slot. The window's length is part of its name, so a window re-declared with
- * another length starts afresh instead of reading counts kept for a different window.
+ * Names of the Redis keys of one (budget, key): one hash {@code <prefix>:{<budget>:<key>}:w} holding every
+ * window (fields {@code <window>:<millis>:r}, its end, and {@code <window>:<millis>:c}, its count), and the
+ * sorted set {@code <prefix>:{<budget>:<key>}:leases}. The braces are a Cluster hash tag, so every key one
+ * script touches hashes to one slot. One hash for all windows keeps a decision at three Redis commands
+ * (HMGET, HSET, PEXPIRE) whatever the number of windows. The window's length is part of its field names, so a
+ * window re-declared with another length starts afresh instead of reading counts kept for a different window.
  */
 final class RedisKeys {
 
@@ -30,16 +31,20 @@ final class RedisKeys {
         return prefix;
     }
 
-    /** Every key of (budget, key): the windows in declaration order, then the leases. */
+    /** Every key of (budget, key): the windows' hash, then the leases. */
     List<String> all(Budget budget, String key) {
         String tagged = tagged(budget.name(), key);
-        List<Window> windows = budget.windows();
-        List<String> keys = new ArrayList<>(windows.size() + 1);
-        for (Window window : windows) {
-            keys.add(tagged + ":w:" + window.name() + ":" + window.durationMillis());
-        }
-        keys.add(tagged + ":leases");
-        return keys;
+        return List.of(tagged + ":w", tagged + ":leases");
+    }
+
+    /** The field of the windows' hash that holds {@code window}'s count; its end is the same name ending in r. */
+    static String countField(Window window) {
+        return windowField(window) + ":c";
+    }
+
+    /** The common part of a window's two field names: {@code <window>:<millis>}. */
+    static String windowField(Window window) {
+        return window.name() + ":" + window.durationMillis();
     }
 
     String leases(String budget, String key) {

@@ -129,7 +129,7 @@ public final class RedisRateLimitStore implements RateLimitStore {
 
         List<Window> windows = budget.windows();
         String leaseId = bound != null ? nextLeaseId() : "";
-        Object[] args = new Object[7 + 2 * windows.size()];
+        Object[] args = new Object[7 + 3 * windows.size()];
         args[0] = Long.toString(nowMillis);
         args[1] = Long.toString(cost);
         args[2] = budget.countRefused() ? "1" : "0";
@@ -139,8 +139,9 @@ public final class RedisRateLimitStore implements RateLimitStore {
         args[6] = leaseId;
         for (int i = 0; i < windows.size(); i++) {
             Window w = windows.get(i);
-            args[7 + 2 * i] = Long.toString(w.limit());
-            args[8 + 2 * i] = Long.toString(w.resetAt(nowMillis));
+            args[7 + 3 * i] = Long.toString(w.limit());
+            args[8 + 3 * i] = Long.toString(w.resetAt(nowMillis));
+            args[9 + 3 * i] = RedisKeys.windowField(w);
         }
         List<Object> raw = execute(TAKE, keys.all(budget, key), args);
 
@@ -193,13 +194,14 @@ public final class RedisRateLimitStore implements RateLimitStore {
     public KeyState peek(Budget budget, String key, long nowMillis) {
         List<Window> windows = budget.windows();
         ConcurrencyBound bound = budget.concurrency().orElse(null);
-        Object[] args = new Object[2 + 2 * windows.size()];
+        Object[] args = new Object[2 + 3 * windows.size()];
         args[0] = Long.toString(nowMillis);
         args[1] = bound != null ? Integer.toString(bound.max()) : "0";
         for (int i = 0; i < windows.size(); i++) {
             Window w = windows.get(i);
-            args[2 + 2 * i] = Long.toString(w.limit());
-            args[3 + 2 * i] = Long.toString(w.resetAt(nowMillis));
+            args[2 + 3 * i] = Long.toString(w.limit());
+            args[3 + 3 * i] = Long.toString(w.resetAt(nowMillis));
+            args[4 + 3 * i] = RedisKeys.windowField(w);
         }
         List<Object> raw = execute(PEEK, keys.all(budget, key), args);
 

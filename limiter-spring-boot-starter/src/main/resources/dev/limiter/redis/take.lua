@@ -2,11 +2,13 @@
 -- and takes the lease. The same rule as dev.limiter.core.internal.FixedWindowArithmetic#take; the contract
 -- suite and the differential test hold the two equal. Time is ARGV[1]: this script never calls TIME.
 --
--- KEYS[1..n]  one hash per window: r = end of the window counted in (epoch ms), c = units counted in it
--- KEYS[n+1]   the leases: sorted set, member = lease id, score = expiry (epoch ms)
+-- KEYS[1]  the windows: one hash, per window i the fields <f_i>:r = end of the window counted in (epoch ms)
+--          and <f_i>:c = units counted in it
+-- KEYS[2]  the leases: sorted set, member = lease id, score = expiry (epoch ms)
 -- ARGV[1] now   ARGV[2] cost   ARGV[3] count refused (1|0)   ARGV[4] expiry margin (ms)
 -- ARGV[5] lease max (0 when no lease is wanted)   ARGV[6] lease length (ms)   ARGV[7] lease id
--- ARGV[6 + 2i] limit of window i   ARGV[7 + 2i] end of window i's window that contains now (i = 1..n)
+-- then per window i = 1..n: ARGV[5 + 3i] limit, ARGV[6 + 3i] end of the window that contains now,
+--                           ARGV[7 + 3i] field name f_i
 --
 -- Returns {admitted, lease refused, leases held, earliest lease expiry (now if none),
 --          reset_1, count_1, room_1, ..., reset_n, count_n, room_n}
@@ -17,30 +19,41 @@ local margin = tonumber(ARGV[4])
 local leaseMax = tonumber(ARGV[5])
 local leaseMillis = tonumber(ARGV[6])
 local leaseId = ARGV[7]
-local n = #KEYS - 1
-local leasesKey = KEYS[n + 1]
+local n = (#ARGV - 7) / 3
+local windowsKey = KEYS[1]
+local leasesKey = KEYS[2]
 
 local function int(x)
   return string.format('%.0f', x)
 end
 
+local fields = {}
+for i = 1, n do
+  fields[2 * i - 1] = ARGV[7 + 3 * i] .. ':r'
+  fields[2 * i] = ARGV[7 + 3 * i] .. ':c'
+end
+local stored = redis.call('HMGET', windowsKey, unpack(fields))
+
 local resets, counts, room = {}, {}, {}
 local roomInWindows = true
+local latestReset = now
 for i = 1, n do
-  local limit = tonumber(ARGV[6 + 2 * i])
-  local reset = tonumber(ARGV[7 + 2 * i])
+  local limit = tonumber(ARGV[5 + 3 * i])
+  local reset = tonumber(ARGV[6 + 3 * i])
   local count = 0
-  local stored = redis.call('HMGET', KEYS[i], 'r', 'c')
-  local storedReset = tonumber(stored[1])
+  local storedReset = tonumber(stored[2 * i - 1])
   -- A clock that went backwards keeps counting in the newest window this key has seen.
   if storedReset ~= nil and storedReset >= reset then
     reset = storedReset
-    count = tonumber(stored[2]) or 0
+    count = tonumber(stored[2 * i]) or 0
   end
   resets[i] = reset
   counts[i] = count
   room[i] = count + cost <= limit
   roomInWindows = roomInWindows and room[i]
+  if reset > latestReset then
+    latestReset = reset
+  end
 end
 
 local held = 0
@@ -53,11 +66,17 @@ end
 
 local admitted = roomInWindows and leaseFree
 if admitted or countRefused then
+  local values = {}
   for i = 1, n do
     counts[i] = counts[i] + cost
-    redis.call('HSET', KEYS[i], 'r', int(resets[i]), 'c', int(counts[i]))
-    redis.call('PEXPIRE', KEYS[i], int(resets[i] - now + margin))
+    values[4 * i - 3] = fields[2 * i - 1]
+    values[4 * i - 2] = int(resets[i])
+    values[4 * i - 1] = fields[2 * i]
+    values[4 * i] = int(counts[i])
   end
+  redis.call('HSET', windowsKey, unpack(values))
+  -- The hash lives until its longest window ends; a shorter window's fields are simply rolled over.
+  redis.call('PEXPIRE', windowsKey, int(latestReset - now + margin))
 end
 
 local earliest = now

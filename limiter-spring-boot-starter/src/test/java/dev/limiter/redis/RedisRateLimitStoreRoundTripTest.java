@@ -91,7 +91,8 @@ class RedisRateLimitStoreRoundTripTest {
 
         assertThat(scriptCalls()).containsEntry("evalsha", 8L);
         assertThat(store.peek(COUNTING, key, T0 + 10).bounds().get(0).remaining()).isZero();
-        assertThat(redis.server().call("HGET", new RedisKeys("limiter").all(COUNTING, key).get(0), "c")).isEqualTo("8");
+        assertThat(redis.server().call("HGET", new RedisKeys("limiter").all(COUNTING, key).get(0),
+                RedisKeys.countField(COUNTING.windows().get(0)))).isEqualTo("8");
     }
 
     @Test
