@@ -148,12 +148,15 @@ public final class RedisLoad {
     private boolean rawEvalsha(String key) {
         long now = System.currentTimeMillis();
         String tagged = "limiter:{standard:" + key + "}";
-        byte[][] keys = {(tagged + ":w:minute:60000").getBytes(StandardCharsets.UTF_8),
-                (tagged + ":w:hour:3600000").getBytes(StandardCharsets.UTF_8),
+        // The layout take.lua expects (see RedisKeys): one hash for the windows, then the leases; per window its
+        // limit, its end and its field name.
+        byte[][] keys = {(tagged + ":w").getBytes(StandardCharsets.UTF_8),
                 (tagged + ":leases").getBytes(StandardCharsets.UTF_8)};
         String[] args = {Long.toString(now), "1", "0", "2000", "0", "0", "",
                 Long.toString(OPEN_MINUTE), Long.toString(Math.floorDiv(now, 60_000L) * 60_000L + 60_000L),
-                Long.toString(OPEN_HOUR), Long.toString(Math.floorDiv(now, 3_600_000L) * 3_600_000L + 3_600_000L)};
+                "minute:60000",
+                Long.toString(OPEN_HOUR), Long.toString(Math.floorDiv(now, 3_600_000L) * 3_600_000L + 3_600_000L),
+                "hour:3600000"};
         byte[][] argBytes = new byte[args.length][];
         for (int i = 0; i < args.length; i++) {
             argBytes[i] = args[i].getBytes(StandardCharsets.UTF_8);
@@ -330,8 +333,9 @@ public final class RedisLoad {
     /**
      * {@code redis-benchmark} sending {@code take.lua} by EVALSHA with the arguments limiter's store sends for the
      * same budget: the C client's throughput is the ceiling for this script on this server. For spread keys,
-     * {@code __rand_int__} is replaced by redis-benchmark independently in each key name, so the three keys of one
-     * call carry different numbers: the script does the same work (two hashes read and written, one key untouched).
+     * {@code __rand_int__} is replaced by redis-benchmark independently in each key name, so the two keys of one
+     * call carry different numbers: the script does the same work (the windows' hash read and written, the
+     * leases' key untouched).
      */
     private List<Object> ceilingRuns() throws Exception {
         List<Object> runs = new ArrayList<>();
@@ -354,12 +358,11 @@ public final class RedisLoad {
                 if (keyMode.equals("spread")) {
                     command.addAll(List.of("-r", Integer.toString(SPREAD_KEYS)));
                 }
-                command.addAll(List.of("EVALSHA", sha, "3",
-                        "limiter:{" + id + "}:w:minute:60000", "limiter:{" + id + "}:w:hour:3600000",
-                        "limiter:{" + id + "}:leases",
+                command.addAll(List.of("EVALSHA", sha, "2",
+                        "limiter:{" + id + "}:w", "limiter:{" + id + "}:leases",
                         Long.toString(now), "1", "0", "2000", "0", "0", "-",
-                        Long.toString(OPEN_MINUTE), Long.toString(minuteReset),
-                        Long.toString(OPEN_HOUR), Long.toString(hourReset)));
+                        Long.toString(OPEN_MINUTE), Long.toString(minuteReset), "minute:60000",
+                        Long.toString(OPEN_HOUR), Long.toString(hourReset), "hour:3600000"));
                 // A short unmeasured pass first, as the Java peers get a warm-up.
                 runProcess(withRequests(command, Math.max(1_000, requests / 10)));
                 admin.configResetstat();
