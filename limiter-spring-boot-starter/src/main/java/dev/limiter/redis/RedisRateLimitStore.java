@@ -137,12 +137,7 @@ public final class RedisRateLimitStore implements RateLimitStore {
         args[4] = bound != null ? Integer.toString(bound.max()) : "0";
         args[5] = bound != null ? Long.toString(bound.leaseMillis()) : "0";
         args[6] = leaseId;
-        for (int i = 0; i < windows.size(); i++) {
-            Window w = windows.get(i);
-            args[7 + 3 * i] = Long.toString(w.limit());
-            args[8 + 3 * i] = Long.toString(w.resetAt(nowMillis));
-            args[9 + 3 * i] = RedisKeys.windowField(w);
-        }
+        putWindows(args, 7, windows, nowMillis);
         List<Object> raw = execute(TAKE, keys.all(budget, key), args);
 
         boolean admitted = asLong(raw, 0) == 1;
@@ -197,12 +192,7 @@ public final class RedisRateLimitStore implements RateLimitStore {
         Object[] args = new Object[2 + 3 * windows.size()];
         args[0] = Long.toString(nowMillis);
         args[1] = bound != null ? Integer.toString(bound.max()) : "0";
-        for (int i = 0; i < windows.size(); i++) {
-            Window w = windows.get(i);
-            args[2 + 3 * i] = Long.toString(w.limit());
-            args[3 + 3 * i] = Long.toString(w.resetAt(nowMillis));
-            args[4 + 3 * i] = RedisKeys.windowField(w);
-        }
+        putWindows(args, 2, windows, nowMillis);
         List<Object> raw = execute(PEEK, keys.all(budget, key), args);
 
         List<BoundVerdict> bounds = new ArrayList<>(windows.size() + 1);
@@ -367,6 +357,16 @@ public final class RedisRateLimitStore implements RateLimitStore {
         } catch (ExecutionException e) {
             Throwable cause = e.getCause() != null ? e.getCause() : e;
             throw new RateLimitStoreException("Redis store failed: " + cause.getMessage(), cause);
+        }
+    }
+
+    /** The scripts' per-window arguments from {@code offset} on: limit, end of the current window, field name. */
+    private static void putWindows(Object[] args, int offset, List<Window> windows, long nowMillis) {
+        for (int i = 0; i < windows.size(); i++) {
+            Window w = windows.get(i);
+            args[offset + 3 * i] = Long.toString(w.limit());
+            args[offset + 1 + 3 * i] = Long.toString(w.resetAt(nowMillis));
+            args[offset + 2 + 3 * i] = RedisKeys.windowField(w);
         }
     }
 
