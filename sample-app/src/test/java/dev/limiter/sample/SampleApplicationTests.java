@@ -1,13 +1,12 @@
 package dev.limiter.sample;
 
+import dev.limiter.test.web.MutableClock;
+
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.time.Clock;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -53,11 +52,13 @@ class SampleApplicationTests {
 
     @Autowired
     @Qualifier("limiterClock")
-    private SteppingClock clock;
+    private MutableClock clock;
+
+    private static final AtomicLong hours = new AtomicLong();
 
     @BeforeEach
     void freshHour() {
-        clock.nextHour();
+        clock.set(START.plusSeconds(3600 * hours.incrementAndGet()));
     }
 
     @Test
@@ -194,34 +195,8 @@ class SampleApplicationTests {
     static class LimiterClockConfiguration {
 
         @Bean(name = "limiterClock")
-        SteppingClock limiterClock() {
-            return new SteppingClock();
-        }
-    }
-
-    /** Stands still; each test moves it to the 18th second of the next hour. */
-    static final class SteppingClock extends Clock {
-
-        private final AtomicLong hours = new AtomicLong();
-        private volatile Instant now = START;
-
-        void nextHour() {
-            now = START.plusSeconds(3600 * hours.incrementAndGet());
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
+        MutableClock limiterClock() {
+            return new MutableClock(START);
         }
     }
 }
