@@ -125,8 +125,7 @@ public final class FailOpenRateLimitStore implements RateLimitStore {
     private static Decision uncounted(Budget budget, String key, long nowMillis) {
         java.util.List<BoundVerdict> verdicts = new java.util.ArrayList<>();
         for (Window w : budget.windows()) {
-            verdicts.add(new BoundVerdict(w.name(), false, w.limit(), w.limit(), w.resetAt(nowMillis),
-                    w.durationMillis(), false));
+            verdicts.add(BoundVerdict.window(w, 0, w.resetAt(nowMillis), false));
         }
         return Decision.of(budget.name(), nowMillis, verdicts, null).asDegraded().asUncounted();
     }

@@ -63,8 +63,8 @@ class ModelValidationTest {
 
     @Test
     void decisionIsRefusedByTheLongestWaitAndCannotHoldALeaseThen() {
-        BoundVerdict minute = new BoundVerdict("minute", false, 1, 0, 60_000, 60_000, true);
-        BoundVerdict hour = new BoundVerdict("hour", false, 1, 0, 3_600_000, 3_600_000, true);
+        BoundVerdict minute = BoundVerdict.window(Window.of("minute", 1, Duration.ofMinutes(1)), 1, 60_000, true);
+        BoundVerdict hour = BoundVerdict.window(Window.of("hour", 1, Duration.ofHours(1)), 1, 3_600_000, true);
 
         Decision d = Decision.of("b", 1_000, List.of(minute, hour), null);
 
@@ -75,5 +75,24 @@ class ModelValidationTest {
         assertThat(d.asUncounted().counted()).isFalse();
         assertThatThrownBy(() -> Decision.of("b", 1_000, List.of(minute), new Lease("b", "k", "1", 2_000)))
                 .hasMessageContaining("lease");
+    }
+
+    @Test
+    void windowVerdictWhenBuiltFromAWindowShouldTakeItsNameLimitAndLength() {
+        BoundVerdict verdict = BoundVerdict.window(Window.of("minute", 5, Duration.ofMinutes(1)), 7, 60_000, true);
+
+        assertThat(verdict).isEqualTo(new BoundVerdict("minute", false, 5, 0, 60_000, 60_000, true));
+        assertThat(verdict.withRefused(false).refused()).isFalse();
+        assertThat(verdict.withRefused(true)).isSameAs(verdict);
+    }
+
+    @Test
+    void concurrencyVerdictWhenBuiltFromTheBoundShouldTakeItsMaxAndLeaseLength() {
+        ConcurrencyBound bound = Budget.builder("b").window("minute", 1, Duration.ofMinutes(1))
+                .concurrency(3, Duration.ofSeconds(30)).build().concurrency().orElseThrow();
+
+        BoundVerdict verdict = BoundVerdict.concurrency(bound, 1, 5_000, false);
+
+        assertThat(verdict).isEqualTo(new BoundVerdict(BoundNames.CONCURRENCY, true, 3, 2, 5_000, 30_000, false));
     }
 }

@@ -2,6 +2,7 @@ package dev.limiter.autoconfigure;
 
 import java.time.Clock;
 
+import dev.limiter.core.OverLimitRememberingStore;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStores;
 import dev.limiter.spring.BudgetOptions;
@@ -62,7 +63,10 @@ public class LimiterAutoConfiguration {
     @ConditionalOnProperty(prefix = "limiter", name = "store", havingValue = "memory", matchIfMissing = true)
     public RateLimitStore limiterStore(LimiterProperties properties) {
         LimiterConfigurationResolver.checkStores(properties);
-        return RateLimitStores.inMemory(properties.getMemory().getMaxKeys());
+        int maxKeys = properties.getMemory().getMaxKeys();
+        // Refusal loops of an exhausted key skip the store's lock; never more keys remembered than counted.
+        return new OverLimitRememberingStore(RateLimitStores.inMemory(maxKeys),
+                Math.min(maxKeys, OverLimitRememberingStore.DEFAULT_MAX_ENTRIES));
     }
 
     @Bean

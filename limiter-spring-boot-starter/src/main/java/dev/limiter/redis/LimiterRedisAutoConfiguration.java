@@ -4,6 +4,7 @@ import dev.limiter.autoconfigure.InvalidLimiterConfigurationException;
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
 import dev.limiter.autoconfigure.LimiterProperties;
 import dev.limiter.core.FailOpenRateLimitStore;
+import dev.limiter.core.OverLimitRememberingStore;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.resilience.LimiterResilienceAutoConfiguration;
 import dev.limiter.resilience.StoreFailover;
@@ -45,7 +46,9 @@ public class LimiterRedisAutoConfiguration {
         FailOpenRateLimitStore limiterStore(LimiterProperties properties,
                                             ObjectProvider<RedisConnectionFactory> connectionFactories,
                                             StoreFailover failover) {
-            return failover.protect(redisStore(properties, connectionFactories));
+            // Inside the breaker and the fail-open wrapper: only Redis's own answers are remembered, and a refusal
+            // answered from memory costs no round trip.
+            return failover.protect(new OverLimitRememberingStore(redisStore(properties, connectionFactories)));
         }
 
         private static RedisRateLimitStore redisStore(LimiterProperties properties,

@@ -1,6 +1,5 @@
 package dev.limiter.redis;
 
-import dev.limiter.core.BoundNames;
 import dev.limiter.core.BoundVerdict;
 import dev.limiter.core.Budget;
 import dev.limiter.core.ConcurrencyBound;
@@ -9,8 +8,6 @@ import dev.limiter.core.KeyState;
 import dev.limiter.core.Lease;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStoreException;
-import dev.limiter.core.Window;
-import dev.limiter.core.internal.OverLimitMemory;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
@@ -25,7 +22,6 @@ import org.springframework.util.ClassUtils;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -43,12 +39,12 @@ import java.util.function.Supplier;
 /**
  * Counters in Redis, exact across every instance that shares it (DESIGN §4). One decision is one round trip:
  * {@code take.lua}, sent as EVALSHA (EVAL when the server answers NOSCRIPT), checks every window and the
- * concurrency bound and counts atomically; Java only turns the script's numbers into {@link BoundVerdict}s
- * and lets {@link Decision#of} decide admission and retry-after, as every store does.
+ * concurrency bound and counts atomically; a peek is the same script in dry-run mode. {@link TakeScriptCodec}
+ * turns the script's numbers into {@link BoundVerdict}s and {@link Decision#of} decides admission and
+ * retry-after, as for every store.
  *
- * <p>A key refused because a window is exhausted is remembered locally until that window resets, so a
- * refusal loop costs no round trip (see {@link OverLimitMemory}); budgets that count refusals skip
- * that memory, since every refusal must reach Redis to be counted.
+ * <p>The local memory of keys over a limit, which spares a refusal loop its round trips, is not here: wrap this
+ * store in a {@link dev.limiter.core.OverLimitRememberingStore}, as the auto-configuration does.
  *
  * <p>Works with Redis standalone, Sentinel and Cluster through any spring-data-redis
  * {@link RedisConnectionFactory}; releases are fire-and-forget on a shared Lettuce connection.
@@ -60,20 +56,15 @@ public final class RedisRateLimitStore implements RateLimitStore {
     /** How long a key outlives its window by default: covers clock skew between instances. */
     public static final Duration DEFAULT_EXPIRY_MARGIN = Duration.ofSeconds(2);
 
-    /** Keys remembered as over a limit, by default. */
-    public static final int DEFAULT_LOCAL_MEMORY_MAX_KEYS = 10_000;
-
     private static final boolean LETTUCE_PRESENT = ClassUtils.isPresent(
             "io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands", RedisRateLimitStore.class.getClassLoader());
 
     private static final RedisScript<List> TAKE = script("take.lua");
-    private static final RedisScript<List> PEEK = script("peek.lua");
 
     private final RedisConnectionFactory connectionFactory;
     private final StringRedisTemplate redis;
     private final RedisKeys keys;
     private final long expiryMarginMillis;
-    private final OverLimitMemory overLimit;
     private final long timeoutNanos;
     private final Duration timeout;
     /** The shared Lettuce connection's asynchronous commands, obtained off the request path. */
@@ -88,7 +79,6 @@ public final class RedisRateLimitStore implements RateLimitStore {
         this.redis = new StringRedisTemplate(builder.connectionFactory);
         this.keys = new RedisKeys(builder.keyPrefix);
         this.expiryMarginMillis = builder.expiryMargin.toMillis();
-        this.overLimit = new OverLimitMemory(builder.localMemoryMaxKeys);
         this.timeout = builder.timeout;
         this.timeoutNanos = builder.timeout.toNanos();
         AtomicInteger threads = new AtomicInteger();
@@ -119,51 +109,12 @@ public final class RedisRateLimitStore implements RateLimitStore {
             throw new IllegalArgumentException("cost must be at least 1, was " + cost);
         }
         ConcurrencyBound bound = expensive ? budget.concurrency().orElse(null) : null;
-        boolean remember = !budget.countRefused();
-        if (remember && bound == null) {
-            Decision local = overLimit.refuse(budget, key, cost, nowMillis);
-            if (local != null) {
-                return local;
-            }
-        }
-
-        List<Window> windows = budget.windows();
         String leaseId = bound != null ? nextLeaseId() : "";
-        Object[] args = new Object[7 + 3 * windows.size()];
-        args[0] = Long.toString(nowMillis);
-        args[1] = Long.toString(cost);
-        args[2] = budget.countRefused() ? "1" : "0";
-        args[3] = Long.toString(expiryMarginMillis);
-        args[4] = bound != null ? Integer.toString(bound.max()) : "0";
-        args[5] = bound != null ? Long.toString(bound.leaseMillis()) : "0";
-        args[6] = leaseId;
-        putWindows(args, 7, windows, nowMillis);
-        List<Object> raw = execute(TAKE, keys.all(budget, key), args);
-
-        boolean admitted = asLong(raw, 0) == 1;
-        List<BoundVerdict> verdicts = new ArrayList<>(windows.size() + 1);
-        for (int i = 0; i < windows.size(); i++) {
-            Window w = windows.get(i);
-            long reset = asLong(raw, 4 + 3 * i);
-            long count = asLong(raw, 5 + 3 * i);
-            boolean room = asLong(raw, 6 + 3 * i) == 1;
-            verdicts.add(new BoundVerdict(w.name(), false, w.limit(), Math.max(0, w.limit() - count), reset,
-                    w.durationMillis(), !room));
-        }
-        Lease lease = null;
-        if (bound != null) {
-            long held = asLong(raw, 2);
-            verdicts.add(new BoundVerdict(BoundNames.CONCURRENCY, true, bound.max(), Math.max(0, bound.max() - held),
-                    asLong(raw, 3), bound.leaseMillis(), asLong(raw, 1) == 1));
-            if (admitted) {
-                lease = new Lease(budget.name(), key, leaseId, nowMillis + bound.leaseMillis());
-            }
-        }
-        Decision decision = Decision.of(budget.name(), nowMillis, verdicts, lease);
-        if (remember) {
-            overLimit.learn(budget, key, decision);
-        }
-        return decision;
+        TakeScriptCodec.Call call = TakeScriptCodec.encode(budget, cost, bound, leaseId, expiryMarginMillis, nowMillis);
+        TakeScriptCodec.Reply reply = call.decode(execute(TAKE, keys.all(budget, key), call.args()));
+        Lease lease = reply.admitted() && bound != null
+                ? new Lease(budget.name(), key, leaseId, nowMillis + bound.leaseMillis()) : null;
+        return Decision.of(budget.name(), nowMillis, reply.verdicts(), lease);
     }
 
     @Override
@@ -187,32 +138,13 @@ public final class RedisRateLimitStore implements RateLimitStore {
 
     @Override
     public KeyState peek(Budget budget, String key, long nowMillis) {
-        List<Window> windows = budget.windows();
-        ConcurrencyBound bound = budget.concurrency().orElse(null);
-        Object[] args = new Object[2 + 3 * windows.size()];
-        args[0] = Long.toString(nowMillis);
-        args[1] = bound != null ? Integer.toString(bound.max()) : "0";
-        putWindows(args, 2, windows, nowMillis);
-        List<Object> raw = execute(PEEK, keys.all(budget, key), args);
-
-        List<BoundVerdict> bounds = new ArrayList<>(windows.size() + 1);
-        for (int i = 0; i < windows.size(); i++) {
-            Window w = windows.get(i);
-            long count = asLong(raw, 4 + 3 * i);
-            bounds.add(new BoundVerdict(w.name(), false, w.limit(), Math.max(0, w.limit() - count),
-                    asLong(raw, 3 + 3 * i), w.durationMillis(), asLong(raw, 5 + 3 * i) == 1));
-        }
-        if (bound != null) {
-            long held = asLong(raw, 0);
-            bounds.add(new BoundVerdict(BoundNames.CONCURRENCY, true, bound.max(), Math.max(0, bound.max() - held),
-                    asLong(raw, 1), bound.leaseMillis(), asLong(raw, 2) == 1));
-        }
-        return new KeyState(budget.name(), key, bounds);
+        TakeScriptCodec.Call dryRun = TakeScriptCodec.encodeDryRun(budget, nowMillis);
+        return new KeyState(budget.name(), key,
+                dryRun.decode(execute(TAKE, keys.all(budget, key), dryRun.args())).verdicts());
     }
 
     @Override
     public void reset(Budget budget, String key) {
-        overLimit.forget(budget.name(), key);
         List<String> names = keys.all(budget, key);
         withinTimeout(() -> redis.delete(names), System.nanoTime() + timeoutNanos);
     }
@@ -225,11 +157,6 @@ public final class RedisRateLimitStore implements RateLimitStore {
     /** The prefix every key of this store starts with. */
     public String keyPrefix() {
         return keys.prefix();
-    }
-
-    /** Keys currently remembered locally as over a limit. */
-    public int locallyRememberedKeys() {
-        return overLimit.size();
     }
 
     /** How long one call may take before it fails with a {@link RateLimitStoreException}. */
@@ -322,7 +249,7 @@ public final class RedisRateLimitStore implements RateLimitStore {
      */
     private void loadScripts(RedisClusterAsyncCommands<byte[], byte[]> commands) {
         try {
-            for (RedisScript<List> script : List.of(TAKE, PEEK)) {
+            for (RedisScript<List> script : List.of(TAKE)) {
                 commands.scriptLoad(script.getScriptAsString().getBytes(StandardCharsets.UTF_8))
                         .get(Math.max(timeoutNanos, TimeUnit.SECONDS.toNanos(5)), TimeUnit.NANOSECONDS);
             }
@@ -358,27 +285,6 @@ public final class RedisRateLimitStore implements RateLimitStore {
             Throwable cause = e.getCause() != null ? e.getCause() : e;
             throw new RateLimitStoreException("Redis store failed: " + cause.getMessage(), cause);
         }
-    }
-
-    /** The scripts' per-window arguments from {@code offset} on: limit, end of the current window, field name. */
-    private static void putWindows(Object[] args, int offset, List<Window> windows, long nowMillis) {
-        for (int i = 0; i < windows.size(); i++) {
-            Window w = windows.get(i);
-            args[offset + 3 * i] = Long.toString(w.limit());
-            args[offset + 1 + 3 * i] = Long.toString(w.resetAt(nowMillis));
-            args[offset + 2 + 3 * i] = RedisKeys.windowField(w);
-        }
-    }
-
-    private static long asLong(List<Object> raw, int index) {
-        Object value = raw.get(index);
-        if (value instanceof Number number) {
-            return number.longValue();
-        }
-        if (value instanceof byte[] bytes) {
-            return Long.parseLong(new String(bytes, StandardCharsets.UTF_8));
-        }
-        return Long.parseLong(String.valueOf(value));
     }
 
     private boolean sharesLettuceConnection() {
@@ -433,7 +339,6 @@ public final class RedisRateLimitStore implements RateLimitStore {
         private final RedisConnectionFactory connectionFactory;
         private String keyPrefix = "limiter";
         private Duration expiryMargin = DEFAULT_EXPIRY_MARGIN;
-        private int localMemoryMaxKeys = DEFAULT_LOCAL_MEMORY_MAX_KEYS;
         private Duration timeout = Duration.ofSeconds(1);
         private int maxBlockingCalls = 64;
 
@@ -453,12 +358,6 @@ public final class RedisRateLimitStore implements RateLimitStore {
                 throw new IllegalArgumentException("expiry margin must not be negative, was " + expiryMargin);
             }
             this.expiryMargin = expiryMargin;
-            return this;
-        }
-
-        /** How many keys may be remembered as over a limit; 0 turns the local memory off. */
-        public Builder localMemoryMaxKeys(int localMemoryMaxKeys) {
-            this.localMemoryMaxKeys = localMemoryMaxKeys;
             return this;
         }
 

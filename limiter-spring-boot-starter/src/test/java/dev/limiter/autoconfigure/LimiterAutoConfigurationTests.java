@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Optional;
 
 import dev.limiter.core.Budget;
+import dev.limiter.core.OverLimitRememberingStore;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStores;
 import dev.limiter.servlet.DefaultKeyResolver;
@@ -140,6 +141,16 @@ class LimiterAutoConfigurationTests {
             assertThat(context).hasNotFailed();
             assertThat(context).hasSingleBean(RateLimitStore.class);
             assertThat(context.getBean(RateLimitStore.class)).isSameAs(context.getBean("userStore"));
+        });
+    }
+
+    @Test
+    void storeWhenMemoryShouldRememberKeysOverTheLimitInOneWrapper() {
+        runner.withPropertyValues("limiter.memory.max-keys=500").run(context -> {
+            assertThat(context.getBean(RateLimitStore.class)).isInstanceOfSatisfying(OverLimitRememberingStore.class,
+                    remembering -> assertThat(remembering.delegate())
+                            .isInstanceOf(dev.limiter.core.internal.InMemoryRateLimitStore.class));
+            assertThat(context.getBean(RateLimitStore.class).name()).isEqualTo("memory");
         });
     }
 

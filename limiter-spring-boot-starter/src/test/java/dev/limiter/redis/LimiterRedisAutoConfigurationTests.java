@@ -4,6 +4,7 @@ import dev.limiter.autoconfigure.LimiterAutoConfiguration;
 import dev.limiter.autoconfigure.LimiterServletAutoConfiguration;
 import dev.limiter.core.Budget;
 import dev.limiter.core.FailOpenRateLimitStore;
+import dev.limiter.core.OverLimitRememberingStore;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.resilience.CircuitBreakingRateLimitStore;
 import dev.limiter.resilience.LimiterResilienceAutoConfiguration;
@@ -55,7 +56,9 @@ class LimiterRedisAutoConfigurationTests {
             RateLimitStore store = context.getBean(LimiterAutoConfiguration.STORE_BEAN_NAME, RateLimitStore.class);
             assertThat(store).isInstanceOfSatisfying(FailOpenRateLimitStore.class, failOpen ->
                     assertThat(failOpen.authoritative()).isInstanceOfSatisfying(CircuitBreakingRateLimitStore.class,
-                            breaking -> assertThat(breaking.delegate()).isInstanceOf(RedisRateLimitStore.class)));
+                            breaking -> assertThat(breaking.delegate()).isInstanceOfSatisfying(
+                                    OverLimitRememberingStore.class, remembering -> assertThat(remembering.delegate())
+                                            .isInstanceOf(RedisRateLimitStore.class))));
             assertThat(store.name()).isEqualTo("redis");
             String key = UUID.randomUUID().toString();
 
@@ -63,6 +66,27 @@ class LimiterRedisAutoConfigurationTests {
 
             String windowKey = new RedisKeys("wired").all(BUDGET, key).get(0);
             assertThat(redis.server().call("EXISTS", windowKey)).isEqualTo(1L);
+        });
+    }
+
+    @Test
+    void storeWhenRedisShouldAnswerARefusalLoopWithoutAskingRedis() {
+        runner.withPropertyValues("limiter.store=redis", "limiter.redis.key-prefix=remembered",
+                "spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + redis.port()).run(context -> {
+            RateLimitStore store = context.getBean(LimiterAutoConfiguration.STORE_BEAN_NAME, RateLimitStore.class);
+            String key = UUID.randomUUID().toString();
+            long now = System.currentTimeMillis();
+            for (int i = 0; i <= 5; i++) {
+                store.take(BUDGET, key, 1, false, now);
+            }
+            // Behind the store's back: Redis alone would now admit the key again.
+            redis.server().call("DEL", new RedisKeys("remembered").all(BUDGET, key).get(0));
+
+            boolean refusedFromMemory = !store.take(BUDGET, key, 1, false, now).allowed();
+            store.reset(BUDGET, key);
+
+            assertThat(refusedFromMemory).isTrue();
+            assertThat(store.take(BUDGET, key, 1, false, now).allowed()).isTrue();
         });
     }
 

@@ -2,6 +2,8 @@ package dev.limiter.redis;
 
 import dev.limiter.core.Budget;
 import dev.limiter.core.Decision;
+import dev.limiter.core.OverLimitRememberingStore;
+import dev.limiter.core.RateLimitStore;
 import dev.limiter.test.redis.RedisServerExtension;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -17,7 +19,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * One round trip per decision, read from the server's own {@code INFO commandstats}: exactly one EVALSHA for
- * every decision that reached Redis, none for a refusal answered by the local over-limit memory.
+ * every decision that reached Redis, none for a refusal answered by the local over-limit memory (the
+ * {@link OverLimitRememberingStore} the auto-configuration wraps the Redis store in).
  */
 class RedisRateLimitStoreRoundTripTest {
 
@@ -36,11 +39,12 @@ class RedisRateLimitStoreRoundTripTest {
             .countRefused(true)
             .build();
 
-    private RedisRateLimitStore store;
+    private RateLimitStore store;
 
     @BeforeEach
     void loadTheScriptThenResetTheStatistics() {
-        store = RedisRateLimitStore.builder(redis.connectionFactory()).timeout(RedisTestTimeouts.GENEROUS).build();
+        store = new OverLimitRememberingStore(RedisRateLimitStore.builder(redis.connectionFactory())
+                .timeout(RedisTestTimeouts.GENEROUS).build());
         store.take(FIVE_A_MINUTE, "warm-up-" + UUID.randomUUID(), 1, false, T0);
         redis.server().call("CONFIG", "RESETSTAT");
     }

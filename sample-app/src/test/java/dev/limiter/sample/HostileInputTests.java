@@ -13,6 +13,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
 
+import dev.limiter.core.OverLimitRememberingStore;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.internal.InMemoryRateLimitStore;
 import org.junit.jupiter.api.Test;
@@ -144,7 +145,7 @@ class HostileInputTests {
 
     @Test
     void aFloodOfDistinctAddressesShouldStayWithinMaxKeys() throws IOException {
-        InMemoryRateLimitStore memory = (InMemoryRateLimitStore) store;
+        InMemoryRateLimitStore memory = (InMemoryRateLimitStore) ((OverLimitRememberingStore) store).delegate();
         for (int i = 0; i < 2_000; i++) {
             String address = "10." + (i >> 16 & 0xff) + "." + (i >> 8 & 0xff) + "." + (i & 0xff);
             String[] headers = i % 2 == 0

@@ -1,6 +1,5 @@
 package dev.limiter.core.internal;
 
-import dev.limiter.core.BoundNames;
 import dev.limiter.core.BoundVerdict;
 import dev.limiter.core.Budget;
 import dev.limiter.core.ConcurrencyBound;
@@ -9,12 +8,11 @@ import dev.limiter.core.KeyState;
 import dev.limiter.core.Lease;
 import dev.limiter.core.Window;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 
 /**
- * The rule of DESIGN §2, once, in Java: fixed wall-clock windows, cost, concurrency leases with expiry,
+ * The limiter's rule, once, in Java: fixed wall-clock windows, cost, concurrency leases with expiry,
  * refused-not-counted unless the budget counts refusals. The Redis store's Lua script is the only other
  * implementation; the shared contract suite and a differential test hold the two equal.
  *
@@ -31,95 +29,102 @@ public final class FixedWindowArithmetic {
         if (cost < 1) {
             throw new IllegalArgumentException("cost must be at least 1, was " + cost);
         }
+        return decide(budget, key, state, cost, expensive, nowMillis, leaseIds);
+    }
+
+    /**
+     * Reads the counters at {@code nowMillis} without changing them: {@link #take} in dry-run mode for one unit
+     * that would need a lease, so every bound shows whether one more request would be refused now.
+     *
+     * @param state the key's counters, {@code null} when the store holds none
+     */
+    public static KeyState peek(Budget budget, String key, CounterState state, long nowMillis) {
+        Decision dryRun = decide(budget, key, state, 1, true, nowMillis, null);
+        return new KeyState(budget.name(), key, dryRun.verdicts());
+    }
+
+    /**
+     * The rule, once. A window that has ended starts again from zero; a clock that went backwards keeps counting
+     * in the newest window seen. Without {@code leaseIds} this is a dry run: {@code state} (which may then be
+     * {@code null}) is read, never written, and nothing is counted or leased.
+     */
+    private static Decision decide(Budget budget, String key, CounterState state, long cost, boolean expensive,
+                                   long nowMillis, Supplier<String> leaseIds) {
+        boolean dryRun = leaseIds == null;
         List<Window> windows = budget.windows();
         int n = windows.size();
+        long[] resets = new long[n];
+        long[] counted = new long[n];
         boolean roomInWindows = true;
         for (int i = 0; i < n; i++) {
             Window w = windows.get(i);
-            roll(w, state, i, nowMillis);
-            roomInWindows &= state.windows[2 * i + 1] + cost <= w.limit();
+            long reset = w.resetAt(nowMillis);
+            long count = 0;
+            if (state != null && state.windows[2 * i] >= reset) {
+                reset = state.windows[2 * i];
+                count = state.windows[2 * i + 1];
+            }
+            resets[i] = reset;
+            counted[i] = count;
+            roomInWindows &= count + cost <= w.limit();
         }
 
         ConcurrencyBound bound = expensive ? budget.concurrency().orElse(null) : null;
-        boolean leaseFree = true;
-        if (bound != null) {
-            state.dropExpiredLeases(nowMillis);
-            leaseFree = state.leaseCount < bound.max();
+        int held = 0;
+        if (bound != null && state != null) {
+            if (!dryRun) {
+                state.dropExpiredLeases(nowMillis);
+            }
+            held = liveLeases(state, nowMillis);
         }
+        boolean leaseFree = bound == null || held < bound.max();
 
-        boolean admitted = roomInWindows && leaseFree;
-        boolean counts = admitted || budget.countRefused();
+        boolean admitted = roomInWindows && leaseFree && !dryRun;
+        boolean counts = !dryRun && (admitted || budget.countRefused());
         BoundVerdict[] verdicts = new BoundVerdict[bound == null ? n : n + 1];
         for (int i = 0; i < n; i++) {
             Window w = windows.get(i);
-            long reset = state.windows[2 * i];
-            long before = state.windows[2 * i + 1];
+            long before = counted[i];
             long after = counts ? before + cost : before;
-            state.windows[2 * i + 1] = after;
-            verdicts[i] = new BoundVerdict(w.name(), false, w.limit(), Math.max(0, w.limit() - after), reset,
-                    w.durationMillis(), before + cost > w.limit());
+            if (!dryRun) {
+                // Written even when nothing is counted: a refused request still moves the key to the newest window.
+                state.windows[2 * i] = resets[i];
+                state.windows[2 * i + 1] = after;
+            }
+            verdicts[i] = BoundVerdict.window(w, after, resets[i], before + cost > w.limit());
         }
         Lease lease = null;
         if (admitted && bound != null) {
             lease = new Lease(budget.name(), key, leaseIds.get(), nowMillis + bound.leaseMillis());
             state.addLease(lease.id(), lease.expiresAtMillis());
+            held++;
         }
         if (bound != null) {
-            verdicts[n] = concurrencyVerdict(bound, state, nowMillis, !leaseFree);
+            verdicts[n] = BoundVerdict.concurrency(bound, held, earliestLiveLease(state, nowMillis), !leaseFree);
         }
         return Decision.of(budget.name(), nowMillis, List.of(verdicts), lease);
     }
 
-    /**
-     * Moves window {@code i} of the state to the window that counts at {@code nowMillis}: a window that has ended
-     * starts again from zero. A clock that went backwards keeps counting in the newest window seen.
-     */
-    private static void roll(Window w, CounterState state, int i, long nowMillis) {
-        long reset = w.resetAt(nowMillis);
-        if (reset > state.windows[2 * i]) {
-            state.windows[2 * i] = reset;
-            state.windows[2 * i + 1] = 0;
+    private static int liveLeases(CounterState state, long nowMillis) {
+        int held = 0;
+        for (int i = 0; i < state.leaseCount; i++) {
+            if (state.leaseExpiries[i] > nowMillis) {
+                held++;
+            }
         }
+        return held;
     }
 
-    /** Reads the counters at {@code nowMillis} without changing them. */
-    public static KeyState peek(Budget budget, String key, CounterState state, long nowMillis) {
-        List<Window> windows = budget.windows();
-        List<BoundVerdict> bounds = new ArrayList<>(windows.size() + 1);
-        for (int i = 0; i < windows.size(); i++) {
-            Window w = windows.get(i);
-            long count = 0;
-            long reset = w.resetAt(nowMillis);
-            if (state != null) {
-                long storedReset = state.windows[2 * i];
-                reset = Math.max(reset, storedReset);
-                count = reset == storedReset ? state.windows[2 * i + 1] : 0;
-            }
-            bounds.add(new BoundVerdict(w.name(), false, w.limit(), Math.max(0, w.limit() - count),
-                    reset, w.durationMillis(), count + 1 > w.limit()));
-        }
-        budget.concurrency().ifPresent(bound -> {
-            int held = 0;
-            long earliest = nowMillis;
-            if (state != null) {
-                long min = Long.MAX_VALUE;
-                for (int i = 0; i < state.leaseCount; i++) {
-                    if (state.leaseExpiries[i] > nowMillis) {
-                        held++;
-                        min = Math.min(min, state.leaseExpiries[i]);
-                    }
+    /** The earliest expiry among the leases still live at {@code nowMillis}; {@code nowMillis} when none is. */
+    private static long earliestLiveLease(CounterState state, long nowMillis) {
+        long earliest = Long.MAX_VALUE;
+        if (state != null) {
+            for (int i = 0; i < state.leaseCount; i++) {
+                if (state.leaseExpiries[i] > nowMillis) {
+                    earliest = Math.min(earliest, state.leaseExpiries[i]);
                 }
-                earliest = held == 0 ? nowMillis : min;
             }
-            bounds.add(new BoundVerdict(BoundNames.CONCURRENCY, true, bound.max(), Math.max(0, bound.max() - held),
-                    earliest, bound.leaseMillis(), held >= bound.max()));
-        });
-        return new KeyState(budget.name(), key, bounds);
-    }
-
-    private static BoundVerdict concurrencyVerdict(ConcurrencyBound bound, CounterState state, long nowMillis,
-                                                   boolean refused) {
-        return new BoundVerdict(BoundNames.CONCURRENCY, true, bound.max(), Math.max(0, bound.max() - state.leaseCount),
-                state.earliestLeaseExpiry(nowMillis), bound.leaseMillis(), refused);
+        }
+        return earliest == Long.MAX_VALUE ? nowMillis : earliest;
     }
 }

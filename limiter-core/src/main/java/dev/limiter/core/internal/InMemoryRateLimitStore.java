@@ -1,6 +1,5 @@
 package dev.limiter.core.internal;
 
-import dev.limiter.core.BoundVerdict;
 import dev.limiter.core.Budget;
 import dev.limiter.core.Decision;
 import dev.limiter.core.KeyState;
@@ -18,24 +17,26 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Bounded: the segments together never hold more than {@code maxKeys} keys. When a segment is full its
  * least recently used key goes first, and keys whose windows have all ended and whose leases have all
- * expired are swept from the cold end as traffic passes. Evicting a live key forgets its counts: the bound
- * on memory wins over exactness for keys nobody has touched for longest.
+ * expired at least {@link #EXPIRY_MARGIN_MILLIS} ago are swept from the cold end as traffic passes. Evicting
+ * a live key forgets its counts: the bound on memory wins over exactness for keys nobody has touched for longest.
  */
 public final class InMemoryRateLimitStore implements RateLimitStore {
 
     private static final int MAX_SEGMENTS = 64;
-    private static final int MAX_REMEMBERED_OVER_LIMIT = 10_000;
     private static final int SWEEP_STEPS = 8;
     /** A segment sweeps once every this many decisions (a power of two), keeping the hot path short. */
     private static final int SWEEP_EVERY = 16;
+    /**
+     * How long a key is kept after its windows ended and its leases expired, like the Redis store's default
+     * expiry margin: a clock that goes back by less than this still counts in the newest window the key saw.
+     */
+    static final long EXPIRY_MARGIN_MILLIS = 2_000;
 
     private final Segment[] segments;
     private final int segmentMask;
     private final int maxKeys;
     private final String leaseIdPrefix = Long.toHexString(ThreadLocalRandom.current().nextLong()) + "-";
     private final AtomicLong leaseSequence = new AtomicLong();
-    /** Keys over a window, refused without taking a segment's lock until that window resets. */
-    private final OverLimitMemory overLimit;
 
     public InMemoryRateLimitStore(int maxKeys) {
         if (maxKeys < 1) {
@@ -48,36 +49,10 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
             segments[i] = new Segment(maxKeys / count);
         }
         this.segmentMask = count - 1;
-        this.overLimit = new OverLimitMemory(Math.max(1, Math.min(maxKeys, MAX_REMEMBERED_OVER_LIMIT)));
     }
 
     @Override
     public Decision take(Budget budget, String key, long cost, boolean expensive, long nowMillis) {
-        boolean rememberable = !budget.countRefused() && !(expensive && budget.concurrency().isPresent());
-        if (rememberable) {
-            Decision remembered = overLimit.refuse(budget, key, cost, nowMillis);
-            if (remembered != null) {
-                return remembered;
-            }
-        }
-        return takeLocked(budget, key, cost, expensive, nowMillis, rememberable);
-    }
-
-    /**
-     * Only an exhausted window is worth remembering; while one is remembered no request of its key is admitted,
-     * so a decision with room everywhere never needs to make the memory forget anything.
-     */
-    private static boolean hasExhaustedWindow(Decision decision) {
-        for (BoundVerdict verdict : decision.verdicts()) {
-            if (!verdict.concurrency() && verdict.remaining() == 0) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private Decision takeLocked(Budget budget, String key, long cost, boolean expensive, long nowMillis,
-                                boolean rememberable) {
         StoreKey storeKey = new StoreKey(budget.name(), key);
         Segment segment = segmentFor(storeKey);
         synchronized (segment) {
@@ -88,11 +63,7 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
             }
             Decision decision = FixedWindowArithmetic.take(budget, key, state, cost, expensive, nowMillis,
                     this::nextLeaseId);
-            // Learned under the key's lock, so that a reset of the key cannot slip between decision and memory.
-            if (rememberable && hasExhaustedWindow(decision)) {
-                overLimit.learn(budget, key, decision);
-            }
-            segment.sweep(nowMillis);
+            segment.sweep(nowMillis - EXPIRY_MARGIN_MILLIS);
             return decision;
         }
     }
@@ -127,7 +98,6 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
         StoreKey storeKey = new StoreKey(budget.name(), key);
         Segment segment = segmentFor(storeKey);
         synchronized (segment) {
-            overLimit.forget(budget.name(), key);
             segment.map.remove(storeKey);
         }
     }

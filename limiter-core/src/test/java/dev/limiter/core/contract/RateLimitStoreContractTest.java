@@ -18,7 +18,7 @@ import java.util.UUID;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The behaviour of DESIGN §2 at exact milliseconds. Every {@link RateLimitStore} extends this class and
+ * The limiter's rule at exact milliseconds, a clock that goes back included. Every {@link RateLimitStore} extends this class and
  * passes it unchanged; that is what "the same arithmetic on every store" means.
  */
 public abstract class RateLimitStoreContractTest {
@@ -329,5 +329,142 @@ public abstract class RateLimitStoreContractTest {
 
         assertThat(refused.retryAfterMillis()).isEqualTo(1);
         assertThat(refused.retryAfterSeconds()).isEqualTo(1);
+    }
+
+    @Test
+    void aClockThatGoesBackKeepsCountingInTheNewestWindow() {
+        Budget budget = Budget.builder("skew").window("minute", 2, Duration.ofMinutes(1)).build();
+        store.take(budget, key, 1, false, T0 + 60_000);
+        store.take(budget, key, 1, false, T0 + 60_001);
+
+        Decision late = store.take(budget, key, 1, false, T0 + 59_000);
+
+        assertThat(late.allowed()).isFalse();
+        assertThat(late.bindingWindow().resetAtMillis()).isEqualTo(T0 + 120_000);
+    }
+
+    @Test
+    void aClockThatGoesBackWhenAdmittedShouldCountInTheNewestWindow() {
+        Budget budget = Budget.builder("skew-admitted").window("minute", 3, Duration.ofMinutes(1)).build();
+        take(budget, T0 + 60_500);
+
+        Decision late = take(budget, T0 + 59_999);
+
+        assertThat(late.allowed()).isTrue();
+        assertThat(late.bindingWindow().remaining()).isEqualTo(1);
+        assertThat(late.bindingWindow().resetAtMillis()).isEqualTo(T0 + 120_000);
+        assertThat(late.retryAfterMillis()).isZero();
+        assertThat(store.peek(budget, key, T0 + 59_999).bounds().get(0).resetAtMillis()).isEqualTo(T0 + 120_000);
+    }
+
+    @Test
+    void aRefusalWhenAWindowEndedShouldStillMoveTheKeyToTheNewestWindow() {
+        Budget budget = Budget.builder("rolled")
+                .window("minute", 1, Duration.ofMinutes(1))
+                .window("hour", 1, Duration.ofHours(1))
+                .build();
+        take(budget, T0);
+        Decision refused = take(budget, T0 + 60_000);
+
+        Decision late = take(budget, T0 + 59_000);
+
+        assertThat(refused.refusingBound()).map(BoundVerdict::name).contains("hour");
+        assertThat(late.allowed()).isFalse();
+        assertThat(late.verdicts().get(0)).satisfies(minute -> {
+            assertThat(minute.resetAtMillis()).isEqualTo(T0 + 120_000);
+            assertThat(minute.remaining()).isEqualTo(1);
+            assertThat(minute.refused()).isFalse();
+        });
+        assertThat(late.refusingBound()).map(BoundVerdict::name).contains("hour");
+    }
+
+    @Test
+    void peekWhenTheClockGoesBackShouldShowTheNewestWindowWithoutMovingIt() {
+        Budget budget = Budget.builder("peek-skew").window("second", 2, Duration.ofSeconds(1)).build();
+        take(budget, T0 + 1_000);
+
+        KeyState late = store.peek(budget, key, T0 + 999);
+        KeyState later = store.peek(budget, key, T0 + 2_500);
+        Decision back = take(budget, T0 + 1_999);
+
+        assertThat(late.bounds().get(0)).satisfies(second -> {
+            assertThat(second.resetAtMillis()).isEqualTo(T0 + 2_000);
+            assertThat(second.remaining()).isEqualTo(1);
+        });
+        assertThat(later.bounds().get(0).resetAtMillis()).isEqualTo(T0 + 3_000);
+        assertThat(later.bounds().get(0).remaining()).isEqualTo(2);
+        assertThat(back.bindingWindow().resetAtMillis()).as("a peek moves no window").isEqualTo(T0 + 2_000);
+        assertThat(back.bindingWindow().remaining()).isZero();
+    }
+
+    @Test
+    void aWindowWhenAtItsResetMinusOneAtAndPlusOneMillisecondShouldCountInTheRightWindow() {
+        Budget budget = Budget.builder("margin").window("second", 1, Duration.ofSeconds(1)).build();
+        long reset = T0 + 1_000;
+        Decision first = take(budget, reset - 1);
+
+        Decision justBefore = take(budget, reset - 1);
+        Decision atReset = take(budget, reset);
+        Decision justAfter = take(budget, reset + 1);
+        Decision backAgain = take(budget, reset - 1);
+
+        assertThat(first.allowed()).isTrue();
+        assertThat(first.bindingWindow().resetAtMillis()).isEqualTo(reset);
+        assertThat(justBefore.allowed()).isFalse();
+        assertThat(justBefore.retryAfterMillis()).isEqualTo(1);
+        assertThat(atReset.allowed()).isTrue();
+        assertThat(atReset.bindingWindow().resetAtMillis()).isEqualTo(reset + 1_000);
+        assertThat(justAfter.allowed()).isFalse();
+        assertThat(justAfter.retryAfterMillis()).isEqualTo(999);
+        assertThat(backAgain.allowed()).isFalse();
+        assertThat(backAgain.bindingWindow().resetAtMillis()).isEqualTo(reset + 1_000);
+        assertThat(backAgain.retryAfterMillis()).isEqualTo(1_001);
+    }
+
+    @Test
+    void aLeaseWhenAtItsExpiryMinusOneAtAndPlusOneMillisecondShouldHoldThenFreeItsSlot() {
+        Budget budget = Budget.builder("lease-margin")
+                .window("minute", 100, Duration.ofMinutes(1))
+                .concurrency(1, Duration.ofSeconds(30))
+                .build();
+        long expiry = store.take(budget, key, 1, true, T0).lease().orElseThrow().expiresAtMillis();
+
+        KeyState justBefore = store.peek(budget, key, expiry - 1);
+        KeyState atExpiry = store.peek(budget, key, expiry);
+        Decision refusedJustBefore = store.take(budget, key, 1, true, expiry - 1);
+        Decision justAfter = store.take(budget, key, 1, true, expiry + 1);
+        Decision backAgain = store.take(budget, key, 1, true, expiry);
+
+        assertThat(justBefore.bounds().get(1)).satisfies(c -> {
+            assertThat(c.remaining()).isZero();
+            assertThat(c.refused()).isTrue();
+            assertThat(c.resetAtMillis()).isEqualTo(expiry);
+        });
+        assertThat(atExpiry.bounds().get(1)).satisfies(c -> {
+            assertThat(c.remaining()).isEqualTo(1);
+            assertThat(c.refused()).isFalse();
+            assertThat(c.resetAtMillis()).isEqualTo(expiry);
+        });
+        assertThat(refusedJustBefore.allowed()).isFalse();
+        assertThat(refusedJustBefore.retryAfterMillis()).isEqualTo(1);
+        assertThat(justAfter.allowed()).isTrue();
+        assertThat(justAfter.lease().orElseThrow().expiresAtMillis()).isEqualTo(expiry + 1 + 30_000);
+        assertThat(backAgain.allowed()).as("the clock went back, the new lease is still held").isFalse();
+        assertThat(backAgain.retryAfterMillis()).isEqualTo(30_001);
+    }
+
+    @Test
+    void aLeaseThatExpiredStaysFreeWhenTheClockGoesBack() {
+        Budget budget = Budget.builder("lease-skew")
+                .window("minute", 100, Duration.ofMinutes(1))
+                .concurrency(1, Duration.ofSeconds(30))
+                .build();
+        store.take(budget, key, 1, true, T0);
+        Lease second = store.take(budget, key, 1, true, T0 + 30_000).lease().orElseThrow();
+        store.release(second, T0 + 30_001);
+
+        Decision late = store.take(budget, key, 1, true, T0 + 29_999);
+
+        assertThat(late.allowed()).isTrue();
     }
 }

@@ -115,15 +115,35 @@ class InMemoryRateLimitStoreTest extends RateLimitStoreContractTest {
     }
 
     @Test
-    void aClockThatGoesBackKeepsCountingInTheNewestWindow() {
-        Budget budget = Budget.builder("skew").window("minute", 2, Duration.ofMinutes(1)).build();
-        store.take(budget, key, 1, false, T0 + 60_000);
-        store.take(budget, key, 1, false, T0 + 60_001);
+    void idleKeysAreKeptForTheExpiryMarginAfterTheirWindowsEnd() {
+        InMemoryRateLimitStore memory = new InMemoryRateLimitStore(10_000);
+        Budget budget = Budget.builder("brief").window("second", 5, Duration.ofSeconds(1)).build();
+        long reset = T0 + 1_000;
+        for (int i = 0; i < 100; i++) {
+            memory.take(budget, "old-" + i, 1, false, T0);
+        }
+        for (int i = 0; i < 5_000; i++) {
+            memory.take(budget, "new-" + i, 1, false, reset + InMemoryRateLimitStore.EXPIRY_MARGIN_MILLIS - 1);
+        }
 
-        Decision late = store.take(budget, key, 1, false, T0 + 59_000);
+        assertThat(memory.size()).as("no old key swept a millisecond before the margin ends").isEqualTo(5_100);
+        assertThat(memory.take(budget, "old-0", 1, false, reset - 1).bindingWindow().remaining())
+                .as("a clock back within the margin still counts in the key's window").isEqualTo(3);
+    }
 
-        assertThat(late.allowed()).isFalse();
-        assertThat(late.bindingWindow().resetAtMillis()).isEqualTo(T0 + 120_000);
+    @Test
+    void idleKeysAreSweptExactlyWhenTheExpiryMarginEnds() {
+        InMemoryRateLimitStore memory = new InMemoryRateLimitStore(10_000);
+        Budget budget = Budget.builder("brief").window("second", 5, Duration.ofSeconds(1)).build();
+        long reset = T0 + 1_000;
+        for (int i = 0; i < 100; i++) {
+            memory.take(budget, "old-" + i, 1, false, T0);
+        }
+        for (int i = 0; i < 5_000; i++) {
+            memory.take(budget, "new-" + i, 1, false, reset + InMemoryRateLimitStore.EXPIRY_MARGIN_MILLIS);
+        }
+
+        assertThat(memory.size()).isEqualTo(5_000);
     }
 
     @Test
