@@ -1,6 +1,7 @@
 package dev.limiter.benchmarks;
 
 import dev.limiter.core.Budget;
+import dev.limiter.core.OverLimitRememberingStore;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStores;
 import io.github.bucket4j.Bandwidth;
@@ -69,7 +70,7 @@ public class InProcessDecisionBenchmark {
                 .window("minute", perMinute, Duration.ofMinutes(1))
                 .window("hour", perHour, Duration.ofHours(1))
                 .build();
-        limiter = RateLimitStores.inMemory(Math.max(keys * 2, 1_000));
+        limiter = new OverLimitRememberingStore(RateLimitStores.inMemory(Math.max(keys * 2, 1_000)));
         buckets = new ConcurrentHashMap<>();
         rateLimiters = new ConcurrentHashMap<>();
     }

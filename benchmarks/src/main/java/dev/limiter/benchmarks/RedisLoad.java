@@ -1,6 +1,8 @@
 package dev.limiter.benchmarks;
 
 import dev.limiter.core.Budget;
+import dev.limiter.core.OverLimitRememberingStore;
+import dev.limiter.core.RateLimitStore;
 import dev.limiter.redis.RedisRateLimitStore;
 import io.github.bucket4j.Bandwidth;
 import io.github.bucket4j.BucketConfiguration;
@@ -128,7 +130,8 @@ public final class RedisLoad {
         BucketConfiguration openBuckets = bucketConfiguration(OPEN_MINUTE, OPEN_HOUR);
         for (String keyMode : List.of("hot", "spread")) {
             for (int threads : THREADS) {
-                RedisRateLimitStore store = RedisRateLimitStore.builder(connectionFactory).build();
+                RateLimitStore store = new OverLimitRememberingStore(
+                        RedisRateLimitStore.builder(connectionFactory).build());
                 runs.add(run("limiter", keyMode, threads, key ->
                         store.take(open, key, 1, false, System.currentTimeMillis()).allowed(), null));
                 Map<String, BucketProxy> buckets = new ConcurrentHashMap<>();
@@ -148,11 +151,11 @@ public final class RedisLoad {
     private boolean rawEvalsha(String key) {
         long now = System.currentTimeMillis();
         String tagged = "limiter:{standard:" + key + "}";
-        // The layout take.lua expects (see RedisKeys): one hash for the windows, then the leases; per window its
-        // limit, its end and its field name.
+        // The layout take.lua expects (see RedisKeys and TakeScriptCodec): one hash for the windows, then the
+        // leases; eight fixed arguments (the last: not a dry run), then per window its limit, its end and its field.
         byte[][] keys = {(tagged + ":w").getBytes(StandardCharsets.UTF_8),
                 (tagged + ":leases").getBytes(StandardCharsets.UTF_8)};
-        String[] args = {Long.toString(now), "1", "0", "2000", "0", "0", "",
+        String[] args = {Long.toString(now), "1", "0", "2000", "0", "0", "", "0",
                 Long.toString(OPEN_MINUTE), Long.toString(Math.floorDiv(now, 60_000L) * 60_000L + 60_000L),
                 "minute:60000",
                 Long.toString(OPEN_HOUR), Long.toString(Math.floorDiv(now, 3_600_000L) * 3_600_000L + 3_600_000L),
@@ -360,7 +363,7 @@ public final class RedisLoad {
                 }
                 command.addAll(List.of("EVALSHA", sha, "2",
                         "limiter:{" + id + "}:w", "limiter:{" + id + "}:leases",
-                        Long.toString(now), "1", "0", "2000", "0", "0", "-",
+                        Long.toString(now), "1", "0", "2000", "0", "0", "-", "0",
                         Long.toString(OPEN_MINUTE), Long.toString(minuteReset), "minute:60000",
                         Long.toString(OPEN_HOUR), Long.toString(hourReset), "hour:3600000"));
                 // A short unmeasured pass first, as the Java peers get a warm-up.
@@ -436,7 +439,7 @@ public final class RedisLoad {
         Budget spec = budget(SPEC_MINUTE, SPEC_HOUR);
         String key = CallerKeys.key(-2);
         awaitRoomInMinute(warmupMillis + measureMillis + 3_000);
-        RedisRateLimitStore store = RedisRateLimitStore.builder(connectionFactory).build();
+        RateLimitStore store = new OverLimitRememberingStore(RedisRateLimitStore.builder(connectionFactory).build());
         runs.add(run("limiter", "refused", 8, k -> store.take(spec, k, 1, false, System.currentTimeMillis()).allowed(),
                 () -> exhaust(k -> store.take(spec, k, 1, false, System.currentTimeMillis()).allowed(), key)));
         BucketConfiguration specBuckets = bucketConfiguration(SPEC_MINUTE, SPEC_HOUR);
@@ -490,7 +493,7 @@ public final class RedisLoad {
                 .build();
         Budget open = budget(OPEN_MINUTE, OPEN_HOUR);
         BucketConfiguration openBuckets = bucketConfiguration(OPEN_MINUTE, OPEN_HOUR);
-        RedisRateLimitStore store = RedisRateLimitStore.builder(factory).build();
+        RateLimitStore store = new OverLimitRememberingStore(RedisRateLimitStore.builder(factory).build());
         Map<String, BucketProxy> buckets = new ConcurrentHashMap<>();
         Map<String, Decider> peers = new LinkedHashMap<>();
         peers.put("limiter", key -> store.take(open, key, 1, false, System.currentTimeMillis()).allowed());
@@ -532,7 +535,7 @@ public final class RedisLoad {
 
         awaitRoomInMinute(10_000);
         admin.flushall();
-        RedisRateLimitStore store = RedisRateLimitStore.builder(connectionFactory).build();
+        RateLimitStore store = new OverLimitRememberingStore(RedisRateLimitStore.builder(connectionFactory).build());
         rows.add(exactnessRow("limiter", threads, attempts,
                 () -> store.take(spec, key, 1, false, System.currentTimeMillis()).allowed()));
 

@@ -12,7 +12,7 @@ import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The store contract of DESIGN §2, unchanged, on a real three-master Redis Cluster. */
+/** The store contract, unchanged, on a real three-master Redis Cluster: the script alone, with no local memory. */
 class RedisRateLimitStoreClusterTest extends RateLimitStoreContractTest {
 
     @RegisterExtension

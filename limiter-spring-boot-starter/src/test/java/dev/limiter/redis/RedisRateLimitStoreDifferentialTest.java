@@ -4,6 +4,7 @@ import dev.limiter.core.Budget;
 import dev.limiter.core.Decision;
 import dev.limiter.core.KeyState;
 import dev.limiter.core.Lease;
+import dev.limiter.core.OverLimitRememberingStore;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStores;
 import dev.limiter.test.redis.SharedRedis;
@@ -26,13 +27,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The Lua script and the Java arithmetic are two implementations of one rule: random sequences of take,
- * release and peek over a few keys and budgets, at random increasing times, must get identical answers from
- * the in-memory store and the Redis store (lease ids aside). The Redis store keeps its local over-limit
- * memory on, so its shortcuts are held to the same answers.
+ * release and peek over a few keys and budgets must get identical answers from the in-memory store and the
+ * Redis store (lease ids aside). Time mostly moves forward, often landing on a window end or lease expiry or a
+ * millisecond either side of it, and sometimes goes back, by less than the in-memory store's expiry margin
+ * (further back, a store may already have forgotten a key whose windows all ended). The Redis store sits behind
+ * the local over-limit memory, as the auto-configuration wires it, so its shortcuts are held to the same answers.
  */
 class RedisRateLimitStoreDifferentialTest {
 
     private static final long BASE = 1_699_999_200_000L;
+
+    /** The furthest the clock goes back behind the latest time seen: just inside the in-memory expiry margin. */
+    private static final long MAX_CLOCK_BACK_MILLIS = 1_999;
 
     private static final List<Budget> BUDGETS = List.of(
             Budget.builder("diff-standard")
@@ -80,17 +86,17 @@ class RedisRateLimitStoreDifferentialTest {
                                                        @ForAll("offsets") long offset) {
         RateLimitStore memory = RateLimitStores.inMemory(1_000);
         // A wide margin: keys must not expire in real time while the test's clock stands still.
-        RateLimitStore redis = RedisRateLimitStore.builder(connectionFactory())
-                .expiryMargin(Duration.ofMinutes(5)).timeout(RedisTestTimeouts.GENEROUS).build();
+        RateLimitStore redis = new OverLimitRememberingStore(RedisRateLimitStore.builder(connectionFactory())
+                .expiryMargin(Duration.ofMinutes(5)).timeout(RedisTestTimeouts.GENEROUS).build());
         String run = UUID.randomUUID().toString();
         List<Lease[]> held = new ArrayList<>();
         long now = BASE + offset;
+        long latest = now;
 
         for (int step = 0; step < operations.size(); step++) {
             Op op = operations.get(step);
-            now += op.advanceMillis() >= 0 ? op.advanceMillis()
-                    // Land exactly on a 100 ms boundary: window ends and lease expiries sit there.
-                    : -op.advanceMillis() * 100 - Math.floorMod(now, 100);
+            now = next(now, latest, op);
+            latest = Math.max(latest, now);
             Budget budget = BUDGETS.get(op.budget());
             String key = run + "-" + op.key();
             switch (op.kind()) {
@@ -116,6 +122,24 @@ class RedisRateLimitStoreDifferentialTest {
                 }
             }
         }
+    }
+
+    /**
+     * The time of the next step. Window ends and lease expiries sit on 100 ms boundaries, so a landing on a
+     * boundary, or {@code edge} milliseconds off it, is where a key's window or lease ends or has just ended.
+     */
+    private static long next(long now, long latest, Op op) {
+        if (op.backMillis() > 0) {
+            long back = now - op.backMillis();
+            if (op.advanceMillis() < 0) {
+                back = Math.floorDiv(back, 100) * 100 + op.edge();
+            }
+            return Math.max(back, latest - MAX_CLOCK_BACK_MILLIS);
+        }
+        if (op.advanceMillis() >= 0) {
+            return now + op.advanceMillis();
+        }
+        return Math.max(now, now - op.advanceMillis() * 100 - Math.floorMod(now, 100) + op.edge());
     }
 
     private static void assertSameDecision(int step, Op op, Decision actual, Decision expected) {
@@ -157,15 +181,25 @@ class RedisRateLimitStoreDifferentialTest {
                     case 3 -> Arbitraries.longs().between(-30, -1);
                     default -> Arbitraries.longs().between(401, 6_000);
                 });
+        Arbitrary<Integer> edge = Arbitraries.of(-1, 0, 0, 1);
+        Arbitrary<Long> back = Arbitraries.frequency(
+                net.jqwik.api.Tuple.of(8, 0L), net.jqwik.api.Tuple.of(2, 1L))
+                .flatMap(size -> size == 0 ? Arbitraries.just(0L) : Arbitraries.longs().between(1, 2_500));
         Arbitrary<Op> op = Combinators.combine(kinds, Arbitraries.integers().between(0, BUDGETS.size() - 1),
                 Arbitraries.integers().between(0, 2), Arbitraries.integers().between(1, 3), Arbitraries.of(true, false),
-                advance).as(Op::new);
+                advance, edge, back).as(Op::new);
         return op.list().ofMinSize(1).ofMaxSize(60);
     }
 
     enum Kind { TAKE, RELEASE, PEEK }
 
-    /** {@code advanceMillis} below zero means: move to the {@code -advanceMillis}-th next 100 ms boundary. */
-    record Op(Kind kind, int budget, int key, int cost, boolean expensive, long advanceMillis) {
+    /**
+     * {@code advanceMillis} below zero means: move to the {@code -advanceMillis}-th next 100 ms boundary, then
+     * {@code edge} milliseconds off it. {@code backMillis} above zero means: go back that far instead (onto a
+     * boundary's edge when {@code advanceMillis} is below zero), never further than {@link #MAX_CLOCK_BACK_MILLIS}
+     * behind the latest time seen.
+     */
+    record Op(Kind kind, int budget, int key, int cost, boolean expensive, long advanceMillis, int edge,
+              long backMillis) {
     }
 }

@@ -1,12 +1,23 @@
 package dev.limiter.redis;
 
+import dev.limiter.core.Budget;
+import dev.limiter.core.OverLimitRememberingStore;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.contract.RateLimitStoreContractTest;
 import dev.limiter.test.redis.RedisServerExtension;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
-/** The store contract of DESIGN §2, unchanged, on a real standalone Redis. */
+import java.time.Duration;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The store contract, unchanged, on a real standalone Redis, behind the local over-limit memory as the
+ * auto-configuration wires it (the Cluster test runs the script alone).
+ */
 class RedisRateLimitStoreStandaloneTest extends RateLimitStoreContractTest {
 
     @RegisterExtension
@@ -21,6 +32,30 @@ class RedisRateLimitStoreStandaloneTest extends RateLimitStoreContractTest {
                 connectionFactory = redis.connectionFactory();
             }
         }
-        return RedisRateLimitStore.builder(connectionFactory).timeout(RedisTestTimeouts.GENEROUS).build();
+        return new OverLimitRememberingStore(
+                RedisRateLimitStore.builder(connectionFactory).timeout(RedisTestTimeouts.GENEROUS).build());
+    }
+
+    @Test
+    void keysWhenWrittenAtTheResetMinusOneAtAndPlusOneMillisecondShouldExpireAtTheMarginAfterTheirLatestEnd() {
+        RedisRateLimitStore raw = RedisRateLimitStore.builder(connectionFactory).timeout(RedisTestTimeouts.GENEROUS)
+                .expiryMargin(Duration.ofSeconds(2)).build();
+        Budget budget = Budget.builder("ttl").window("second", 10, Duration.ofSeconds(1))
+                .concurrency(5, Duration.ofMillis(1_500)).build();
+        long reset = T0 + 1_000;
+        List<String> names = new RedisKeys("limiter").all(budget, key);
+
+        for (long at : new long[] {reset - 1, reset, reset + 1}) {
+            raw.take(budget, key, 1, true, at);
+            long windowsTtl = (Long) redis.server().call("PTTL", names.get(0));
+            long leasesTtl = (Long) redis.server().call("PTTL", names.get(1));
+
+            long windowEnd = Math.floorDiv(at, 1_000) * 1_000 + 1_000;
+            // PTTL only counts down from what the script set; a second of slack absorbs a slow machine.
+            assertThat(windowsTtl).as("windows at %d", at - reset)
+                    .isBetween(windowEnd - at + 2_000 - 1_000, windowEnd - at + 2_000);
+            assertThat(leasesTtl).as("leases at %d", at - reset)
+                    .isBetween(1_500 + 2_000 - 1_000L, 1_500 + 2_000L);
+        }
     }
 }
