@@ -53,20 +53,10 @@ public final class FixedWindowArithmetic {
         boolean dryRun = leaseIds == null;
         List<Window> windows = budget.windows();
         int n = windows.size();
-        long[] resets = new long[n];
-        long[] counted = new long[n];
         boolean roomInWindows = true;
         for (int i = 0; i < n; i++) {
             Window w = windows.get(i);
-            long reset = w.resetAt(nowMillis);
-            long count = 0;
-            if (state != null && state.windows[2 * i] >= reset) {
-                reset = state.windows[2 * i];
-                count = state.windows[2 * i + 1];
-            }
-            resets[i] = reset;
-            counted[i] = count;
-            roomInWindows &= count + cost <= w.limit();
+            roomInWindows &= countedIn(w, state, i, nowMillis) + cost <= w.limit();
         }
 
         ConcurrencyBound bound = expensive ? budget.concurrency().orElse(null) : null;
@@ -84,14 +74,15 @@ public final class FixedWindowArithmetic {
         BoundVerdict[] verdicts = new BoundVerdict[bound == null ? n : n + 1];
         for (int i = 0; i < n; i++) {
             Window w = windows.get(i);
-            long before = counted[i];
+            long reset = resetOf(w, state, i, nowMillis);
+            long before = countedIn(w, state, i, nowMillis);
             long after = counts ? before + cost : before;
             if (!dryRun) {
                 // Written even when nothing is counted: a refused request still moves the key to the newest window.
-                state.windows[2 * i] = resets[i];
+                state.windows[2 * i] = reset;
                 state.windows[2 * i + 1] = after;
             }
-            verdicts[i] = BoundVerdict.window(w, after, resets[i], before + cost > w.limit());
+            verdicts[i] = BoundVerdict.window(w, after, reset, before + cost > w.limit());
         }
         Lease lease = null;
         if (admitted && bound != null) {
@@ -103,6 +94,20 @@ public final class FixedWindowArithmetic {
             verdicts[n] = BoundVerdict.concurrency(bound, held, earliestLiveLease(state, nowMillis), !leaseFree);
         }
         return Decision.of(budget.name(), nowMillis, List.of(verdicts), lease);
+    }
+
+    /**
+     * The end of window {@code i} that counts at {@code nowMillis}: the one containing now, or the stored one
+     * when that is the same or newer (a clock that went backwards keeps counting in the newest window seen).
+     */
+    private static long resetOf(Window w, CounterState state, int i, long nowMillis) {
+        long reset = w.resetAt(nowMillis);
+        return state != null && state.windows[2 * i] >= reset ? state.windows[2 * i] : reset;
+    }
+
+    /** Units counted in the window {@link #resetOf} names; zero when that window has not been counted in yet. */
+    private static long countedIn(Window w, CounterState state, int i, long nowMillis) {
+        return state != null && state.windows[2 * i] >= w.resetAt(nowMillis) ? state.windows[2 * i + 1] : 0;
     }
 
     private static int liveLeases(CounterState state, long nowMillis) {
