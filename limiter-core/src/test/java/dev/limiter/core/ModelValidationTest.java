@@ -81,7 +81,13 @@ class ModelValidationTest {
     void windowVerdictWhenBuiltFromAWindowShouldTakeItsNameLimitAndLength() {
         BoundVerdict verdict = BoundVerdict.window(Window.of("minute", 5, Duration.ofMinutes(1)), 7, 60_000, true);
 
-        assertThat(verdict).isEqualTo(new BoundVerdict("minute", false, 5, 0, 60_000, 60_000, true));
+        assertThat(verdict.name()).isEqualTo("minute");
+        assertThat(verdict.concurrency()).isFalse();
+        assertThat(verdict.limit()).isEqualTo(5);
+        assertThat(verdict.remaining()).as("never negative").isZero();
+        assertThat(verdict.resetAtMillis()).isEqualTo(60_000);
+        assertThat(verdict.periodMillis()).isEqualTo(60_000);
+        assertThat(verdict.refused()).isTrue();
         assertThat(verdict.withRefused(false).refused()).isFalse();
         assertThat(verdict.withRefused(true)).isSameAs(verdict);
     }
@@ -93,6 +99,12 @@ class ModelValidationTest {
 
         BoundVerdict verdict = BoundVerdict.concurrency(bound, 1, 5_000, false);
 
-        assertThat(verdict).isEqualTo(new BoundVerdict(BoundNames.CONCURRENCY, true, 3, 2, 5_000, 30_000, false));
+        assertThat(verdict.name()).isEqualTo(BoundNames.CONCURRENCY);
+        assertThat(verdict.concurrency()).isTrue();
+        assertThat(verdict.limit()).isEqualTo(3);
+        assertThat(verdict.remaining()).isEqualTo(2);
+        assertThat(verdict.resetAtMillis()).isEqualTo(5_000);
+        assertThat(verdict.periodMillis()).isEqualTo(30_000);
+        assertThat(verdict.refused()).isFalse();
     }
 }
