@@ -7,19 +7,28 @@ import dev.limiter.core.KeyState;
 import dev.limiter.core.Lease;
 import dev.limiter.core.RateLimitStore;
 
+import java.security.SecureRandom;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Counters in this process, striped over segments that each hold an access-ordered map under its own lock.
  *
- * <p>Bounded: the segments together never hold more than {@code maxKeys} keys. When a segment is full its
- * least recently used key goes first, and keys whose windows have all ended and whose leases have all
- * expired are swept from the cold end as traffic passes. Evicting a live key forgets its counts: the bound
- * on memory wins over exactness for keys nobody has touched for longest.
+ * <p>Bounded: two partitions each hold at most {@code maxKeys} keys. Address keys (a caller without a credential,
+ * {@code a:}, and the authentication guard's per-address pending and failure counters) live in one, everything
+ * else (credential and principal counters, guard blocks) in the other, so a flood of addresses can only evict
+ * other addresses. Within a partition, when a segment is full its least recently used key goes first, and keys
+ * whose windows have all ended and whose leases have all expired are swept from the cold end as traffic passes.
+ * Evicting a live key forgets its counts: the bound on memory wins over exactness for keys nobody has touched
+ * for longest.
+ *
+ * <p>A key's segment (and its bucket in the segment's map) comes from SipHash-2-4 keyed with a per-process
+ * random seed, so a caller who can choose keys (addresses in a large IPv6 prefix, say) cannot aim them at one
+ * segment to evict a chosen key or to degrade a map into a list.
  */
 public final class InMemoryRateLimitStore implements RateLimitStore {
 
@@ -29,7 +38,21 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
     /** A segment sweeps once every this many decisions (a power of two), keeping the hot path short. */
     private static final int SWEEP_EVERY = 16;
 
+    /** Budgets of the authentication guard whose keys are per address but are not a block. */
+    private static final Set<String> GUARD_ADDRESS_BUDGETS = Set.of("auth-guard-pending", "auth-guard-failures");
+
+    /** Keys every segment choice in this process; unknown outside it. */
+    private static final long SEED_0;
+    private static final long SEED_1;
+
+    static {
+        SecureRandom random = new SecureRandom();
+        SEED_0 = random.nextLong();
+        SEED_1 = random.nextLong();
+    }
+
     private final Segment[] segments;
+    private final Segment[] addressSegments;
     private final int segmentMask;
     private final int maxKeys;
     private final String leaseIdPrefix = Long.toHexString(ThreadLocalRandom.current().nextLong()) + "-";
@@ -44,8 +67,10 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
         this.maxKeys = maxKeys;
         int count = Integer.highestOneBit(Math.min(MAX_SEGMENTS, maxKeys));
         this.segments = new Segment[count];
+        this.addressSegments = new Segment[count];
         for (int i = 0; i < count; i++) {
             segments[i] = new Segment(maxKeys / count);
+            addressSegments[i] = new Segment(maxKeys / count);
         }
         this.segmentMask = count - 1;
         this.overLimit = new OverLimitMemory(Math.max(1, Math.min(maxKeys, MAX_REMEMBERED_OVER_LIMIT)));
@@ -137,10 +162,19 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
         return "memory";
     }
 
-    /** Keys held right now, across every segment. */
+    /** Keys held right now, across both partitions. */
     public int size() {
+        return size(segments) + size(addressSegments);
+    }
+
+    /** Address keys held right now ({@code a:} and the guard's per-address counters). */
+    public int addressKeys() {
+        return size(addressSegments);
+    }
+
+    private static int size(Segment[] partition) {
         int size = 0;
-        for (Segment segment : segments) {
+        for (Segment segment : partition) {
             synchronized (segment) {
                 size += segment.map.size();
             }
@@ -158,24 +192,30 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
     }
 
     private Segment segmentFor(StoreKey key) {
-        // Fibonacci hashing: the top bits of the product are well mixed even for sequential string keys.
-        int h = key.hashCode() * 0x9E3779B9;
-        return segments[(h >>> 16) & segmentMask];
+        Segment[] partition = isAddressKey(key) ? addressSegments : segments;
+        return partition[(int) (key.keyedHash >>> 40) & segmentMask];
+    }
+
+    /** A key any caller can mint more of by changing its address, rather than one authentication established. */
+    static boolean isAddressKey(StoreKey key) {
+        return key.key.startsWith("a:") || GUARD_ADDRESS_BUDGETS.contains(key.budget);
     }
 
     private String nextLeaseId() {
         return leaseIdPrefix + Long.toHexString(leaseSequence.incrementAndGet());
     }
 
-    private static final class StoreKey {
+    static final class StoreKey {
         final String budget;
         final String key;
+        final long keyedHash;
         final int hash;
 
         StoreKey(String budget, String key) {
             this.budget = budget;
             this.key = key;
-            this.hash = 31 * budget.hashCode() + key.hashCode();
+            this.keyedHash = SipHash.hash(SEED_0, SEED_1, budget, key);
+            this.hash = (int) keyedHash;
         }
 
         @Override

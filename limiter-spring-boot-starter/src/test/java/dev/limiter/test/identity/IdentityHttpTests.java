@@ -35,7 +35,7 @@ import static org.assertj.core.api.Assertions.assertThat;
                 "limiter.budgets.subject.windows.minute.limit=5",
                 "limiter.budgets.subject.windows.minute.duration=1m",
                 "limiter.budgets.subject.key-by=principal",
-                "limiter.routes[0].pattern=/jwt/subject",
+                "limiter.routes[0].pattern=/{kind:jwt|opaque}/subject",
                 "limiter.routes[0].budget=subject",
         })
 class IdentityHttpTests {
@@ -140,6 +140,14 @@ class IdentityHttpTests {
         assertThat(get("/opaque/hello", Map.of("Authorization", "Bearer " + second)).statusCode()).isEqualTo(200);
         assertThat(store.keys().stream().distinct()).containsExactly(
                 "standard/t:" + TokenHashing.sha256(first), "standard/t:" + TokenHashing.sha256(second));
+    }
+
+    @Test
+    void opaqueTokensOfOneSubjectShouldCountTogetherByPrincipal() throws Exception {
+        spend("/opaque/subject", "Bearer op_fay_" + UUID.randomUUID());
+        assertThat(get("/opaque/subject", Map.of("Authorization", "Bearer op_fay_" + UUID.randomUUID())).statusCode())
+                .isEqualTo(429);
+        assertThat(store.keys().stream().distinct()).containsExactly("subject/p:" + TokenHashing.sha256("fay"));
     }
 
     /** Five admitted requests, then a sixth refused. {@code authorization} null: the partner's API key. */

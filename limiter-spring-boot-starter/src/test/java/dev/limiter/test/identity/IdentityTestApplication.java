@@ -133,7 +133,7 @@ public class IdentityTestApplication {
     @RestController
     static class IdentityController {
 
-        @GetMapping({"/jwt/hello", "/jwt/subject", "/partner/hello", "/opaque/hello"})
+        @GetMapping({"/jwt/hello", "/jwt/subject", "/partner/hello", "/opaque/hello", "/opaque/subject"})
         String hello() {
             return "ok";
         }
