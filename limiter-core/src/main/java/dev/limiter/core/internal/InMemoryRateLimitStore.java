@@ -13,15 +13,17 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Counters in this process, striped over segments that each hold an access-ordered map under its own lock.
  *
- * <p>Bounded: two partitions each hold at most {@code maxKeys} keys. Address keys (a caller without a credential,
- * {@code a:}, and the authentication guard's per-address pending and failure counters) live in one, everything
- * else (credential and principal counters, guard blocks) in the other, so a flood of addresses can only evict
- * other addresses. Within a partition, when a segment is full its least recently used key goes first, and keys
+ * <p>Bounded: the store never holds more than {@code maxKeys} keys, in two partitions. Address keys (a caller
+ * without a credential, {@code a:}, and the authentication guard's per-address pending and failure counters) are
+ * one; everything else (credential and principal counters, guard blocks) the other. When the store is full an
+ * address key only ever evicts another address key, while any other key evicts an address key first: a flood of
+ * addresses can never evict a credential's counters or a guard block, and credentials may use every key. Within a partition, when a segment is full its least recently used key goes first, and keys
  * whose windows have all ended and whose leases have all expired are swept from the cold end as traffic passes.
  * Evicting a live key forgets its counts: the bound on memory wins over exactness for keys nobody has touched
  * for longest.
@@ -53,6 +55,10 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 
     private final Segment[] segments;
     private final Segment[] addressSegments;
+    /** Keys held across both partitions. */
+    private final AtomicInteger held = new AtomicInteger();
+    /** Where a credential key that finds the store full looks first for an address key to evict. */
+    private final AtomicInteger addressCursor = new AtomicInteger();
     private final int segmentMask;
     private final int maxKeys;
     private final String leaseIdPrefix = Long.toHexString(ThreadLocalRandom.current().nextLong()) + "-";
@@ -69,8 +75,8 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
         this.segments = new Segment[count];
         this.addressSegments = new Segment[count];
         for (int i = 0; i < count; i++) {
-            segments[i] = new Segment(maxKeys / count);
-            addressSegments[i] = new Segment(maxKeys / count);
+            segments[i] = new Segment(maxKeys / count, held);
+            addressSegments[i] = new Segment(maxKeys / count, held);
         }
         this.segmentMask = count - 1;
         this.overLimit = new OverLimitMemory(Math.max(1, Math.min(maxKeys, MAX_REMEMBERED_OVER_LIMIT)));
@@ -108,11 +114,17 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
         synchronized (segment) {
             CounterState state = segment.map.get(storeKey);
             if (state == null || state.windowCount() != budget.windows().size()) {
+                if (state == null) {
+                    held.incrementAndGet();
+                }
                 state = new CounterState(budget.windows().size());
                 segment.map.put(storeKey, state);
             }
             Decision decision = FixedWindowArithmetic.take(budget, key, state, cost, expensive, nowMillis,
                     this::nextLeaseId);
+            if (held.get() > maxKeys) {
+                makeRoom(segment, isAddressKey(storeKey));
+            }
             // Learned under the key's lock, so that a reset of the key cannot slip between decision and memory.
             if (rememberable && hasExhaustedWindow(decision)) {
                 overLimit.learn(budget, key, decision);
@@ -153,7 +165,9 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
         Segment segment = segmentFor(storeKey);
         synchronized (segment) {
             overLimit.forget(budget.name(), key);
-            segment.map.remove(storeKey);
+            if (segment.map.remove(storeKey) != null) {
+                held.decrementAndGet();
+            }
         }
     }
 
@@ -189,6 +203,30 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 
     public int maxKeys() {
         return maxKeys;
+    }
+
+    /**
+     * Called with {@code segment}'s lock held, once a new key made the store pass {@code maxKeys}. An address key
+     * evicts the least recently used keys of its own segment (itself last, after its decision is made); any other
+     * key evicts one address key, taking an address segment's lock (address keys never take another lock, so the
+     * order cannot deadlock), and only when there is none its own segment's eldest.
+     */
+    private void makeRoom(Segment segment, boolean address) {
+        if (address) {
+            while (held.get() > maxKeys && segment.evictEldest()) {
+                // evicted one
+            }
+            return;
+        }
+        for (int i = 0; i < addressSegments.length && held.get() > maxKeys; i++) {
+            Segment victim = addressSegments[addressCursor.getAndIncrement() & segmentMask];
+            synchronized (victim) {
+                victim.evictEldest();
+            }
+        }
+        while (held.get() > maxKeys && segment.map.size() > 1 && segment.evictEldest()) {
+            // evicted one
+        }
     }
 
     private Segment segmentFor(StoreKey key) {
@@ -233,15 +271,33 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
     private static final class Segment {
 
         final LinkedHashMap<StoreKey, CounterState> map;
+        final AtomicInteger held;
         int decisions;
 
-        Segment(int capacity) {
+        Segment(int capacity, AtomicInteger held) {
+            this.held = held;
             this.map = new LinkedHashMap<>(16, 0.75f, true) {
                 @Override
                 protected boolean removeEldestEntry(Map.Entry<StoreKey, CounterState> eldest) {
-                    return size() > capacity;
+                    if (size() > capacity) {
+                        held.decrementAndGet();
+                        return true;
+                    }
+                    return false;
                 }
             };
+        }
+
+        /** Drops the least recently used key; false when there is none. Needs this segment's lock. */
+        boolean evictEldest() {
+            Iterator<StoreKey> it = map.keySet().iterator();
+            if (!it.hasNext()) {
+                return false;
+            }
+            it.next();
+            it.remove();
+            held.decrementAndGet();
+            return true;
         }
 
         /** Drops a few idle keys from the cold end, so expired counters do not wait for eviction. */
@@ -256,6 +312,7 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
                     return;
                 }
                 it.remove();
+                held.decrementAndGet();
             }
         }
     }
