@@ -18,6 +18,7 @@ import dev.limiter.servlet.PropertiesRouteResolver.RouteRule;
 import dev.limiter.spring.BudgetOptions;
 import dev.limiter.spring.BudgetRegistry;
 import dev.limiter.spring.BudgetScope;
+import dev.limiter.spring.KeyBy;
 import dev.limiter.spring.RoutePolicy;
 import org.springframework.util.StringUtils;
 import org.springframework.web.util.pattern.PathPatternParser;
@@ -83,6 +84,7 @@ final class LimiterConfigurationResolver {
         merged.setCountRefused(written.getCountRefused() != null ? written.getCountRefused() : base.getCountRefused());
         merged.setScope(written.getScope() != null ? written.getScope() : base.getScope());
         merged.setShadow(written.getShadow() != null ? written.getShadow() : base.getShadow());
+        merged.setKeyBy(written.getKeyBy() != null ? written.getKeyBy() : base.getKeyBy());
         return merged;
     }
 
@@ -97,7 +99,11 @@ final class LimiterConfigurationResolver {
     static BudgetOptions options(LimiterProperties properties) {
         Map<String, BudgetScope> scopes = new LinkedHashMap<>();
         Map<String, Boolean> shadows = new LinkedHashMap<>();
+        Map<String, KeyBy> keyBys = new LinkedHashMap<>();
         effectiveBudgets(properties).forEach((name, budget) -> {
+            if (budget != null && budget.getKeyBy() != null) {
+                keyBys.put(name, budget.getKeyBy());
+            }
             if (budget != null && budget.getScope() != null) {
                 scopes.put(name, budget.getScope());
             }
@@ -109,7 +115,11 @@ final class LimiterConfigurationResolver {
         if (mode == null) {
             throw invalid("mode", "must be enforce or shadow");
         }
-        return new BudgetOptions(mode == LimiterProperties.Mode.SHADOW, scopes, shadows);
+        if (properties.getKeyBy() == null) {
+            throw invalid("key-by", "must be credential or principal");
+        }
+        return new BudgetOptions(mode == LimiterProperties.Mode.SHADOW, scopes, shadows, properties.getKeyBy(),
+                keyBys);
     }
 
     static List<RouteRule> routes(LimiterProperties properties) {

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.limiter.spring.BudgetScope;
+import dev.limiter.spring.KeyBy;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.util.unit.DataSize;
 
@@ -40,6 +41,12 @@ public class LimiterProperties {
 
     /** Whether refusals are enforced (enforce) or only counted, logged and metered (shadow) for every budget. */
     private Mode mode = Mode.ENFORCE;
+
+    /**
+     * What an authenticated request is counted by: credential (each token its own budget) or principal (a JWT's
+     * issuer and subject, another authentication's principal name); a budget's own key-by overrides it.
+     */
+    private KeyBy keyBy = KeyBy.CREDENTIAL;
 
     /** The start-up check of every handler against the route rules and annotations. */
     private final Inventory inventory = new Inventory();
@@ -126,6 +133,14 @@ public class LimiterProperties {
 
     public void setMode(Mode mode) {
         this.mode = mode;
+    }
+
+    public KeyBy getKeyBy() {
+        return keyBy;
+    }
+
+    public void setKeyBy(KeyBy keyBy) {
+        this.keyBy = keyBy;
     }
 
     public Inventory getInventory() {
@@ -239,6 +254,9 @@ public class LimiterProperties {
         /** Whether this budget's refusals are only counted, logged and metered, not enforced; false when unset. */
         private Boolean shadow;
 
+        /** What this budget counts an authenticated request by: credential or principal; limiter.key-by when unset. */
+        private KeyBy keyBy;
+
         /** What this budget does while the store cannot answer: open (fallback, degraded) when unset. */
         private StoreFailureMode onStoreFailure;
 
@@ -295,6 +313,14 @@ public class LimiterProperties {
 
         public void setShadow(Boolean shadow) {
             this.shadow = shadow;
+        }
+
+        public KeyBy getKeyBy() {
+            return keyBy;
+        }
+
+        public void setKeyBy(KeyBy keyBy) {
+            this.keyBy = keyBy;
         }
 
         public StoreFailureMode getOnStoreFailure() {

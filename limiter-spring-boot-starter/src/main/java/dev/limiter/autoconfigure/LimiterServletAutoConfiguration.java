@@ -4,14 +4,18 @@ import java.security.Principal;
 import java.time.Clock;
 
 import dev.limiter.core.RateLimitStore;
+import dev.limiter.servlet.AuthenticationCredentialIdentity;
 import dev.limiter.servlet.DefaultKeyResolver;
 import dev.limiter.servlet.DefaultRateLimitResponseWriter;
+import dev.limiter.servlet.JwtCredentialIdentity;
+import dev.limiter.servlet.OAuth2TokenCredentialIdentity;
 import dev.limiter.servlet.PropertiesRouteResolver;
 import dev.limiter.servlet.RateLimitFilter;
 import dev.limiter.servlet.SecurityContextPrincipals;
 import dev.limiter.spring.BudgetOptions;
 import dev.limiter.spring.BudgetRegistry;
 import dev.limiter.spring.BudgetSelector;
+import dev.limiter.spring.CredentialIdentity;
 import dev.limiter.spring.KeyResolver;
 import dev.limiter.spring.RateLimitObserver;
 import dev.limiter.spring.RateLimitResponseWriter;
@@ -30,6 +34,8 @@ import org.springframework.boot.autoconfigure.security.SecurityProperties;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
 
 /**
  * The request path of a servlet application: who a request is counted as, which budget its route uses, what
@@ -44,6 +50,9 @@ public class LimiterServletAutoConfiguration {
 
     /** How far after Spring Security's filter chain the limiter runs. */
     public static final int ORDER_AFTER_SECURITY = 10;
+
+    private static final String OAUTH2_TOKEN_AUTHENTICATION =
+            "org.springframework.security.oauth2.server.resource.authentication.AbstractOAuth2TokenAuthenticationToken";
 
     /** Name of the filter's registration bean; define a bean with this name to register the filter yourself. */
     public static final String REGISTRATION_BEAN_NAME = "rateLimitFilterRegistration";
@@ -102,14 +111,52 @@ public class LimiterServletAutoConfiguration {
     @ConditionalOnClass(name = "org.springframework.security.core.context.SecurityContextHolder")
     static class SecurityKeyResolverConfiguration {
 
-        /** Spring Security's authenticated, non-anonymous {@code Authentication}; else the container's principal. */
+        /**
+         * Spring Security's authenticated, non-anonymous {@code Authentication}, else the container's principal,
+         * keyed by the {@link CredentialIdentity} beans in order.
+         */
         @Bean
         @ConditionalOnMissingBean
-        KeyResolver limiterKeyResolver() {
+        KeyResolver limiterKeyResolver(ObjectProvider<CredentialIdentity> identities) {
             return new DefaultKeyResolver(request -> {
                 Principal principal = SecurityContextPrincipals.authenticated(request);
                 return principal != null ? principal : request.getUserPrincipal();
-            });
+            }, identities.orderedStream().toList());
+        }
+
+        /** An authentication whose principal exposes its credential. */
+        @Bean
+        @Order(Ordered.LOWEST_PRECEDENCE - 10)
+        @ConditionalOnMissingBean(name = "limiterAuthenticationCredentialIdentity")
+        CredentialIdentity limiterAuthenticationCredentialIdentity() {
+            return new AuthenticationCredentialIdentity();
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = {"org.springframework.security.core.context.SecurityContextHolder",
+            OAUTH2_TOKEN_AUTHENTICATION})
+    static class OAuth2CredentialIdentityConfiguration {
+
+        /** An opaque (or any other) OAuth2 token authentication: its token value. */
+        @Bean
+        @Order(Ordered.LOWEST_PRECEDENCE - 20)
+        @ConditionalOnMissingBean(name = "limiterOAuth2TokenCredentialIdentity")
+        CredentialIdentity limiterOAuth2TokenCredentialIdentity() {
+            return new OAuth2TokenCredentialIdentity();
+        }
+
+        @Configuration(proxyBeanMethods = false)
+        @ConditionalOnClass(name = "org.springframework.security.oauth2.jwt.Jwt")
+        static class JwtCredentialIdentityConfiguration {
+
+            /** A decoded JWT: its canonical header and claims, or its issuer and subject. */
+            @Bean
+            @Order(Ordered.LOWEST_PRECEDENCE - 30)
+            @ConditionalOnMissingBean(name = "limiterJwtCredentialIdentity")
+            CredentialIdentity limiterJwtCredentialIdentity() {
+                return new JwtCredentialIdentity();
+            }
         }
     }
 
@@ -119,8 +166,9 @@ public class LimiterServletAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
-        KeyResolver limiterKeyResolver() {
-            return DefaultKeyResolver.fromUserPrincipal();
+        KeyResolver limiterKeyResolver(ObjectProvider<CredentialIdentity> identities) {
+            return new DefaultKeyResolver(jakarta.servlet.http.HttpServletRequest::getUserPrincipal,
+                    identities.orderedStream().toList());
         }
     }
 }

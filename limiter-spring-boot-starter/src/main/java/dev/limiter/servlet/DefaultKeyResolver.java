@@ -1,20 +1,25 @@
 package dev.limiter.servlet;
 
 import java.security.Principal;
-import java.util.Locale;
+import java.util.Base64;
+import java.util.List;
 import java.util.function.Function;
 
 import dev.limiter.spring.CallerKey;
+import dev.limiter.spring.CredentialIdentity;
 import dev.limiter.spring.KeyResolver;
+import dev.limiter.spring.RateLimitCredential;
 import jakarta.servlet.http.HttpServletRequest;
 
 /**
- * DESIGN §3: an authenticated request carrying a bearer token is keyed on the SHA-256 of the token
- * ({@code t:}), another authenticated request on the SHA-256 of its principal's name ({@code p:}), and a request
- * without a credential on {@code request.getRemoteAddr()} ({@code a:}).
+ * Keys a request on what authentication established, never on request text: an authenticated request on the hash
+ * of its credential ({@code t:}) when one is known (a {@link CredentialIdentity}, or a {@link RateLimitCredential}
+ * the authentication exposes), else on the hash of its principal's name ({@code p:}); a request without an
+ * authenticated principal on {@code request.getRemoteAddr()} ({@code a:}).
  *
- * <p>The token is only trusted once authentication has accepted the request: an unauthenticated request with a
- * made-up {@code Authorization} header is keyed on its address, so noise cannot mint counters.
+ * <p>The {@code Authorization} header is not read: one that played no part in authenticating the request (a made-up
+ * bearer token beside an API key or a session) leaves the key exactly as it would be without it, and every spelling
+ * of a credential that authentication accepts as the same credential gets the same key.
  */
 public class DefaultKeyResolver implements KeyResolver {
 
@@ -22,18 +27,26 @@ public class DefaultKeyResolver implements KeyResolver {
     public static final String PRINCIPAL_PREFIX = "p:";
     public static final String ADDRESS_PREFIX = "a:";
 
-    private static final String BEARER = "bearer ";
-
     private static final java.util.regex.Pattern IP_LITERAL = java.util.regex.Pattern.compile("[0-9A-Fa-f:.]{1,45}");
 
     private final Function<HttpServletRequest, Principal> authenticatedPrincipal;
+    private final List<CredentialIdentity> identities;
 
     /**
      * @param authenticatedPrincipal finds the principal that authentication accepted, {@code null} when the
      *                               request is unauthenticated (or anonymous)
      */
     public DefaultKeyResolver(Function<HttpServletRequest, Principal> authenticatedPrincipal) {
+        this(authenticatedPrincipal, List.of());
+    }
+
+    /**
+     * @param identities asked in order for the key of an authenticated principal; the first non-null answer wins
+     */
+    public DefaultKeyResolver(Function<HttpServletRequest, Principal> authenticatedPrincipal,
+                              List<CredentialIdentity> identities) {
         this.authenticatedPrincipal = authenticatedPrincipal;
+        this.identities = List.copyOf(identities);
     }
 
     /** Reads the container's {@link HttpServletRequest#getUserPrincipal()}; for applications without Spring Security. */
@@ -47,10 +60,39 @@ public class DefaultKeyResolver implements KeyResolver {
         if (principal == null) {
             return CallerKey.anonymous(ADDRESS_PREFIX + addressKey(request.getRemoteAddr()));
         }
-        String token = bearerToken(request);
-        if (token != null) {
-            return CallerKey.authenticated(TOKEN_PREFIX + TokenHashing.sha256(token), principal);
+        return identify(principal);
+    }
+
+    /**
+     * The caller key of an authenticated principal, by the same rules as {@link #resolve}: for code that has the
+     * {@code Authentication} in hand (such as an authentication-failure guard) and must key it as the limiter does.
+     */
+    public CallerKey identify(Principal principal) {
+        if (principal instanceof RateLimitCredential credential) {
+            return credentialKey(credential, principal);
         }
+        for (CredentialIdentity identity : identities) {
+            CallerKey key = identity.identify(principal);
+            if (key != null) {
+                return key;
+            }
+        }
+        return principalKey(principal);
+    }
+
+    /** {@code t:} + the credential's digest, and {@code p:} + the principal's name to count by principal. */
+    public static CallerKey credentialKey(RateLimitCredential credential, Principal principal) {
+        byte[] digest = credential.rateLimitCredentialSha256();
+        if (digest == null || digest.length != 32) {
+            throw new IllegalStateException(principal.getClass().getName()
+                    + ".rateLimitCredentialSha256() must return the 32 bytes of a SHA-256");
+        }
+        return CallerKey.authenticated(TOKEN_PREFIX + Base64.getUrlEncoder().withoutPadding().encodeToString(digest),
+                principalKey(principal).value(), principal);
+    }
+
+    /** {@code p:} + the hash of the principal's name, whichever way the budget counts. */
+    public static CallerKey principalKey(Principal principal) {
         String name = principal.getName() == null ? "" : principal.getName();
         return CallerKey.authenticated(PRINCIPAL_PREFIX + TokenHashing.sha256(name), principal);
     }
@@ -64,15 +106,5 @@ public class DefaultKeyResolver implements KeyResolver {
             return address;
         }
         return "h:" + TokenHashing.sha256(String.valueOf(address));
-    }
-
-    static String bearerToken(HttpServletRequest request) {
-        String header = request.getHeader("Authorization");
-        if (header == null || header.length() <= BEARER.length()
-                || !header.substring(0, BEARER.length()).toLowerCase(Locale.ROOT).equals(BEARER)) {
-            return null;
-        }
-        String token = header.substring(BEARER.length()).trim();
-        return token.isEmpty() ? null : token;
     }
 }

@@ -115,7 +115,7 @@ public class RateLimitFilter extends OncePerRequestFilter {
         Decision decision;
         long started = System.nanoTime();
         try {
-            decision = take(budget, RouteScopedKeys.counterKey(caller, route, options.scope(budget.name())),
+            decision = take(budget, RouteScopedKeys.counterKey(caller, route, options, budget.name()),
                     route.expensive());
         }
         catch (StoreUnavailableException unavailable) {

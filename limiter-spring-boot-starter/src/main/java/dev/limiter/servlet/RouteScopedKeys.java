@@ -1,5 +1,6 @@
 package dev.limiter.servlet;
 
+import dev.limiter.spring.BudgetOptions;
 import dev.limiter.spring.BudgetScope;
 import dev.limiter.spring.CallerKey;
 import dev.limiter.spring.RoutePolicy;
@@ -18,6 +19,11 @@ public final class RouteScopedKeys {
     private static final char SEPARATOR = '@';
 
     private RouteScopedKeys() {
+    }
+
+    /** The counter key of {@code caller} in {@code budget}: by credential or principal, and per route if scoped so. */
+    public static String counterKey(CallerKey caller, RoutePolicy route, BudgetOptions options, String budget) {
+        return counterKey(caller.keyedBy(options.keyBy(budget)), route, options.scope(budget));
     }
 
     public static String counterKey(CallerKey caller, RoutePolicy route, BudgetScope scope) {

@@ -3,8 +3,8 @@ package dev.limiter.spring;
 import java.util.Map;
 
 /**
- * How each budget is applied beyond its bounds: its {@link BudgetScope} and whether its refusals are enforced or
- * only observed (shadow mode). Immutable.
+ * How each budget is applied beyond its bounds: its {@link BudgetScope}, what it counts a caller by ({@link KeyBy})
+ * and whether its refusals are enforced or only observed (shadow mode). Immutable.
  */
 public final class BudgetOptions {
 
@@ -14,6 +14,8 @@ public final class BudgetOptions {
     private final boolean shadowEverywhere;
     private final Map<String, BudgetScope> scopes;
     private final Map<String, Boolean> shadows;
+    private final KeyBy defaultKeyBy;
+    private final Map<String, KeyBy> keyBys;
 
     /**
      * @param shadowEverywhere whether every budget is in shadow mode ({@code limiter.mode: shadow})
@@ -21,13 +23,29 @@ public final class BudgetOptions {
      * @param shadows          per-budget shadow flag; a missing budget follows {@code shadowEverywhere}
      */
     public BudgetOptions(boolean shadowEverywhere, Map<String, BudgetScope> scopes, Map<String, Boolean> shadows) {
+        this(shadowEverywhere, scopes, shadows, KeyBy.CREDENTIAL, Map.of());
+    }
+
+    /**
+     * @param defaultKeyBy what a budget without its own {@code key-by} counts by ({@code limiter.key-by})
+     * @param keyBys       per-budget {@code key-by}; a missing budget follows {@code defaultKeyBy}
+     */
+    public BudgetOptions(boolean shadowEverywhere, Map<String, BudgetScope> scopes, Map<String, Boolean> shadows,
+                         KeyBy defaultKeyBy, Map<String, KeyBy> keyBys) {
         this.shadowEverywhere = shadowEverywhere;
         this.scopes = Map.copyOf(scopes);
         this.shadows = Map.copyOf(shadows);
+        this.defaultKeyBy = defaultKeyBy == null ? KeyBy.CREDENTIAL : defaultKeyBy;
+        this.keyBys = Map.copyOf(keyBys);
     }
 
     public BudgetScope scope(String budget) {
         return scopes.getOrDefault(budget, BudgetScope.KEY);
+    }
+
+    /** Whether this budget counts an authenticated caller per credential or per principal. */
+    public KeyBy keyBy(String budget) {
+        return keyBys.getOrDefault(budget, defaultKeyBy);
     }
 
     /** Whether refusals of this budget are let through (and marked) instead of enforced. */

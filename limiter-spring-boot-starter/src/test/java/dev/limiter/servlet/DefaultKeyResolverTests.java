@@ -3,6 +3,8 @@ package dev.limiter.servlet;
 import java.util.List;
 
 import dev.limiter.spring.CallerKey;
+import dev.limiter.spring.KeyBy;
+import dev.limiter.test.web.TokenCredentialAuthentication;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.mock.web.MockHttpServletRequest;
@@ -23,26 +25,31 @@ class DefaultKeyResolverTests {
     }
 
     @Test
-    void authenticatedBearerRequestShouldBeKeyedOnTheSha256OfTheToken() {
-        authenticate("alice");
+    void authenticationExposingItsCredentialShouldBeKeyedOnTheSha256OfTheToken() {
+        SecurityContextHolder.getContext().setAuthentication(new TokenCredentialAuthentication("alice", "sp_abc"));
         CallerKey caller = resolver.resolve(request("Bearer sp_abc"));
         assertThat(caller.authenticated()).isTrue();
         // SHA-256("sp_abc"), base64url without padding
         assertThat(caller.value()).isEqualTo("t:" + TokenHashing.sha256("sp_abc")).hasSize(2 + 43)
                 .doesNotContain("sp_abc");
+        assertThat(caller.value(KeyBy.PRINCIPAL)).isEqualTo("p:" + TokenHashing.sha256("alice"));
         assertThat(caller.principal().getName()).isEqualTo("alice");
+    }
+
+    @Test
+    void bearerHeaderThatDidNotAuthenticateShouldBeIgnored() {
+        authenticate("alice");
+        CallerKey withHeader = resolver.resolve(request("Bearer sp_random_1"));
+        CallerKey withOther = resolver.resolve(request("bEaReR sp_random_2"));
+        CallerKey without = resolver.resolve(request(null));
+        assertThat(withHeader.value()).isEqualTo(without.value()).isEqualTo(withOther.value())
+                .isEqualTo("p:" + TokenHashing.sha256("alice"));
     }
 
     @Test
     void sha256ShouldMatchAKnownVector() {
         // SHA-256("abc") = ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad
         assertThat(TokenHashing.sha256("abc")).isEqualTo("ungWv48Bz-pBQUDeXa4iI7ADYaOWF3qctBD_YfIAFa0");
-    }
-
-    @Test
-    void bearerSchemeShouldBeCaseInsensitive() {
-        authenticate("alice");
-        assertThat(resolver.resolve(request("bEaReR sp_abc")).value()).isEqualTo("t:" + TokenHashing.sha256("sp_abc"));
     }
 
     @Test

@@ -24,9 +24,14 @@ class SecurityConfiguration {
                 .authorizeHttpRequests(authorize -> authorize
                         .requestMatchers("/try", "/public/**", "/actuator/health/**", "/actuator/health", "/error")
                         .permitAll()
+                        // The operations surface reads every caller's counters and can reset them: operators only.
+                        .requestMatchers("/actuator/**").hasAuthority(TokenAuthentication.OPERATOR)
                         .anyRequest().authenticated())
-                .exceptionHandling(exceptions -> exceptions.authenticationEntryPoint((request, response, ex) ->
-                        Problems.unauthorized(response, "invalid_request", "This route needs a bearer token.")))
+                .exceptionHandling(exceptions -> exceptions
+                        .authenticationEntryPoint((request, response, ex) ->
+                                Problems.unauthorized(response, "invalid_request", "This route needs a bearer token."))
+                        .accessDeniedHandler((request, response, ex) ->
+                                Problems.forbidden(response, "This route needs an operator's token.")))
                 .addFilterBefore(new BearerTokenFilter(tokens), AnonymousAuthenticationFilter.class)
                 .build();
     }

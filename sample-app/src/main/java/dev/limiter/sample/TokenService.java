@@ -32,7 +32,7 @@ public class TokenService {
             throw new IllegalArgumentException("Property 'sample.demo-token' must be sp_ followed by 32 base62 "
                     + "characters (0-9, A-Z, a-z)");
         }
-        holdersByHash.put(hash(demo), new TokenHolder("demo", false));
+        holdersByHash.put(hash(demo), new TokenHolder("demo", false, hash(demo)));
     }
 
     /** A fresh trial token; the raw value is returned once and never stored. */
@@ -43,7 +43,7 @@ public class TokenService {
         }
         String raw = token.toString();
         String hash = hash(raw);
-        holdersByHash.put(hash, new TokenHolder("trial-" + hash.substring(0, 12), true));
+        holdersByHash.put(hash, new TokenHolder("trial-" + hash.substring(0, 12), true, hash));
         return raw;
     }
 
@@ -67,8 +67,9 @@ public class TokenService {
 
     /**
      * @param name  the principal name; never derived from the raw token in a reversible way
-     * @param trial whether the token was minted by {@code POST /try}
+     * @param trial     whether the token was minted by {@code POST /try}
+     * @param tokenHash the token's SHA-256 in hex, as the table keeps it: what the limiter keys the token on
      */
-    public record TokenHolder(String name, boolean trial) {
+    public record TokenHolder(String name, boolean trial, String tokenHash) {
     }
 }

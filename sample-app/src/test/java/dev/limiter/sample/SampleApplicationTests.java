@@ -171,6 +171,63 @@ class SampleApplicationTests {
                 .doesNotContain(DEMO_TOKEN).doesNotContain(minted).doesNotContain(unknown);
     }
 
+    @Test
+    void trialTokenShouldGet403OnTheLimiterEndpoint() throws Exception {
+        String trial = mint();
+        for (String path : List.of("/actuator/limiter", "/actuator/metrics", "/actuator/metrics/limiter.requests")) {
+            HttpResponse<String> forbidden = send("GET", path, trial);
+            assertThat(forbidden.statusCode()).as(path).isEqualTo(403);
+            assertThat(header(forbidden, "Content-Type")).startsWith("application/problem+json");
+            assertThat(header(forbidden, "Cache-Control")).isEqualTo("no-store");
+            assertThat(json.readTree(forbidden.body()).get("status").asInt()).isEqualTo(403);
+        }
+        HttpResponse<String> anonymous = send("GET", "/actuator/limiter", null);
+        assertThat(anonymous.statusCode()).isEqualTo(401);
+        assertThat(header(anonymous, "Cache-Control")).isEqualTo("no-store");
+        assertThat(send("GET", "/actuator/health", null).statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void trialTokenShouldGet403OnResettingItsOwnKey() throws Exception {
+        String trial = mint();
+        for (int i = 0; i < 4; i++) {
+            assertThat(send("POST", "/s/remember", trial).statusCode()).isEqualTo(200);
+        }
+        assertThat(send("POST", "/s/remember", trial).statusCode()).isEqualTo(429);
+
+        HttpResponse<String> reset = send("DELETE", "/actuator/limiter/keys/" + key(trial) + "?budget=anonymous",
+                trial);
+
+        assertThat(reset.statusCode()).isEqualTo(403);
+        assertThat(header(reset, "Content-Type")).startsWith("application/problem+json");
+        assertThat(header(reset, "Cache-Control")).isEqualTo("no-store");
+        assertThat(send("POST", "/s/remember", trial).statusCode()).isEqualTo(429);
+    }
+
+    @Test
+    void demoTokenShouldReadAndResetKeysOnTheOperationsSurface() throws Exception {
+        for (int i = 0; i < 5; i++) {
+            assertThat(send("POST", "/s/remember", DEMO_TOKEN).statusCode()).isEqualTo(200);
+        }
+        assertThat(send("POST", "/s/remember", DEMO_TOKEN).statusCode()).isEqualTo(429);
+        assertThat(send("GET", "/actuator/limiter", DEMO_TOKEN).statusCode()).isEqualTo(200);
+        assertThat(send("GET", "/actuator/limiter/keys/" + key(DEMO_TOKEN) + "?budget=standard", DEMO_TOKEN)
+                .statusCode()).isEqualTo(200);
+
+        HttpResponse<String> reset = send("DELETE", "/actuator/limiter/keys/" + key(DEMO_TOKEN) + "?budget=standard",
+                DEMO_TOKEN);
+
+        assertThat(reset.statusCode()).isEqualTo(200);
+        assertThat(send("POST", "/s/remember", DEMO_TOKEN).statusCode()).isEqualTo(200);
+    }
+
+    /** The counter key of a token, computed as the README's one-liner does. */
+    private static String key(String token) throws Exception {
+        byte[] digest = java.security.MessageDigest.getInstance("SHA-256")
+                .digest(token.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return "t:" + java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(digest);
+    }
+
     private String mint() throws Exception {
         HttpResponse<String> response = send("POST", "/try", null);
         assertThat(response.statusCode()).isEqualTo(200);

@@ -6,19 +6,30 @@ import dev.limiter.core.KeyState;
 import dev.limiter.core.Lease;
 import dev.limiter.core.RateLimitStore;
 
+import java.security.SecureRandom;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Counters in this process, striped over segments that each hold an access-ordered map under its own lock.
  *
- * <p>Bounded: the segments together never hold more than {@code maxKeys} keys. When a segment is full its
- * least recently used key goes first, and keys whose windows have all ended and whose leases have all
- * expired at least {@link #EXPIRY_MARGIN_MILLIS} ago are swept from the cold end as traffic passes. Evicting
- * a live key forgets its counts: the bound on memory wins over exactness for keys nobody has touched for longest.
+ * <p>Bounded: the store never holds more than {@code maxKeys} keys, in two partitions. Address keys (a caller
+ * without a credential, {@code a:}, and the authentication guard's per-address pending and failure counters) are
+ * one; everything else (credential and principal counters, guard blocks) the other. When the store is full an
+ * address key only ever evicts another address key, while any other key evicts an address key first: a flood of
+ * addresses can never evict a credential's counters or a guard block, and credentials may use every key. Within a partition, when a segment is full its least recently used key goes first, and keys
+ * whose windows have all ended and whose leases have all expired at least {@link #EXPIRY_MARGIN_MILLIS} ago are swept from the cold end as traffic passes.
+ * Evicting a live key forgets its counts: the bound on memory wins over exactness for keys nobody has touched
+ * for longest.
+ *
+ * <p>A key's segment (and its bucket in the segment's map) comes from SipHash-2-4 keyed with a per-process
+ * random seed, so a caller who can choose keys (addresses in a large IPv6 prefix, say) cannot aim them at one
+ * segment to evict a chosen key or to degrade a map into a list.
  */
 public final class InMemoryRateLimitStore implements RateLimitStore {
 
@@ -32,7 +43,25 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
      */
     static final long EXPIRY_MARGIN_MILLIS = 2_000;
 
+    /** Budgets of the authentication guard whose keys are per address but are not a block. */
+    private static final Set<String> GUARD_ADDRESS_BUDGETS = Set.of("auth-guard-pending", "auth-guard-failures");
+
+    /** Keys every segment choice in this process; unknown outside it. */
+    private static final long SEED_0;
+    private static final long SEED_1;
+
+    static {
+        SecureRandom random = new SecureRandom();
+        SEED_0 = random.nextLong();
+        SEED_1 = random.nextLong();
+    }
+
     private final Segment[] segments;
+    private final Segment[] addressSegments;
+    /** Keys held across both partitions. */
+    private final AtomicInteger held = new AtomicInteger();
+    /** Where a credential key that finds the store full looks first for an address key to evict. */
+    private final AtomicInteger addressCursor = new AtomicInteger();
     private final int segmentMask;
     private final int maxKeys;
     private final String leaseIdPrefix = Long.toHexString(ThreadLocalRandom.current().nextLong()) + "-";
@@ -45,8 +74,10 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
         this.maxKeys = maxKeys;
         int count = Integer.highestOneBit(Math.min(MAX_SEGMENTS, maxKeys));
         this.segments = new Segment[count];
+        this.addressSegments = new Segment[count];
         for (int i = 0; i < count; i++) {
-            segments[i] = new Segment(maxKeys / count);
+            segments[i] = new Segment(maxKeys / count, held);
+            addressSegments[i] = new Segment(maxKeys / count, held);
         }
         this.segmentMask = count - 1;
     }
@@ -58,11 +89,17 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
         synchronized (segment) {
             CounterState state = segment.map.get(storeKey);
             if (state == null || state.windowCount() != budget.windows().size()) {
+                if (state == null) {
+                    held.incrementAndGet();
+                }
                 state = new CounterState(budget.windows().size());
                 segment.map.put(storeKey, state);
             }
             Decision decision = FixedWindowArithmetic.take(budget, key, state, cost, expensive, nowMillis,
                     this::nextLeaseId);
+            if (held.get() > maxKeys) {
+                makeRoom(segment, isAddressKey(storeKey));
+            }
             segment.sweep(nowMillis - EXPIRY_MARGIN_MILLIS);
             return decision;
         }
@@ -98,7 +135,9 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
         StoreKey storeKey = new StoreKey(budget.name(), key);
         Segment segment = segmentFor(storeKey);
         synchronized (segment) {
-            segment.map.remove(storeKey);
+            if (segment.map.remove(storeKey) != null) {
+                held.decrementAndGet();
+            }
         }
     }
 
@@ -107,10 +146,19 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
         return "memory";
     }
 
-    /** Keys held right now, across every segment. */
+    /** Keys held right now, across both partitions. */
     public int size() {
+        return size(segments) + size(addressSegments);
+    }
+
+    /** Address keys held right now ({@code a:} and the guard's per-address counters). */
+    public int addressKeys() {
+        return size(addressSegments);
+    }
+
+    private static int size(Segment[] partition) {
         int size = 0;
-        for (Segment segment : segments) {
+        for (Segment segment : partition) {
             synchronized (segment) {
                 size += segment.map.size();
             }
@@ -127,25 +175,55 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
         return maxKeys;
     }
 
+    /**
+     * Called with {@code segment}'s lock held, once a new key made the store pass {@code maxKeys}. An address key
+     * evicts the least recently used keys of its own segment (itself last, after its decision is made); any other
+     * key evicts one address key, taking an address segment's lock (address keys never take another lock, so the
+     * order cannot deadlock), and only when there is none its own segment's eldest.
+     */
+    private void makeRoom(Segment segment, boolean address) {
+        if (address) {
+            while (held.get() > maxKeys && segment.evictEldest()) {
+                // evicted one
+            }
+            return;
+        }
+        for (int i = 0; i < addressSegments.length && held.get() > maxKeys; i++) {
+            Segment victim = addressSegments[addressCursor.getAndIncrement() & segmentMask];
+            synchronized (victim) {
+                victim.evictEldest();
+            }
+        }
+        while (held.get() > maxKeys && segment.map.size() > 1 && segment.evictEldest()) {
+            // evicted one
+        }
+    }
+
     private Segment segmentFor(StoreKey key) {
-        // Fibonacci hashing: the top bits of the product are well mixed even for sequential string keys.
-        int h = key.hashCode() * 0x9E3779B9;
-        return segments[(h >>> 16) & segmentMask];
+        Segment[] partition = isAddressKey(key) ? addressSegments : segments;
+        return partition[(int) (key.keyedHash >>> 40) & segmentMask];
+    }
+
+    /** A key any caller can mint more of by changing its address, rather than one authentication established. */
+    static boolean isAddressKey(StoreKey key) {
+        return key.key.startsWith("a:") || GUARD_ADDRESS_BUDGETS.contains(key.budget);
     }
 
     private String nextLeaseId() {
         return leaseIdPrefix + Long.toHexString(leaseSequence.incrementAndGet());
     }
 
-    private static final class StoreKey {
+    static final class StoreKey {
         final String budget;
         final String key;
+        final long keyedHash;
         final int hash;
 
         StoreKey(String budget, String key) {
             this.budget = budget;
             this.key = key;
-            this.hash = 31 * budget.hashCode() + key.hashCode();
+            this.keyedHash = SipHash.hash(SEED_0, SEED_1, budget, key);
+            this.hash = (int) keyedHash;
         }
 
         @Override
@@ -163,15 +241,33 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
     private static final class Segment {
 
         final LinkedHashMap<StoreKey, CounterState> map;
+        final AtomicInteger held;
         int decisions;
 
-        Segment(int capacity) {
+        Segment(int capacity, AtomicInteger held) {
+            this.held = held;
             this.map = new LinkedHashMap<>(16, 0.75f, true) {
                 @Override
                 protected boolean removeEldestEntry(Map.Entry<StoreKey, CounterState> eldest) {
-                    return size() > capacity;
+                    if (size() > capacity) {
+                        held.decrementAndGet();
+                        return true;
+                    }
+                    return false;
                 }
             };
+        }
+
+        /** Drops the least recently used key; false when there is none. Needs this segment's lock. */
+        boolean evictEldest() {
+            Iterator<StoreKey> it = map.keySet().iterator();
+            if (!it.hasNext()) {
+                return false;
+            }
+            it.next();
+            it.remove();
+            held.decrementAndGet();
+            return true;
         }
 
         /** Drops a few idle keys from the cold end, so expired counters do not wait for eviction. */
@@ -186,6 +282,7 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
                     return;
                 }
                 it.remove();
+                held.decrementAndGet();
             }
         }
     }

@@ -3,13 +3,13 @@ package dev.limiter.test.routes;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.List;
 
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.spring.RateLimitExempt;
 import dev.limiter.spring.RateLimited;
 import dev.limiter.test.web.MutableClock;
 import dev.limiter.test.web.RecordingStore;
+import dev.limiter.test.web.TokenCredentialAuthentication;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -17,7 +17,6 @@ import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Bean;
-import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.http.SessionCreationPolicy;
 import org.springframework.security.core.context.SecurityContextHolder;
@@ -73,8 +72,8 @@ public class RoutesTestApplication {
                 throws ServletException, IOException {
             String header = request.getHeader("Authorization");
             if (header != null && header.startsWith("Bearer good-")) {
-                SecurityContextHolder.getContext().setAuthentication(UsernamePasswordAuthenticationToken
-                        .authenticated(header.substring("Bearer good-".length()), null, List.of()));
+                SecurityContextHolder.getContext().setAuthentication(new TokenCredentialAuthentication(
+                        header.substring("Bearer good-".length()), header.substring("Bearer ".length())));
             }
             chain.doFilter(request, response);
         }

@@ -24,7 +24,6 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.http.CacheControl;
 import org.springframework.http.ResponseEntity;
-import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.http.SessionCreationPolicy;
 import org.springframework.security.core.context.SecurityContextHolder;
@@ -81,7 +80,7 @@ public class FilterTestApplication {
             if (header != null && header.startsWith("Bearer good-")) {
                 String name = header.substring("Bearer good-".length());
                 SecurityContextHolder.getContext().setAuthentication(
-                        UsernamePasswordAuthenticationToken.authenticated(name, null, List.of()));
+                        new TokenCredentialAuthentication(name, header.substring("Bearer ".length())));
             }
             chain.doFilter(request, response);
         }
