@@ -551,6 +551,20 @@ public class LimiterProperties {
         /** Credential lookups one address may have in flight at once; more get a transient 429. */
         private int maxPending = 50;
 
+        /**
+         * How long an instance remembers a credential it saw authenticate; meanwhile its lookups take no
+         * reservation and cost the store nothing. Zero turns the memory off.
+         */
+        private Duration rememberAuthenticated = Duration.ofMinutes(5);
+
+        public Duration getRememberAuthenticated() {
+            return rememberAuthenticated;
+        }
+
+        public void setRememberAuthenticated(Duration rememberAuthenticated) {
+            this.rememberAuthenticated = rememberAuthenticated;
+        }
+
         public boolean isEnabled() {
             return enabled;
         }

@@ -2,6 +2,7 @@ package dev.limiter.autoconfigure;
 
 import dev.limiter.routes.HandlerPolicies;
 import dev.limiter.routes.HandlerRouteResolver;
+import dev.limiter.routes.ResolvedHandlerMapping;
 import dev.limiter.routes.RouteInventoryCheck;
 import dev.limiter.servlet.PropertiesRouteResolver;
 import dev.limiter.spring.BudgetOptions;
@@ -29,6 +30,13 @@ import org.springframework.web.servlet.DispatcherServlet;
 @ConditionalOnProperty(prefix = "limiter", name = "enabled", havingValue = "true", matchIfMissing = true)
 @ConditionalOnBean(BudgetRegistry.class)
 public class LimiterRoutesAutoConfiguration {
+
+    /** Hands the limiter's handler lookup to the dispatcher: one handler-mapping pass per request. */
+    @Bean
+    @ConditionalOnMissingBean
+    public ResolvedHandlerMapping limiterResolvedHandlerMapping() {
+        return new ResolvedHandlerMapping();
+    }
 
     @Bean
     @ConditionalOnMissingBean

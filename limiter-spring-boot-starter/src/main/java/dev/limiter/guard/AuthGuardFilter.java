@@ -5,6 +5,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import dev.limiter.core.RequestStoreTime;
 import dev.limiter.core.guard.AuthGuard;
 import dev.limiter.core.guard.GuardAdmission;
 import dev.limiter.web.ProblemResponse;
@@ -22,7 +23,9 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * Runs before Spring Security's filter chain, so before any credential is looked up: a request that carries
  * an {@code Authorization} header from a blocked address is refused with 429 and never reaches the lookup, and
  * one from an address with too many lookups in flight is told to retry in a second. An admitted request holds
- * a reservation until it completes; its outcome is then reported to the {@link AuthGuard}:
+ * a reservation while its credential is looked up, and the outcome is reported to the {@link AuthGuard} as soon
+ * as it is known (an authentication event, or the request reaching the end of Spring Security's chain), not when
+ * the handler is done:
  * <ul>
  *   <li>authenticated (seen by {@link AuthenticationOutcomeFilter} or an authentication success event): clears
  *   the address's completed failures;</li>
@@ -52,11 +55,20 @@ public class AuthGuardFilter extends OncePerRequestFilter {
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
-        if (request.getHeader("Authorization") == null) {
+        String authorization = request.getHeader("Authorization");
+        if (authorization == null) {
             chain.doFilter(request, response);
             return;
         }
-        GuardAdmission admission = admit(request);
+        // One store timeout for the request: the limiter's budget decision later on shares this one.
+        try (RequestStoreTime.Scope storeTime = RequestStoreTime.open()) {
+            guard(request, response, chain, authorization);
+        }
+    }
+
+    private void guard(HttpServletRequest request, HttpServletResponse response, FilterChain chain,
+                       String authorization) throws ServletException, IOException {
+        GuardAdmission admission = admit(request, authorization);
         if (admission == null) {
             chain.doFilter(request, response);
             return;
@@ -65,7 +77,7 @@ public class AuthGuardFilter extends OncePerRequestFilter {
             refuse(response, admission);
             return;
         }
-        LookupAttempt attempt = new LookupAttempt(admission);
+        LookupAttempt attempt = new LookupAttempt(admission, settling -> settle(settling, 0, false));
         request.setAttribute(ATTEMPT_ATTRIBUTE, attempt);
         LookupAttempt outer = LookupAttempt.current();
         LookupAttempt.bind(attempt);
@@ -85,9 +97,10 @@ public class AuthGuardFilter extends OncePerRequestFilter {
         }
     }
 
-    private GuardAdmission admit(HttpServletRequest request) {
+    private GuardAdmission admit(HttpServletRequest request, String authorization) {
         try {
-            GuardAdmission admission = guard.admit(AuthGuard.addressKey(request.getRemoteAddr()), clock.millis());
+            GuardAdmission admission = guard.admit(AuthGuard.addressKey(request.getRemoteAddr()),
+                    AuthGuard.credentialKey(authorization), clock.millis());
             noteStoreAnswered(admission.degraded());
             return admission;
         }

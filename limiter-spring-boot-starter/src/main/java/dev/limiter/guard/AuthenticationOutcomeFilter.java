@@ -16,7 +16,8 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * Runs just after Spring Security's filter chain, where the {@code SecurityContext} is still populated: a
  * request the chain let through with a real (non-anonymous) authentication proved its credential, whatever
  * mechanism looked it up. That is the positive evidence the guard needs before it clears failures; a status
- * code alone is not (a path that ignores security answers 200 to any header).
+ * code alone is not (a path that ignores security answers 200 to any header). Either way the lookup is over here,
+ * so the attempt is settled before the handler runs.
  */
 public class AuthenticationOutcomeFilter extends OncePerRequestFilter {
 
@@ -29,6 +30,9 @@ public class AuthenticationOutcomeFilter extends OncePerRequestFilter {
             Authentication authentication = SecurityContextHolder.getContext().getAuthentication();
             if (authentication != null && authentication.isAuthenticated() && !TRUST.isAnonymous(authentication)) {
                 attempt.markAuthenticated();
+            }
+            else {
+                attempt.markPassedUnauthenticated();
             }
         }
         chain.doFilter(request, response);

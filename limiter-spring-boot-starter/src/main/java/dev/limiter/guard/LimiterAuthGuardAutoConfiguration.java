@@ -107,8 +107,13 @@ public class LimiterAuthGuardAutoConfiguration {
         }
         requirePositive(prefix + "window", properties.getWindow());
         requirePositive(prefix + "block", properties.getBlock());
+        java.time.Duration remember = properties.getRememberAuthenticated();
+        if (remember == null || remember.isNegative()) {
+            throw new InvalidLimiterConfigurationException(prefix + "remember-authenticated",
+                    "must be zero or positive, was " + remember);
+        }
         return new AuthGuardPolicy(properties.getThreshold(), properties.getWindow(), properties.getBlock(),
-                properties.getMaxPending(), AuthGuardPolicy.DEFAULT_LOOKUP_LEASE);
+                properties.getMaxPending(), AuthGuardPolicy.DEFAULT_LOOKUP_LEASE, remember);
     }
 
     private static void requirePositive(String property, java.time.Duration value) {

@@ -8,6 +8,7 @@ import dev.limiter.core.KeyState;
 import dev.limiter.core.Lease;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStoreException;
+import dev.limiter.core.RequestStoreTime;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
@@ -146,7 +147,12 @@ public final class RedisRateLimitStore implements RateLimitStore {
     @Override
     public void reset(Budget budget, String key) {
         List<String> names = keys.all(budget, key);
-        withinTimeout(() -> redis.delete(names), System.nanoTime() + timeoutNanos);
+        long start = System.nanoTime();
+        try {
+            withinTimeout(() -> redis.delete(names), requestDeadline(start));
+        } finally {
+            RequestStoreTime.spend(System.nanoTime() - start);
+        }
     }
 
     @Override
@@ -159,7 +165,10 @@ public final class RedisRateLimitStore implements RateLimitStore {
         return keys.prefix();
     }
 
-    /** How long one call may take before it fails with a {@link RateLimitStoreException}. */
+    /**
+     * How long one request may wait for this store in total, over all its calls (see {@link RequestStoreTime});
+     * outside a request, how long one call may take before it fails with a {@link RateLimitStoreException}.
+     */
     public Duration timeout() {
         return timeout;
     }
@@ -171,12 +180,17 @@ public final class RedisRateLimitStore implements RateLimitStore {
      */
     @SuppressWarnings("unchecked")
     private List<Object> execute(RedisScript<List> script, List<String> scriptKeys, Object[] args) {
-        long deadline = System.nanoTime() + timeoutNanos;
+        long start = System.nanoTime();
+        long deadline = requestDeadline(start);
         List<Object> raw;
-        if (sharesLettuceConnection()) {
-            raw = evalAsync(script, scriptKeys, args, deadline);
-        } else {
-            raw = withinTimeout(() -> redis.execute(script, scriptKeys, args), deadline);
+        try {
+            if (sharesLettuceConnection()) {
+                raw = evalAsync(script, scriptKeys, args, deadline);
+            } else {
+                raw = withinTimeout(() -> redis.execute(script, scriptKeys, args), deadline);
+            }
+        } finally {
+            RequestStoreTime.spend(System.nanoTime() - start);
         }
         if (raw == null) {
             throw new RateLimitStoreException("Redis store got no answer from its script");
@@ -259,6 +273,20 @@ public final class RedisRateLimitStore implements RateLimitStore {
             }
             logger.debug("Redis store could not preload its scripts; EVALSHA will load them on first use", e);
         }
+    }
+
+    /**
+     * The end of this call's wait: one timeout per request, so a call gets what earlier calls of the same request
+     * left. A request that has used it all fails at once, and the breaker counts that like any timeout: a store
+     * slower than the timeout per request degrades even when each call alone is faster.
+     */
+    private long requestDeadline(long start) {
+        long left = timeoutNanos - RequestStoreTime.spentNanos();
+        if (left <= 0) {
+            throw new RateLimitStoreException("Redis store: this request already waited " + timeout.toMillis()
+                    + "ms for it");
+        }
+        return start + left;
     }
 
     private <T> T withinTimeout(Supplier<T> call, long deadline) {

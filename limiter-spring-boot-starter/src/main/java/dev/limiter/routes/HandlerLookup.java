@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import jakarta.servlet.DispatcherType;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import org.springframework.beans.factory.BeanFactoryUtils;
@@ -16,18 +17,23 @@ import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.core.annotation.AnnotationAwareOrderComparator;
 import org.springframework.web.servlet.HandlerExecutionChain;
 import org.springframework.web.servlet.HandlerMapping;
+import org.springframework.web.servlet.mvc.method.RequestMappingInfoHandlerMapping;
 import org.springframework.web.util.ServletRequestPathUtils;
 
 /**
  * Finds, before the {@code DispatcherServlet} runs, the handler Spring MVC will pick for a request and the pattern
  * it matched ({@link HandlerMapping#BEST_MATCHING_PATTERN_ATTRIBUTE}): the application's handler mappings are asked
  * in the dispatcher's order, as Spring's {@code HandlerMappingIntrospector} does. The request seen by the mappings
- * keeps the attributes they set to itself, so the lookup leaves no trace on the real request.
+ * keeps the attributes they set to itself, so the lookup leaves no trace on the real request — except that a handler
+ * found by a {@code RequestMappingInfoHandlerMapping} is left for {@link ResolvedHandlerMapping} to hand to the
+ * dispatcher, which then does not look it up a second time.
  */
 class HandlerLookup {
 
     private final ListableBeanFactory beanFactory;
     private volatile List<HandlerMapping> mappings;
+    /** Whether the dispatcher asks {@link ResolvedHandlerMapping} first, so a lookup can be handed over. */
+    private volatile boolean handsOver;
 
     HandlerLookup(ListableBeanFactory beanFactory) {
         this.beanFactory = beanFactory;
@@ -47,6 +53,11 @@ class HandlerLookup {
                 return null;
             }
             if (chain != null) {
+                if (handsOver && mapping instanceof RequestMappingInfoHandlerMapping
+                        && request.getDispatcherType() == DispatcherType.REQUEST) {
+                    request.setAttribute(ResolvedHandlerMapping.ATTRIBUTE, new ResolvedHandlerMapping.Resolved(
+                            request.getMethod(), request.getRequestURI(), chain, isolated.handlerMappingAttributes()));
+                }
                 Object pattern = isolated.getAttribute(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE);
                 return new Match(chain.getHandler(), pattern instanceof String p ? p : null);
             }
@@ -57,8 +68,11 @@ class HandlerLookup {
     private List<HandlerMapping> mappings() {
         List<HandlerMapping> found = mappings;
         if (found == null) {
-            found = BeanFactoryUtils.beansOfTypeIncludingAncestors(beanFactory, HandlerMapping.class, true, false)
-                    .values().stream().sorted(AnnotationAwareOrderComparator.INSTANCE).toList();
+            List<HandlerMapping> all = BeanFactoryUtils.beansOfTypeIncludingAncestors(beanFactory,
+                    HandlerMapping.class, true, false).values().stream()
+                    .sorted(AnnotationAwareOrderComparator.INSTANCE).toList();
+            handsOver = all.stream().anyMatch(ResolvedHandlerMapping.class::isInstance);
+            found = all.stream().filter(mapping -> !(mapping instanceof ResolvedHandlerMapping)).toList();
             mappings = found;
         }
         return found;
@@ -69,6 +83,8 @@ class HandlerLookup {
 
     /** Reads fall through to the real request; writes and removals stay in this wrapper. */
     private static final class IsolatedAttributesRequest extends HttpServletRequestWrapper {
+
+        private static final String HANDLER_MAPPING_ATTRIBUTES = HandlerMapping.class.getName() + ".";
 
         private final Map<String, Object> written = new HashMap<>();
         private final Set<String> removed = new HashSet<>();
@@ -99,6 +115,17 @@ class HandlerLookup {
         public void removeAttribute(String name) {
             written.remove(name);
             removed.add(name);
+        }
+
+        /** What the mapping left on the request for the handler: the {@link HandlerMapping} attributes. */
+        Map<String, Object> handlerMappingAttributes() {
+            Map<String, Object> attributes = new HashMap<>();
+            written.forEach((name, value) -> {
+                if (name.startsWith(HANDLER_MAPPING_ATTRIBUTES)) {
+                    attributes.put(name, value);
+                }
+            });
+            return attributes;
         }
 
         @Override

@@ -10,6 +10,7 @@ import dev.limiter.core.Budget;
 import dev.limiter.core.Decision;
 import dev.limiter.core.Lease;
 import dev.limiter.core.RateLimitStore;
+import dev.limiter.core.RequestStoreTime;
 import dev.limiter.core.StoreUnavailableException;
 import dev.limiter.spring.BudgetOptions;
 import dev.limiter.spring.BudgetRegistry;
@@ -92,6 +93,14 @@ public class RateLimitFilter extends OncePerRequestFilter {
 
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+            throws ServletException, IOException {
+        // One store timeout for the whole request, shared with the authentication guard's calls if it ran first.
+        try (RequestStoreTime.Scope storeTime = RequestStoreTime.open()) {
+            filter(request, response, chain);
+        }
+    }
+
+    private void filter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
         if (isAsyncDispatch(request)) {
             continueAsyncDispatch(request, response, chain);

@@ -14,6 +14,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.limiter.core.guard.AuthGuard;
+import dev.limiter.core.guard.GuardState;
 import dev.limiter.test.web.MutableClock;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -42,6 +44,9 @@ class AuthGuardHttpTests {
     @Autowired
     @Qualifier("limiterClock")
     private MutableClock clock;
+
+    @Autowired
+    private AuthGuard guard;
 
     private Instant start;
 
@@ -151,6 +156,41 @@ class AuthGuardHttpTests {
         assertThat(goodAfterwards.statusCode()).isEqualTo(429);
         assertThat(json.readTree(goodAfterwards.body()).get("bound").asText()).isEqualTo("block");
         assertThat(goodAfterwards.headers().firstValue("Retry-After")).hasValue("1799");
+    }
+
+    @Test
+    void fiftyOneSuccessfulVerificationsShouldNeverLockAnyoneOut() throws Exception {
+        for (int i = 1; i <= 51; i++) {
+            assertThat(get("/hello", "Bearer sp_good-fresh-" + day.get() + "-" + i).statusCode())
+                    .as("verification %d", i).isEqualTo(200);
+        }
+
+        assertThat(get("/hello", "Bearer sp_good-fresh-" + day.get() + "-52").statusCode()).isEqualTo(200);
+        assertThat(guard.state(AuthGuard.addressKey("127.0.0.1"), clock.millis()))
+                .isEqualTo(new GuardState(0, 0, 0));
+    }
+
+    @Test
+    void aLongRunningHandlerShouldHoldNoReservation() throws Exception {
+        CountDownLatch gate = new CountDownLatch(1);
+        CountDownLatch entered = new CountDownLatch(1);
+        GuardTestApplication.handlerGate.set(gate);
+        GuardTestApplication.handlerEntered.set(entered);
+        try {
+            CompletableFuture<HttpResponse<String>> running = getAsync("/slow-handler",
+                    "Bearer sp_good-long-" + day.get());
+            assertThat(entered.await(20, java.util.concurrent.TimeUnit.SECONDS)).as("handler entered").isTrue();
+
+            GuardState whileTheHandlerRuns = guard.state(AuthGuard.addressKey("127.0.0.1"), clock.millis());
+
+            gate.countDown();
+            assertThat(running.get().statusCode()).isEqualTo(200);
+            assertThat(whileTheHandlerRuns.pending()).as("lookups in flight while only the handler runs").isZero();
+        }
+        finally {
+            gate.countDown();
+            GuardTestApplication.handlerGate.set(new CountDownLatch(0));
+        }
     }
 
     private void fail(int times) throws Exception {

@@ -41,7 +41,7 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * A servlet application with Spring Security's own {@link AuthenticationFilter} and {@link ProviderManager}
- * (which publishes authentication events): {@code Bearer sp_good...} is valid, {@code Bearer slow-...} waits on
+ * (which publishes authentication events): {@code Bearer sp_good...} is valid (any token with that prefix), {@code Bearer slow-...} waits on
  * {@link #slowLookups} and then fails, anything else fails. Every lookup is counted in {@link #lookups}.
  */
 @SpringBootConfiguration
@@ -53,6 +53,9 @@ public class GuardTestApplication {
 
     static final AtomicInteger lookups = new AtomicInteger();
     static final AtomicReference<CountDownLatch> slowLookups = new AtomicReference<>(new CountDownLatch(0));
+    /** {@code /slow-handler} counts down {@link #handlerEntered} and then waits for this gate. */
+    static final AtomicReference<CountDownLatch> handlerGate = new AtomicReference<>(new CountDownLatch(0));
+    static final AtomicReference<CountDownLatch> handlerEntered = new AtomicReference<>(new CountDownLatch(1));
 
     @Bean(name = "limiterClock")
     Clock limiterClock() {
@@ -124,7 +127,7 @@ public class GuardTestApplication {
                     Thread.currentThread().interrupt();
                 }
             }
-            if (GOOD_TOKEN.equals(token)) {
+            if (token.startsWith("sp_good")) {
                 return UsernamePasswordAuthenticationToken.authenticated("good", null, List.of());
             }
             throw new BadCredentialsException("unknown token");
@@ -145,9 +148,17 @@ public class GuardTestApplication {
             this.clock = clock;
         }
 
-        @GetMapping({"/hello", "/public/hello"})
+        @GetMapping({"/hello", "/public/hello", "/expensive"})
         String hello() {
             return "hello";
+        }
+
+        /** A handler that runs long after authentication ended. */
+        @GetMapping("/slow-handler")
+        String slowHandler() throws InterruptedException {
+            handlerEntered.get().countDown();
+            handlerGate.get().await(30, TimeUnit.SECONDS);
+            return "slow";
         }
 
         /** What the handler saw of the body: its length and SHA-256. */

@@ -78,6 +78,18 @@ class LimiterAuthGuardAutoConfigurationTests {
     }
 
     @Test
+    void guardShouldTakeHowLongItRemembersAnAuthenticatedCredentialFromProperties() {
+        runner.withPropertyValues("limiter.auth-guard.remember-authenticated=0s").run(context ->
+                assertThat(context.getBean(AuthGuard.class).policy().rememberAuthenticated()).isZero());
+    }
+
+    @Test
+    void guardWithANegativeRememberAuthenticatedShouldFailStartUpNamingTheProperty() {
+        runner.withPropertyValues("limiter.auth-guard.remember-authenticated=-1s").run(context -> assertThat(context)
+                .getFailure().rootCause().hasMessageContaining("limiter.auth-guard.remember-authenticated"));
+    }
+
+    @Test
     void guardWithAZeroBlockShouldFailStartUpNamingTheProperty() {
         runner.withPropertyValues("limiter.auth-guard.block=0s").run(context -> assertThat(context)
                 .getFailure().rootCause().hasMessageContaining("limiter.auth-guard.block"));

@@ -14,6 +14,7 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Blocks an address that keeps failing authentication, checked before the credential is looked up (the
@@ -36,6 +37,18 @@ import java.util.Objects;
  * threshold: a burst of concurrent guesses cannot look up more than {@code threshold} credentials before the
  * block. A failure is recorded before its reservation is handed back, so that sum never dips while a lookup
  * completes. Time is a parameter: no method reads a clock.
+ *
+ * <p>What the instance learned is kept locally, so that the common case costs the store nothing:
+ * <ul>
+ *   <li>a block, once seen (started here or read from the store), refuses its address until it ends without
+ *   asking the store again;</li>
+ *   <li>a credential that authenticated here within {@code remember-authenticated} is not a guess: its lookup
+ *   needs no reservation (a block this instance knows of still refuses it);</li>
+ *   <li>an address that failed here since its last success: a later success through a remembered credential
+ *   still clears its failures (the one store call of that path).</li>
+ * </ul>
+ * Each memory holds at most {@value #LOCAL_MAX_KEYS} entries; when full of live entries it stops learning, and
+ * the store answers as before (the safe direction).
  */
 public final class AuthGuard {
 
@@ -43,12 +56,19 @@ public final class AuthGuard {
     static final String FAILURES_BUDGET = "auth-guard-failures";
     static final String BLOCK_BUDGET = "auth-guard-block";
     private static final long SATURATED_RETRY_MILLIS = 1000;
+    static final int LOCAL_MAX_KEYS = 10_000;
 
     private final RateLimitStore store;
     private final AuthGuardPolicy policy;
     private final Budget pending;
     private final Budget failures;
     private final Budget block;
+    /** Address key to the end of a block this instance knows of. */
+    private final ConcurrentHashMap<String, Long> blocks = new ConcurrentHashMap<>();
+    /** Credential key to the end of the time it is remembered as authenticated here. */
+    private final ConcurrentHashMap<String, Long> authenticated = new ConcurrentHashMap<>();
+    /** Address key to when this instance last counted a failure for it (not cleared since). */
+    private final ConcurrentHashMap<String, Long> failedHere = new ConcurrentHashMap<>();
 
     public AuthGuard(RateLimitStore store, AuthGuardPolicy policy) {
         this.store = Objects.requireNonNull(store, "store");
@@ -64,12 +84,24 @@ public final class AuthGuard {
      */
     public static String addressKey(String remoteAddress) {
         String address = remoteAddress == null || remoteAddress.isEmpty() ? "unknown" : remoteAddress;
+        return "addr:" + sha256Hex(address, 16);
+    }
+
+    private static String sha256Hex(String text, int bytes) {
         try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(address.getBytes(StandardCharsets.UTF_8));
-            return "addr:" + HexFormat.of().formatHex(digest, 0, 16);
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest, 0, bytes);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is required of every Java runtime", e);
         }
+    }
+
+    /**
+     * The key a presented credential is remembered under: a SHA-256 of the whole header value, so that no
+     * credential is kept as it came, and a variant of a known credential is a different (unknown) one.
+     */
+    public static String credentialKey(String authorizationHeader) {
+        return sha256Hex(authorizationHeader == null ? "" : authorizationHeader, 32);
     }
 
     public AuthGuardPolicy policy() {
@@ -81,9 +113,28 @@ public final class AuthGuard {
      * up. When the store cannot answer at all the request is admitted without a reservation (fail open).
      */
     public GuardAdmission admit(String addressKey, long nowMillis) {
+        return admit(addressKey, null, nowMillis);
+    }
+
+    /**
+     * Decides, before the lookup, whether a request from {@code addressKey} presenting the credential
+     * {@code credentialKey} ({@link #credentialKey}; {@code null} if unknown) may have it looked up. A block this
+     * instance knows of refuses, and a credential it saw authenticate is admitted, both without a store call;
+     * anything else reserves the lookup in the store. When the store cannot answer at all the request is
+     * admitted without a reservation (fail open).
+     */
+    public GuardAdmission admit(String addressKey, String credentialKey, long nowMillis) {
+        long knownBlock = knownUntil(blocks, addressKey, nowMillis);
+        if (knownBlock > 0) {
+            return blocked(addressKey, knownBlock, nowMillis, false);
+        }
+        if (credentialKey != null && knownUntil(authenticated, credentialKey, nowMillis) > 0) {
+            return new GuardAdmission(GuardAdmission.Outcome.ADMITTED, addressKey, 0, null, false, 0, credentialKey);
+        }
         try {
             long blockedUntil = blockedUntil(store.peek(block, addressKey, nowMillis));
             if (blockedUntil > nowMillis) {
+                remember(blocks, addressKey, blockedUntil, nowMillis);
                 return blocked(addressKey, blockedUntil, nowMillis, false);
             }
             Decision reservation = store.take(pending, addressKey, 1, true, nowMillis);
@@ -102,9 +153,9 @@ public final class AuthGuard {
                 return saturated(addressKey, reservation.degraded());
             }
             return new GuardAdmission(GuardAdmission.Outcome.ADMITTED, addressKey, 0, lease, reservation.degraded(),
-                    completed);
+                    completed, credentialKey);
         } catch (RateLimitStoreException unavailable) {
-            return new GuardAdmission(GuardAdmission.Outcome.ADMITTED, addressKey, 0, null, true, 0);
+            return new GuardAdmission(GuardAdmission.Outcome.ADMITTED, addressKey, 0, null, true, 0, credentialKey);
         }
     }
 
@@ -115,6 +166,11 @@ public final class AuthGuard {
      */
     public boolean failed(GuardAdmission admission, long nowMillis) {
         requireAdmitted(admission);
+        if (admission.credentialKey() != null) {
+            // A credential remembered as good that fails now (revoked, expired) is a guess like any other.
+            authenticated.remove(admission.credentialKey());
+        }
+        remember(failedHere, admission.addressKey(), nowMillis + policy.window().toMillis(), nowMillis);
         try {
             Decision failure = store.take(failures, admission.addressKey(), 1, true, nowMillis);
             BoundVerdict count = concurrencyOf(failure.verdicts());
@@ -142,8 +198,13 @@ public final class AuthGuard {
      */
     public void succeeded(GuardAdmission admission, long nowMillis) {
         requireAdmitted(admission);
+        if (admission.credentialKey() != null && policy.rememberAuthenticated().toMillis() > 0) {
+            remember(authenticated, admission.credentialKey(),
+                    nowMillis + policy.rememberAuthenticated().toMillis(), nowMillis);
+        }
+        boolean failedHereSince = failedHere.remove(admission.addressKey()) != null;
         try {
-            if (admission.failuresSeen() > 0) {
+            if (admission.failuresSeen() > 0 || failedHereSince) {
                 store.reset(failures, admission.addressKey());
             }
         } catch (RateLimitStoreException unavailable) {
@@ -172,12 +233,41 @@ public final class AuthGuard {
         Decision started = store.take(block, addressKey, 1, true, nowMillis);
         long until = started.lease().map(Lease::expiresAtMillis)
                 .orElseGet(() -> concurrencyOf(started.verdicts()).resetAtMillis());
+        remember(blocks, addressKey, until, nowMillis);
+        failedHere.remove(addressKey);
         try {
             store.reset(failures, addressKey);
         } catch (RateLimitStoreException unavailable) {
             // Left over failures expire on their own; the block is what matters.
         }
         return until;
+    }
+
+    /** The end of an entry still running at {@code nowMillis}, else 0 (and an ended entry is dropped). */
+    private static long knownUntil(ConcurrentHashMap<String, Long> memory, String key, long nowMillis) {
+        Long until = memory.get(key);
+        if (until == null) {
+            return 0;
+        }
+        if (until > nowMillis) {
+            return until;
+        }
+        memory.remove(key, until);
+        return 0;
+    }
+
+    /** Remembers an entry until {@code until}, unless the memory is full of entries still running. */
+    private static void remember(ConcurrentHashMap<String, Long> memory, String key, long until, long nowMillis) {
+        if (until <= nowMillis) {
+            return;
+        }
+        if (memory.size() >= LOCAL_MAX_KEYS && !memory.containsKey(key)) {
+            memory.values().removeIf(end -> end <= nowMillis);
+            if (memory.size() >= LOCAL_MAX_KEYS) {
+                return;
+            }
+        }
+        memory.merge(key, until, Math::max);
     }
 
     private void release(Lease lease, long nowMillis) {

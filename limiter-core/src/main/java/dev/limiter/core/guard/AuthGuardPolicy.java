@@ -12,19 +12,32 @@ import java.util.Objects;
  * @param maxPending  credential lookups one address may have in flight at once
  * @param lookupLease how long an unreleased reservation for a lookup in flight lives (a crashed instance
  *                    cannot hold it longer)
+ * @param rememberAuthenticated how long an instance remembers a credential it saw authenticate, during which
+ *                    the credential's lookups need no reservation; zero turns the memory off
  */
-public record AuthGuardPolicy(int threshold, Duration window, Duration block, int maxPending, Duration lookupLease) {
+public record AuthGuardPolicy(int threshold, Duration window, Duration block, int maxPending, Duration lookupLease,
+                              Duration rememberAuthenticated) {
 
     public static final int DEFAULT_THRESHOLD = 50;
     public static final Duration DEFAULT_WINDOW = Duration.ofMinutes(15);
     public static final Duration DEFAULT_BLOCK = Duration.ofMinutes(30);
     public static final int DEFAULT_MAX_PENDING = 50;
     public static final Duration DEFAULT_LOOKUP_LEASE = Duration.ofSeconds(30);
+    public static final Duration DEFAULT_REMEMBER_AUTHENTICATED = Duration.ofMinutes(5);
+
+    public AuthGuardPolicy(int threshold, Duration window, Duration block, int maxPending, Duration lookupLease) {
+        this(threshold, window, block, maxPending, lookupLease, DEFAULT_REMEMBER_AUTHENTICATED);
+    }
 
     public AuthGuardPolicy {
         Objects.requireNonNull(window, "window");
         Objects.requireNonNull(block, "block");
         Objects.requireNonNull(lookupLease, "lookupLease");
+        Objects.requireNonNull(rememberAuthenticated, "rememberAuthenticated");
+        if (rememberAuthenticated.isNegative()) {
+            throw new IllegalArgumentException("remember-authenticated must not be negative, was "
+                    + rememberAuthenticated);
+        }
         if (threshold < 1) {
             throw new IllegalArgumentException("threshold must be at least 1, was " + threshold);
         }

@@ -16,9 +16,16 @@ import java.util.Optional;
  * @param degraded         whether the answer was decided without the authoritative store
  * @param failuresSeen     completed failures of the address when the request was admitted; a success has
  *                         nothing to clear when there were none, and then costs the store no call
+ * @param credentialKey    the hash of the credential presented, remembered once it authenticates; {@code null}
+ *                         when the caller did not say
  */
 public record GuardAdmission(Outcome outcome, String addressKey, long retryAfterMillis, Lease reservation,
-                             boolean degraded, long failuresSeen) {
+                             boolean degraded, long failuresSeen, String credentialKey) {
+
+    public GuardAdmission(Outcome outcome, String addressKey, long retryAfterMillis, Lease reservation,
+                          boolean degraded, long failuresSeen) {
+        this(outcome, addressKey, retryAfterMillis, reservation, degraded, failuresSeen, null);
+    }
 
     /** What the guard decided before the lookup. */
     public enum Outcome {
