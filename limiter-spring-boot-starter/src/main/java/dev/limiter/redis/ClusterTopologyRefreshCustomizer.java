@@ -26,13 +26,13 @@ public class ClusterTopologyRefreshCustomizer implements LettuceClientConfigurat
     public static final String REFRESH_PREFIX = "spring.data.redis.lettuce.cluster.refresh";
 
     /** How often the topology is read again even when nothing triggered a refresh. */
-    public static final Duration PERIOD = Duration.ofSeconds(5);
+    public static final Duration PERIOD = Duration.ofSeconds(3);
 
     /**
      * The least time between two adaptive refreshes. Lettuce's default is 30 s: the refresh triggered by the
      * dying master happens before the replica is promoted and would hold back the one that sees the promotion.
      */
-    public static final Duration ADAPTIVE_TRIGGERS_TIMEOUT = Duration.ofSeconds(5);
+    public static final Duration ADAPTIVE_TRIGGERS_TIMEOUT = Duration.ofSeconds(3);
 
     private final Environment environment;
     private final boolean clusterConfigured;

@@ -43,16 +43,16 @@ class ClusterTopologyRefreshTests {
     }
 
     @Test
-    void clusterWhenRefreshNotSetShouldRefreshAdaptivelyAndEveryFiveSeconds() {
+    void clusterWhenRefreshNotSetShouldRefreshAdaptivelyAndEveryThreeSeconds() {
         runner.withPropertyValues("limiter.store=redis", clusterNodes()).run(context -> {
             assertThat(context).hasNotFailed();
             assertThat(clientOptions(context)).isInstanceOfSatisfying(ClusterClientOptions.class, options -> {
                 ClusterTopologyRefreshOptions refresh = options.getTopologyRefreshOptions();
                 assertThat(refresh.isPeriodicRefreshEnabled()).isTrue();
-                assertThat(refresh.getRefreshPeriod()).isEqualTo(Duration.ofSeconds(5));
+                assertThat(refresh.getRefreshPeriod()).isEqualTo(Duration.ofSeconds(3));
                 assertThat(refresh.getAdaptiveRefreshTriggers()).contains(RefreshTrigger.MOVED_REDIRECT,
                         RefreshTrigger.PERSISTENT_RECONNECTS, RefreshTrigger.UNCOVERED_SLOT);
-                assertThat(refresh.getAdaptiveRefreshTimeout()).isEqualTo(Duration.ofSeconds(5));
+                assertThat(refresh.getAdaptiveRefreshTimeout()).isEqualTo(Duration.ofSeconds(3));
                 assertThat(refresh.useDynamicRefreshSources()).isTrue();
             });
         });
