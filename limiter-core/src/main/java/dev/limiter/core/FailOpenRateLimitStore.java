@@ -4,6 +4,7 @@ import dev.limiter.core.internal.InMemoryRateLimitStore;
 
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 
 /**
@@ -13,7 +14,10 @@ import java.util.function.Predicate;
  *
  * <p>The authoritative store is expected to bound its own latency (a timeout, a circuit breaker); this class
  * only decides what happens once it has failed. The mode changes once per outage: a call that was already in
- * flight when the outage was noticed cannot end it by succeeding late.
+ * flight when the outage was noticed cannot end it by succeeding late, a call that was in flight when it ended
+ * cannot start a new one by failing late, and when a guard stands in front of the store (a circuit breaker) the
+ * outage ends only once the guard has settled (closed again), so that a half-open breaker's refusals never
+ * start a second outage right after the first one ended.
  */
 public final class FailOpenRateLimitStore implements RateLimitStore {
 
@@ -22,10 +26,13 @@ public final class FailOpenRateLimitStore implements RateLimitStore {
     private final Predicate<Budget> failsClosed;
     private final long closedRetryAfterMillis;
     private final StoreModeListener listener;
+    private final BooleanSupplier guardSettled;
 
     private final AtomicLong calls = new AtomicLong();
     /** The call number at which the current outage was noticed; -1 while authoritative. */
     private final AtomicLong degradedSinceCall = new AtomicLong(-1);
+    /** The call number at which the last outage ended; calls up to it were in flight during that outage. */
+    private final AtomicLong recoveredAtCall = new AtomicLong(-1);
 
     /**
      * @param authoritative          the store whose counters are the truth
@@ -36,6 +43,23 @@ public final class FailOpenRateLimitStore implements RateLimitStore {
      */
     public FailOpenRateLimitStore(RateLimitStore authoritative, int fallbackMaxKeys, Predicate<Budget> failsClosed,
                                   long closedRetryAfterMillis, StoreModeListener listener) {
+        this(authoritative, fallbackMaxKeys, failsClosed, closedRetryAfterMillis, listener, () -> true);
+    }
+
+    /**
+     * @param authoritative          the store whose counters are the truth, possibly behind a guard
+     * @param fallbackMaxKeys        bound on the fallback's keys
+     * @param failsClosed            budgets that refuse instead of falling back
+     * @param closedRetryAfterMillis the retry-after hint given with a fail-closed refusal
+     * @param listener               told of each change of mode
+     * @param guardSettled           whether the guard in front of the store is back to normal (its breaker
+     *                               closed): an outage ends only on a success while it is, and the guard's
+     *                               {@link StoreNotCalledException refusals} while it is start none
+     */
+    public FailOpenRateLimitStore(RateLimitStore authoritative, int fallbackMaxKeys, Predicate<Budget> failsClosed,
+                                  long closedRetryAfterMillis, StoreModeListener listener,
+                                  BooleanSupplier guardSettled) {
+        this.guardSettled = Objects.requireNonNull(guardSettled, "guardSettled");
         this.authoritative = Objects.requireNonNull(authoritative, "authoritative");
         this.fallback = new InMemoryRateLimitStore(fallbackMaxKeys);
         this.failsClosed = Objects.requireNonNull(failsClosed, "failsClosed");
@@ -110,12 +134,23 @@ public final class FailOpenRateLimitStore implements RateLimitStore {
 
     private void succeeded(long call) {
         long since = degradedSinceCall.get();
-        if (since >= 0 && call > since && degradedSinceCall.compareAndSet(since, -1)) {
-            listener.recovered(authoritative.name());
+        if (since >= 0 && call > since && guardSettled.getAsBoolean()) {
+            // written before the mode flips, so that no late failure of an older call slips in between
+            recoveredAtCall.accumulateAndGet(calls.get(), Math::max);
+            if (degradedSinceCall.compareAndSet(since, -1)) {
+                listener.recovered(authoritative.name());
+            }
         }
     }
 
     private void failed(long call, RuntimeException failure) {
+        if (degradedSinceCall.get() >= 0 || call <= recoveredAtCall.get()) {
+            return;
+        }
+        if (failure instanceof StoreNotCalledException && guardSettled.getAsBoolean()) {
+            // refused just before the guard closed: this call is decided by the fallback, but the store is fine
+            return;
+        }
         if (degradedSinceCall.compareAndSet(-1, call)) {
             listener.degraded(authoritative.name(), failure);
         }

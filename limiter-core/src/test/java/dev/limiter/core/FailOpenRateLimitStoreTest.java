@@ -135,12 +135,62 @@ class FailOpenRateLimitStoreTest {
         assertThat(store.take(leased, "a", 1, true, T0 + 6).allowed()).isTrue();
     }
 
+    @Test
+    void outageWhenGuardStillHalfOpenShouldNotEndOnAProbesSuccess() {
+        java.util.concurrent.atomic.AtomicBoolean settled = new java.util.concurrent.atomic.AtomicBoolean(true);
+        FailOpenRateLimitStore guarded = new FailOpenRateLimitStore(backend, 1_000, b -> false, 5_000, listener,
+                settled::get);
+        backend.down = true;
+        guarded.take(ANONYMOUS, "a", 1, false, T0);
+        settled.set(false);
+        backend.down = false;
+
+        guarded.take(ANONYMOUS, "a", 1, false, T0 + 1);
+        assertThat(guarded.mode()).as("a half-open probe succeeded, the guard has not closed").isEqualTo(StoreMode.DEGRADED);
+        settled.set(true);
+        guarded.take(ANONYMOUS, "a", 1, false, T0 + 2);
+
+        assertThat(listener.events).containsExactly("degraded:switchable", "recovered:switchable");
+        assertThat(guarded.mode()).isEqualTo(StoreMode.AUTHORITATIVE);
+    }
+
+    @Test
+    void guardRefusalWhenGuardSettledShouldNotStartAnOutage() {
+        FailOpenRateLimitStore guarded = new FailOpenRateLimitStore(backend, 1_000, b -> false, 5_000, listener,
+                () -> true);
+        backend.refuse = true;
+
+        Decision d = guarded.take(ANONYMOUS, "a", 1, false, T0);
+
+        assertThat(d.degraded()).as("decided by the fallback all the same").isTrue();
+        assertThat(listener.events).isEmpty();
+        assertThat(guarded.mode()).isEqualTo(StoreMode.AUTHORITATIVE);
+    }
+
+    @Test
+    void guardRefusalWhenGuardOpenShouldStartAnOutageNamingTheLastStoreFailure() {
+        FailOpenRateLimitStore guarded = new FailOpenRateLimitStore(backend, 1_000, b -> false, 5_000, listener,
+                () -> false);
+        backend.refuse = true;
+
+        guarded.take(ANONYMOUS, "a", 1, false, T0);
+
+        assertThat(listener.events).containsExactly("degraded:switchable");
+        assertThat(listener.causes).singleElement().satisfies(cause ->
+                assertThat(cause.getCause()).hasMessage("connection reset by peer"));
+    }
+
     /** A store of our own SPI that can be switched off; the Redis store's real faults are tested in the starter. */
     private static final class SwitchableStore implements RateLimitStore {
         final InMemoryRateLimitStore delegate = new InMemoryRateLimitStore(1_000);
         volatile boolean down;
+        volatile boolean refuse;
 
         private void check() {
+            if (refuse) {
+                throw new StoreNotCalledException("breaker open; store not called",
+                        new RateLimitStoreException("connection reset by peer"));
+            }
             if (down) {
                 throw new RateLimitStoreException("switched off");
             }
@@ -178,10 +228,12 @@ class FailOpenRateLimitStoreTest {
 
     private static final class RecordingListener implements StoreModeListener {
         final List<String> events = java.util.Collections.synchronizedList(new ArrayList<>());
+        final List<Throwable> causes = java.util.Collections.synchronizedList(new ArrayList<>());
 
         @Override
         public void degraded(String store, Throwable cause) {
             events.add("degraded:" + store);
+            causes.add(cause);
         }
 
         @Override

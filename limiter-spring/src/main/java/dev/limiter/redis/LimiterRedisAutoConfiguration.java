@@ -17,6 +17,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
@@ -69,6 +70,23 @@ public class LimiterRedisAutoConfiguration {
                 throw new InvalidLimiterConfigurationException("limiter.redis.key-prefix",
                         RedisKeys.PREFIX_RULE + ", was '" + properties.getRedis().getKeyPrefix() + "'");
             }
+        }
+    }
+
+    /**
+     * Only read when Lettuce and Boot's Redis auto-configuration are present; the customizer is applied by Boot
+     * to the connection factory it builds, and left unused when the application builds its own.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = {REDIS_CONNECTION_FACTORY, "io.lettuce.core.cluster.ClusterClientOptions",
+            "org.springframework.boot.autoconfigure.data.redis.LettuceClientConfigurationBuilderCustomizer"})
+    static class ClusterTopologyRefreshConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        ClusterTopologyRefreshCustomizer limiterClusterTopologyRefreshCustomizer(Environment environment,
+                ObjectProvider<org.springframework.data.redis.connection.RedisClusterConfiguration> clusterConfigurations) {
+            return new ClusterTopologyRefreshCustomizer(environment, clusterConfigurations.getIfAvailable() != null);
         }
     }
 

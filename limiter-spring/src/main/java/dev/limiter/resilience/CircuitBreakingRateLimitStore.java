@@ -6,6 +6,7 @@ import dev.limiter.core.KeyState;
 import dev.limiter.core.Lease;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStoreException;
+import dev.limiter.core.StoreNotCalledException;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 
 import java.util.Objects;
@@ -14,7 +15,8 @@ import java.util.function.Supplier;
 /**
  * Stops paying a failing store's timeout: every call passes a Resilience4j {@link CircuitBreaker}; while it
  * is open, calls fail at once with a {@link RateLimitStoreException} and the fail-open wrapper decides.
- * Half-open probes let the store heal by itself.
+ * Half-open probes let the store heal by itself. A refusal is a {@link StoreNotCalledException} whose cause is the
+ * store's last real failure, so that the outage is reported with the store's error, not the breaker's.
  *
  * <p>Releases are not guarded: they are asynchronous, their failure costs nothing but a lease that expires
  * by itself, and counting them would let a slow release path open the breaker for decisions.
@@ -23,6 +25,7 @@ public final class CircuitBreakingRateLimitStore implements RateLimitStore {
 
     private final RateLimitStore store;
     private final CircuitBreaker breaker;
+    private volatile RuntimeException lastFailure;
 
     public CircuitBreakingRateLimitStore(RateLimitStore store, CircuitBreaker breaker) {
         this.store = Objects.requireNonNull(store, "store");
@@ -65,10 +68,17 @@ public final class CircuitBreakingRateLimitStore implements RateLimitStore {
         return store;
     }
 
+    /** Whether the breaker is back to normal (closed, or not breaking at all), so that an outage may end. */
+    public boolean settled() {
+        CircuitBreaker.State state = breaker.getState();
+        return state == CircuitBreaker.State.CLOSED || state == CircuitBreaker.State.DISABLED
+                || state == CircuitBreaker.State.METRICS_ONLY;
+    }
+
     private <T> T guarded(Supplier<T> call) {
         if (!breaker.tryAcquirePermission()) {
-            throw new RateLimitStoreException("circuit breaker '" + breaker.getName() + "' is "
-                    + breaker.getState().name().toLowerCase(java.util.Locale.ROOT) + "; store not called");
+            throw new StoreNotCalledException("circuit breaker '" + breaker.getName() + "' is "
+                    + breaker.getState().name().toLowerCase(java.util.Locale.ROOT) + "; store not called", lastFailure);
         }
         long start = breaker.getCurrentTimestamp();
         try {
@@ -76,6 +86,7 @@ public final class CircuitBreakingRateLimitStore implements RateLimitStore {
             breaker.onSuccess(breaker.getCurrentTimestamp() - start, breaker.getTimestampUnit());
             return result;
         } catch (RuntimeException failure) {
+            lastFailure = failure;
             breaker.onError(breaker.getCurrentTimestamp() - start, breaker.getTimestampUnit(), failure);
             throw failure instanceof RateLimitStoreException ? failure
                     : new RateLimitStoreException("store failed: " + failure.getMessage(), failure);

@@ -30,7 +30,8 @@ public class StoreFailover {
 
     public FailOpenRateLimitStore protect(RateLimitStore remote) {
         long closedRetryAfter = breaker.getCircuitBreakerConfig().getWaitIntervalFunctionInOpenState().apply(1);
-        return new FailOpenRateLimitStore(new CircuitBreakingRateLimitStore(remote, breaker), fallbackMaxKeys,
+        CircuitBreakingRateLimitStore guarded = new CircuitBreakingRateLimitStore(remote, breaker);
+        return new FailOpenRateLimitStore(guarded, fallbackMaxKeys,
                 budget -> failClosedBudgets.contains(budget.name()), closedRetryAfter, new StoreModeListener() {
                     @Override
                     public void degraded(String store, Throwable cause) {
@@ -41,7 +42,7 @@ public class StoreFailover {
                     public void recovered(String store) {
                         listeners.forEach(l -> l.recovered(store));
                     }
-                });
+                }, guarded::settled);
     }
 
     public CircuitBreaker circuitBreaker() {

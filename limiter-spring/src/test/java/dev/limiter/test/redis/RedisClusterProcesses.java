@@ -40,11 +40,85 @@ public final class RedisClusterProcesses implements AutoCloseable {
         }
     }
 
+    /**
+     * Three masters and three replicas ({@code CLUSTER REPLICATE}, one per master), with a short
+     * {@code cluster-node-timeout} so that a replica is promoted a few seconds after its master dies. Returns once
+     * every node reports {@code cluster_state:ok} and every replica is in sync with its master.
+     */
+    public static RedisClusterProcesses startWithReplicas(int nodeTimeoutMillis) {
+        List<RedisServerProcess> nodes = new ArrayList<>();
+        try {
+            for (int i = 0; i < 6; i++) {
+                int port = RedisServerProcess.freePort(true);
+                nodes.add(RedisServerProcess.start(port, List.of(
+                        "cluster-enabled yes",
+                        "cluster-config-file nodes-" + port + ".conf",
+                        "cluster-node-timeout " + nodeTimeoutMillis,
+                        "cluster-require-full-coverage yes")));
+            }
+            RedisClusterProcesses cluster = new RedisClusterProcesses(nodes);
+            cluster.assignSlotsAndMeet(3);
+            cluster.awaitState("ok", 30);
+            for (int i = 0; i < 3; i++) {
+                String masterId = (String) nodes.get(i).call("CLUSTER", "MYID");
+                cluster.replicate(nodes.get(3 + i), masterId, 30);
+            }
+            for (int i = 0; i < 3; i++) {
+                cluster.awaitInSync(nodes.get(3 + i), 30);
+            }
+            cluster.awaitState("ok", 30);
+            return cluster;
+        } catch (RuntimeException e) {
+            nodes.forEach(RedisServerProcess::close);
+            throw e;
+        }
+    }
+
+    /** Makes {@code replica} replicate the master {@code masterId}, once the gossip has told it about that master. */
+    private void replicate(RedisServerProcess replica, String masterId, int seconds) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        while (true) {
+            try {
+                replica.call("CLUSTER", "REPLICATE", masterId);
+                return;
+            } catch (RespClient.RedisErrorReply e) {
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+                RedisServerProcess.sleep(50);
+            }
+        }
+    }
+
+    private static void awaitInSync(RedisServerProcess replica, int seconds) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        while (!"up".equals(replica.info("replication").get("master_link_status"))) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("replica on port " + replica.port() + " did not sync in " + seconds + "s");
+            }
+            RedisServerProcess.sleep(50);
+        }
+    }
+
+    /** The running replicas of {@code master} (by its node id), as this node's view of the Cluster says. */
+    public List<RedisServerProcess> replicasOf(RedisServerProcess master) {
+        String masterId = (String) master.call("CLUSTER", "MYID");
+        return nodes.stream().filter(RedisServerProcess::isRunning).filter(node -> node != master)
+                .filter(node -> "slave".equals(node.info("replication").get("role"))
+                        && ((String) node.call("CLUSTER", "NODES")).lines()
+                        .anyMatch(line -> line.contains("myself") && line.contains(masterId)))
+                .toList();
+    }
+
     private void assignSlotsAndMeet() {
-        int per = SLOTS / nodes.size();
-        for (int i = 0; i < nodes.size(); i++) {
+        assignSlotsAndMeet(nodes.size());
+    }
+
+    private void assignSlotsAndMeet(int masters) {
+        int per = SLOTS / masters;
+        for (int i = 0; i < masters; i++) {
             int from = i * per;
-            int to = i == nodes.size() - 1 ? SLOTS - 1 : from + per - 1;
+            int to = i == masters - 1 ? SLOTS - 1 : from + per - 1;
             List<Object> command = new ArrayList<>();
             command.add("CLUSTER");
             command.add("ADDSLOTS");
@@ -95,10 +169,11 @@ public final class RedisClusterProcesses implements AutoCloseable {
         return nodes.stream().map(RedisServerProcess::address).toList();
     }
 
-    /** The node that serves {@code key}'s slot right now. */
+    /** The node that serves {@code key}'s slot right now (asking only the nodes that run). */
     public RedisServerProcess nodeFor(String key) {
-        long slot = (Long) nodes.get(0).call("CLUSTER", "KEYSLOT", key);
-        for (RedisServerProcess node : nodes) {
+        List<RedisServerProcess> running = nodes.stream().filter(RedisServerProcess::isRunning).toList();
+        long slot = (Long) running.get(0).call("CLUSTER", "KEYSLOT", key);
+        for (RedisServerProcess node : running) {
             @SuppressWarnings("unchecked")
             List<List<Object>> ranges = (List<List<Object>>) node.call("CLUSTER", "SLOTS");
             for (List<Object> range : ranges) {

@@ -220,6 +220,26 @@ public final class RedisServerProcess implements AutoCloseable {
         LIVE.remove(this);
     }
 
+    /**
+     * Kills the process with SIGKILL, as a crash or the OOM killer would: no shutdown, no goodbye to clients or
+     * to the other Cluster nodes. {@link #restart()} brings it back. Idempotent.
+     */
+    public synchronized void crash() {
+        Process p = process;
+        if (p == null) {
+            return;
+        }
+        p.destroyForcibly();
+        try {
+            p.waitFor(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        process = null;
+        paused = false;
+        LIVE.remove(this);
+    }
+
     /** Starts the server again on the same port and directory (a Cluster node keeps its nodes.conf). */
     public synchronized void restart() {
         stop();
