@@ -11,9 +11,12 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * One real {@code redis-server} process on a fixed port, in its own temporary directory, with no persistence.
@@ -117,6 +120,10 @@ public final class RedisServerProcess implements AutoCloseable {
                 "daemonize no"));
         if (!sentinel) {
             config.addAll(List.of("save \"\"", "appendonly no"));
+        }
+        if (RedisBinary.atLeast(7)) {
+            // Redis 7 refuses DEBUG (the stall faults) by default; 6.2 does not know the option and would not start
+            config.add("enable-debug-command yes");
         }
         config.addAll(extraConfig);
         Path conf = dir.resolve("redis.conf");
@@ -249,19 +256,36 @@ public final class RedisServerProcess implements AutoCloseable {
 
     /**
      * {@code DEBUG SLEEP seconds}, sent without waiting for the reply: the server is busy for that long. The
-     * command is issued on a background thread so the caller can observe the stall.
+     * command is issued on a background thread so the caller can observe the stall. A server that refuses the
+     * command answers at once, and that refusal is thrown here: a test that believes it stalled the server when
+     * it did not would prove nothing.
      */
     public void debugSleep(double seconds) {
+        CompletableFuture<Object> reply = new CompletableFuture<>();
         Thread t = new Thread(() -> {
             try (RespClient client = new RespClient(host(), port, (int) (seconds * 1000) + 10_000)) {
-                client.command("DEBUG", "SLEEP", seconds);
-            } catch (RuntimeException ignored) {
-                // the server may be stopped while sleeping
+                reply.complete(client.command("DEBUG", "SLEEP", seconds));
+            } catch (RuntimeException e) {
+                // the server may be stopped while sleeping; only a refusal matters to the caller
+                reply.completeExceptionally(e);
             }
         }, "redis-debug-sleep-" + port);
         t.setDaemon(true);
         t.start();
-        sleep(50);
+        try {
+            reply.get(100, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException sleeping) {
+            return;
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RespClient.RedisErrorReply refused) {
+                throw new IllegalStateException("redis-server on port " + port + " refused DEBUG SLEEP: "
+                        + refused.getMessage(), refused);
+            }
+            throw new IllegalStateException("DEBUG SLEEP on port " + port + " failed", e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     private void signal(String signal) {
