@@ -1,7 +1,7 @@
 package dev.limiter.core;
 
 /**
- * Where counters live. Every implementation applies the same rule (DESIGN §2) and passes the same contract
+ * Where counters live. Every implementation applies the same rule (ADR 0001) and passes the same contract
  * test suite.
  *
  * <p>Contract:

@@ -41,7 +41,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
- * Counters in Redis, exact across every instance that shares it (DESIGN §4). One decision is one round trip:
+ * Counters in Redis, exact across every instance that shares it (docs/redis.md, ADR 0002). One decision is one round trip:
  * {@code take.lua}, sent as EVALSHA (EVAL when the server answers NOSCRIPT), checks every window and the
  * concurrency bound and counts atomically; Java only turns the script's numbers into {@link BoundVerdict}s
  * and lets {@link Decision#of} decide admission and retry-after, as every store does.

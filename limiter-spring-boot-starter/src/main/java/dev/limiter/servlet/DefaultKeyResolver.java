@@ -9,7 +9,7 @@ import dev.limiter.spring.KeyResolver;
 import jakarta.servlet.http.HttpServletRequest;
 
 /**
- * DESIGN §3: an authenticated request carrying a bearer token is keyed on the SHA-256 of the token
+ * docs/security.md ("Keys"): an authenticated request carrying a bearer token is keyed on the SHA-256 of the token
  * ({@code t:}), another authenticated request on the SHA-256 of its principal's name ({@code p:}), and a request
  * without a credential on {@code request.getRemoteAddr()} ({@code a:}).
  *

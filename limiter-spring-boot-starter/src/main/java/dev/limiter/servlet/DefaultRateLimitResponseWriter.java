@@ -15,7 +15,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 /**
- * DESIGN §6 on the wire: {@code X-RateLimit-*} for the binding window, the IETF {@code RateLimit-Policy} and
+ * docs/http-contract.md on the wire: {@code X-RateLimit-*} for the binding window, the IETF {@code RateLimit-Policy} and
  * {@code RateLimit} fields (draft-ietf-httpapi-ratelimit-headers), and a 429 with {@code Retry-After} and an
  * RFC 9457 problem body. Everything the limiter produces itself is {@code no-store}.
  */

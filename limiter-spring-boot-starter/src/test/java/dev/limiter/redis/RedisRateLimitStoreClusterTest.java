@@ -12,7 +12,7 @@ import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The store contract of DESIGN §2, unchanged, on a real three-master Redis Cluster. */
+/** The store contract (ADR 0001, {@code RateLimitStoreContractTest}), unchanged, on a real three-master Redis Cluster. */
 class RedisRateLimitStoreClusterTest extends RateLimitStoreContractTest {
 
     @RegisterExtension

@@ -6,7 +6,7 @@ import dev.limiter.test.redis.RedisServerExtension;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
-/** The store contract of DESIGN §2, unchanged, on a real standalone Redis. */
+/** The store contract (ADR 0001, {@code RateLimitStoreContractTest}), unchanged, on a real standalone Redis. */
 class RedisRateLimitStoreStandaloneTest extends RateLimitStoreContractTest {
 
     @RegisterExtension

@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.function.Supplier;
 
 /**
- * The rule of DESIGN §2, once, in Java: fixed wall-clock windows, cost, concurrency leases with expiry,
+ * The rule of ADR 0001, once, in Java: fixed wall-clock windows, cost, concurrency leases with expiry,
  * refused-not-counted unless the budget counts refusals. The Redis store's Lua script is the only other
  * implementation; the shared contract suite and a differential test hold the two equal.
  *

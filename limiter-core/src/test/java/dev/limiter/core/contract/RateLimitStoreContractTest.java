@@ -18,7 +18,7 @@ import java.util.UUID;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The behaviour of DESIGN §2 at exact milliseconds. Every {@link RateLimitStore} extends this class and
+ * The counting rule of ADR 0001 (fixed wall-clock windows, cost, leases) at exact milliseconds. Every {@link RateLimitStore} extends this class and
  * passes it unchanged; that is what "the same arithmetic on every store" means.
  */
 public abstract class RateLimitStoreContractTest {
