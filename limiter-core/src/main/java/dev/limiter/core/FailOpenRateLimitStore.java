@@ -45,6 +45,8 @@ public final class FailOpenRateLimitStore implements RateLimitStore {
 
     @Override
     public Decision take(Budget budget, String key, long cost, boolean expensive, long nowMillis) {
+        // a caller's mistake, not a store failure: it must neither trip the breaker nor reach the fallback
+        budget.checkCost(cost);
         long call = calls.incrementAndGet();
         try {
             Decision decision = authoritative.take(budget, key, cost, expensive, nowMillis);

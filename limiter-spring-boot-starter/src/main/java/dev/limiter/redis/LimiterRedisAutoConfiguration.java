@@ -1,5 +1,7 @@
 package dev.limiter.redis;
 
+import java.time.Duration;
+
 import dev.limiter.autoconfigure.InvalidLimiterConfigurationException;
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
 import dev.limiter.autoconfigure.LimiterProperties;
@@ -56,6 +58,11 @@ public class LimiterRedisAutoConfiguration {
                         "is 'redis' but the application has no single RedisConnectionFactory bean: add "
                                 + "spring-boot-starter-data-redis and configure spring.data.redis.*, or define one "
                                 + "RedisConnectionFactory bean");
+            }
+            Duration timeout = properties.getRedis().getTimeout();
+            if (timeout == null || timeout.isNegative() || timeout.isZero()) {
+                throw new InvalidLimiterConfigurationException("limiter.redis.timeout",
+                        "must be a positive duration such as 250ms, was " + timeout);
             }
             try {
                 return RedisRateLimitStore.builder(connectionFactory)

@@ -115,9 +115,7 @@ public final class RedisRateLimitStore implements RateLimitStore {
 
     @Override
     public Decision take(Budget budget, String key, long cost, boolean expensive, long nowMillis) {
-        if (cost < 1) {
-            throw new IllegalArgumentException("cost must be at least 1, was " + cost);
-        }
+        budget.checkCost(cost);
         ConcurrencyBound bound = expensive ? budget.concurrency().orElse(null) : null;
         boolean remember = !budget.countRefused();
         if (remember && bound == null) {

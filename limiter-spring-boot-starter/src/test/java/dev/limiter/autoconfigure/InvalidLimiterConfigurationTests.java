@@ -33,6 +33,18 @@ class InvalidLimiterConfigurationTests {
     }
 
     @Test
+    void windowDurationWhenNotWholeSecondsShouldFailNamingTheProperty() {
+        assertFailsNaming("limiter.budgets.standard.windows.minute.duration",
+                "limiter.budgets.standard.windows.minute.duration=1500ms");
+    }
+
+    @Test
+    void windowDurationWhenHalfASecondShouldFailNamingTheProperty() {
+        assertFailsNaming("limiter.budgets.anonymous.windows.minute.duration",
+                "limiter.budgets.anonymous.windows.minute.duration=500ms");
+    }
+
+    @Test
     void windowDurationWhenNegativeShouldFailNamingTheProperty() {
         assertFailsNaming("limiter.budgets.standard.windows.minute.duration",
                 "limiter.budgets.standard.windows.minute.duration=-1m");

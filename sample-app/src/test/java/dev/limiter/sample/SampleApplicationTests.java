@@ -1,5 +1,6 @@
 package dev.limiter.sample;
 
+import dev.limiter.servlet.DefaultRateLimitResponseWriter;
 import dev.limiter.test.web.MutableClock;
 
 import java.net.URI;
@@ -82,7 +83,8 @@ class SampleApplicationTests {
         assertThat(header(refused, "RateLimit")).isEqualTo("\"minute\";r=0;t=42");
         assertThat(header(refused, "RateLimit-Policy")).isEqualTo("\"minute\";q=5;w=60, \"hour\";q=36000;w=3600");
         JsonNode body = json.readTree(refused.body());
-        assertThat(body.get("type").asText()).isEqualTo("about:blank");
+        // headers=both: the IETF fields are on, so the draft's quota-exceeded problem type
+        assertThat(body.get("type").asText()).isEqualTo(DefaultRateLimitResponseWriter.QUOTA_EXCEEDED_TYPE);
         assertThat(body.get("title").asText()).isEqualTo("Too Many Requests");
         assertThat(body.get("status").asInt()).isEqualTo(429);
         assertThat(body.get("error").asText()).isEqualTo("rate_limit_exceeded");

@@ -28,16 +28,15 @@ public final class FixedWindowArithmetic {
     /** Decides and counts one request against {@code state}, mutating it. */
     public static Decision take(Budget budget, String key, CounterState state, long cost, boolean expensive,
                                 long nowMillis, Supplier<String> leaseIds) {
-        if (cost < 1) {
-            throw new IllegalArgumentException("cost must be at least 1, was " + cost);
-        }
+        budget.checkCost(cost);
         List<Window> windows = budget.windows();
         int n = windows.size();
         boolean roomInWindows = true;
         for (int i = 0; i < n; i++) {
             Window w = windows.get(i);
             roll(w, state, i, nowMillis);
-            roomInWindows &= state.windows[2 * i + 1] + cost <= w.limit();
+            // subtraction, not addition: count + cost must not overflow into an admission
+            roomInWindows &= cost <= w.limit() - state.windows[2 * i + 1];
         }
 
         ConcurrencyBound bound = expensive ? budget.concurrency().orElse(null) : null;
@@ -57,7 +56,7 @@ public final class FixedWindowArithmetic {
             long after = counts ? before + cost : before;
             state.windows[2 * i + 1] = after;
             verdicts[i] = new BoundVerdict(w.name(), false, w.limit(), Math.max(0, w.limit() - after), reset,
-                    w.durationMillis(), before + cost > w.limit());
+                    w.durationMillis(), cost > w.limit() - before);
         }
         Lease lease = null;
         if (admitted && bound != null) {

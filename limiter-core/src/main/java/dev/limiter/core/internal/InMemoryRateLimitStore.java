@@ -53,6 +53,7 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 
     @Override
     public Decision take(Budget budget, String key, long cost, boolean expensive, long nowMillis) {
+        budget.checkCost(cost);
         boolean rememberable = !budget.countRefused() && !(expensive && budget.concurrency().isPresent());
         if (rememberable) {
             Decision remembered = overLimit.refuse(budget, key, cost, nowMillis);
