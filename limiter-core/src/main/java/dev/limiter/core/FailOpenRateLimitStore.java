@@ -81,7 +81,8 @@ public final class FailOpenRateLimitStore implements RateLimitStore {
         try {
             return authoritative.peek(budget, key, nowMillis);
         } catch (RuntimeException failure) {
-            return fallback.peek(budget, key, nowMillis);
+            // a block read from the fallback must say so, or a 429 built on it would claim an exact count
+            return fallback.peek(budget, key, nowMillis).asDegraded();
         }
     }
 

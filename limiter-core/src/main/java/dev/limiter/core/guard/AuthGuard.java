@@ -82,9 +82,10 @@ public final class AuthGuard {
      */
     public GuardAdmission admit(String addressKey, long nowMillis) {
         try {
-            long blockedUntil = blockedUntil(store.peek(block, addressKey, nowMillis));
+            KeyState blockState = store.peek(block, addressKey, nowMillis);
+            long blockedUntil = blockedUntil(blockState);
             if (blockedUntil > nowMillis) {
-                return blocked(addressKey, blockedUntil, nowMillis, false);
+                return blocked(addressKey, blockedUntil, nowMillis, blockState.degraded());
             }
             Decision reservation = store.take(pending, addressKey, 1, true, nowMillis);
             if (!reservation.allowed()) {
