@@ -1,5 +1,6 @@
 package dev.limiter.redis;
 
+import dev.limiter.autoconfigure.ConditionalOnLimiterEnabled;
 import java.time.Duration;
 
 import dev.limiter.autoconfigure.InvalidLimiterConfigurationException;
@@ -31,7 +32,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  */
 @AutoConfiguration(before = LimiterAutoConfiguration.class, after = LimiterResilienceAutoConfiguration.class,
         afterName = "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration")
-@ConditionalOnProperty(prefix = "limiter", name = "enabled", havingValue = "true", matchIfMissing = true)
+@ConditionalOnLimiterEnabled
 @ConditionalOnProperty(prefix = "limiter", name = "store", havingValue = "redis")
 @EnableConfigurationProperties(LimiterProperties.class)
 public class LimiterRedisAutoConfiguration {
