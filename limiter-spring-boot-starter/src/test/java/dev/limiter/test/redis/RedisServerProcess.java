@@ -11,12 +11,9 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * One real {@code redis-server} process on a fixed port, in its own temporary directory, with no persistence.
@@ -256,36 +253,27 @@ public final class RedisServerProcess implements AutoCloseable {
 
     /**
      * {@code DEBUG SLEEP seconds}, sent without waiting for the reply: the server is busy for that long. The
-     * command is issued on a background thread so the caller can observe the stall. A server that refuses the
-     * command answers at once, and that refusal is thrown here: a test that believes it stalled the server when
-     * it did not would prove nothing.
+     * command is issued on a background thread so the caller can observe the stall. A {@code DEBUG SLEEP 0} is
+     * sent first and waited for: a server that refuses {@code DEBUG} fails the caller here, loudly, since a test
+     * that believes it stalled the server when it did not would prove nothing.
      */
     public void debugSleep(double seconds) {
-        CompletableFuture<Object> reply = new CompletableFuture<>();
+        try {
+            call("DEBUG", "SLEEP", 0);
+        } catch (RespClient.RedisErrorReply refused) {
+            throw new IllegalStateException("redis-server on port " + port + " refused DEBUG SLEEP: "
+                    + refused.getMessage(), refused);
+        }
         Thread t = new Thread(() -> {
             try (RespClient client = new RespClient(host(), port, (int) (seconds * 1000) + 10_000)) {
-                reply.complete(client.command("DEBUG", "SLEEP", seconds));
-            } catch (RuntimeException e) {
-                // the server may be stopped while sleeping; only a refusal matters to the caller
-                reply.completeExceptionally(e);
+                client.command("DEBUG", "SLEEP", seconds);
+            } catch (RuntimeException ignored) {
+                // the server may be stopped while sleeping; a refusal was ruled out above
             }
         }, "redis-debug-sleep-" + port);
         t.setDaemon(true);
         t.start();
-        try {
-            reply.get(100, TimeUnit.MILLISECONDS);
-        } catch (TimeoutException sleeping) {
-            return;
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof RespClient.RedisErrorReply refused) {
-                throw new IllegalStateException("redis-server on port " + port + " refused DEBUG SLEEP: "
-                        + refused.getMessage(), refused);
-            }
-            throw new IllegalStateException("DEBUG SLEEP on port " + port + " failed", e.getCause());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        sleep(50);
     }
 
     private void signal(String signal) {
