@@ -40,6 +40,23 @@ public final class Budget {
         return windows;
     }
 
+    /**
+     * Throws {@link IllegalArgumentException} unless {@code cost} could ever be admitted: at least 1 and at most
+     * the smallest window's limit. A larger cost would be refused forever while every refusal promised a finite
+     * {@code Retry-After}; every store checks this before it counts anything.
+     */
+    public void checkCost(long cost) {
+        if (cost < 1) {
+            throw new IllegalArgumentException("cost must be at least 1, was " + cost);
+        }
+        for (Window window : windows) {
+            if (cost > window.limit()) {
+                throw new IllegalArgumentException("cost " + cost + " exceeds the limit " + window.limit()
+                        + " of window '" + window.name() + "' of budget '" + name + "': it could never be admitted");
+            }
+        }
+    }
+
     public Optional<ConcurrencyBound> concurrency() {
         return Optional.ofNullable(concurrency);
     }

@@ -69,6 +69,8 @@ public final class FailOpenRateLimitStore implements RateLimitStore {
 
     @Override
     public Decision take(Budget budget, String key, long cost, boolean expensive, long nowMillis) {
+        // a caller's mistake, not a store failure: it must neither trip the breaker nor reach the fallback
+        budget.checkCost(cost);
         long call = calls.incrementAndGet();
         try {
             Decision decision = authoritative.take(budget, key, cost, expensive, nowMillis);
@@ -103,7 +105,8 @@ public final class FailOpenRateLimitStore implements RateLimitStore {
         try {
             return authoritative.peek(budget, key, nowMillis);
         } catch (RuntimeException failure) {
-            return fallback.peek(budget, key, nowMillis);
+            // a block read from the fallback must say so, or a 429 built on it would claim an exact count
+            return fallback.peek(budget, key, nowMillis).asDegraded();
         }
     }
 

@@ -1,7 +1,7 @@
 package dev.limiter.core;
 
 /**
- * Where counters live. Every implementation applies the same rule (DESIGN §2) and passes the same contract
+ * Where counters live. Every implementation applies the same rule (ADR 0001) and passes the same contract
  * test suite.
  *
  * <p>Contract:
@@ -21,7 +21,9 @@ public interface RateLimitStore {
      *
      * @param budget    the budget the request is counted against
      * @param key       the counter key (already hashed; never a raw credential)
-     * @param cost      units taken from every window, at least 1
+     * @param cost      units taken from every window, at least 1 and at most the smallest window's limit
+     *                  ({@link Budget#checkCost(long)}); anything else throws {@link IllegalArgumentException}
+     *                  before anything is counted
      * @param expensive whether the request also needs a concurrency lease (ignored when the budget has no
      *                  concurrency bound)
      * @param nowMillis the decision time, epoch milliseconds

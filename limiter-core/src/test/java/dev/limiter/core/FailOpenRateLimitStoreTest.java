@@ -28,6 +28,37 @@ class FailOpenRateLimitStoreTest {
             b -> b.name().equals("closed"), 5_000, listener);
 
     @Test
+    void peekWhenTheStoreFailsShouldSayTheStateIsDegraded() {
+        assertThat(store.peek(ANONYMOUS, "a", T0).degraded()).isFalse();
+        backend.down = true;
+
+        assertThat(store.peek(ANONYMOUS, "a", T0).degraded()).isTrue();
+    }
+
+    @Test
+    void takeWhenCostExceedsTheLimitShouldFailWithoutTouchingTheFallback() {
+        assertThatThrownBy(() -> store.take(ANONYMOUS, "a", 61, false, T0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("window 'minute'");
+        assertThat(store.mode()).isEqualTo(StoreMode.AUTHORITATIVE);
+        assertThat(listener.events).isEmpty();
+    }
+
+    @Test
+    void guardBlockReadThroughPeekWhenTheStoreFailsShouldBeDegraded() {
+        backend.down = true;
+        dev.limiter.core.guard.AuthGuard guard = new dev.limiter.core.guard.AuthGuard(store,
+                new dev.limiter.core.guard.AuthGuardPolicy(1, Duration.ofMinutes(15), Duration.ofMinutes(30), 10,
+                        Duration.ofSeconds(30)));
+        String address = dev.limiter.core.guard.AuthGuard.addressKey("203.0.113.7");
+        guard.failed(guard.admit(address, T0), T0);
+
+        dev.limiter.core.guard.GuardAdmission blocked = guard.admit(address, T0 + 1);
+
+        assertThat(blocked.outcome()).isEqualTo(dev.limiter.core.guard.GuardAdmission.Outcome.BLOCKED);
+        assertThat(blocked.degraded()).isTrue();
+    }
+
+    @Test
     void whileTheStoreAnswersDecisionsAreAuthoritative() {
         Decision d = store.take(ANONYMOUS, "a", 1, false, T0);
 

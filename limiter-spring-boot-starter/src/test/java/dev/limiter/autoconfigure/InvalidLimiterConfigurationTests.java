@@ -33,6 +33,18 @@ class InvalidLimiterConfigurationTests {
     }
 
     @Test
+    void windowDurationWhenNotWholeSecondsShouldFailNamingTheProperty() {
+        assertFailsNaming("limiter.budgets.standard.windows.minute.duration",
+                "limiter.budgets.standard.windows.minute.duration=1500ms");
+    }
+
+    @Test
+    void windowDurationWhenHalfASecondShouldFailNamingTheProperty() {
+        assertFailsNaming("limiter.budgets.anonymous.windows.minute.duration",
+                "limiter.budgets.anonymous.windows.minute.duration=500ms");
+    }
+
+    @Test
     void windowDurationWhenNegativeShouldFailNamingTheProperty() {
         assertFailsNaming("limiter.budgets.standard.windows.minute.duration",
                 "limiter.budgets.standard.windows.minute.duration=-1m");
@@ -115,6 +127,49 @@ class InvalidLimiterConfigurationTests {
     @Test
     void redisTimeoutWhenZeroShouldFailNamingTheProperty() {
         assertFailsNaming("limiter.redis.timeout", "limiter.redis.timeout=0s");
+    }
+
+    @Test
+    void unknownKeyWhenATypoOfWindowsShouldFailSuggestingTheNearOne() {
+        runner.withPropertyValues("limiter.budgets.standard.window.minute.limit=1").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure()).rootCause()
+                    .hasMessageContaining("'limiter.budgets.standard.window.minute.limit'")
+                    .hasMessageContaining("did you mean 'limiter.budgets.standard.windows'?");
+        });
+    }
+
+    @Test
+    void unknownKeyAtTheTopShouldFailNamingIt() {
+        runner.withPropertyValues("limiter.heders=both").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("'limiter.heders'")
+                    .hasMessageContaining("did you mean 'limiter.headers'?");
+        });
+    }
+
+    @Test
+    void unknownKeyUnderARouteShouldFailNamingIt() {
+        runner.withPropertyValues("limiter.routes[0].pattern=/x", "limiter.routes[0].expensiv=true").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("'limiter.routes[0].expensiv'");
+        });
+    }
+
+    @Test
+    void systemPropertiesOfTheTestInfrastructureShouldNotBeChecked() {
+        runner.withSystemProperties("limiter.test.redis-server=embedded").run(context ->
+                assertThat(context).hasNotFailed());
+    }
+
+    @Test
+    void everyKnownKindOfKeyShouldStart() {
+        runner.withPropertyValues("limiter.budgets.gold.windows.minute.limit=5",
+                "limiter.budgets.gold.windows.minute.duration=1m", "limiter.budgets.gold.concurrency.max=2",
+                "limiter.budgets.gold.count-refused=true", "limiter.routes[0].pattern=/x",
+                "limiter.routes[0].methods[0]=GET", "limiter.redis.key-prefix=app", "limiter.auth-guard.threshold=5",
+                "limiter.headers=both", "limiter.max-request-body=1MB").run(context ->
+                assertThat(context).hasNotFailed());
     }
 
     @Test

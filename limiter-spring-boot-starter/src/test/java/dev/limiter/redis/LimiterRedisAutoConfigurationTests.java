@@ -189,6 +189,16 @@ class LimiterRedisAutoConfigurationTests {
     }
 
     @Test
+    void storeWhenRedisTimeoutIsZeroShouldFailNamingTheTimeoutNotTheKeyPrefix() {
+        runner.withPropertyValues("limiter.store=redis", "limiter.redis.timeout=0s",
+                "spring.data.redis.port=" + redis.port()).run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("limiter.redis.timeout")
+                    .hasMessageNotContaining("key-prefix");
+        });
+    }
+
+    @Test
     void startupShouldLogTheRedisStoreOnce(CapturedOutput output) {
         runner.withPropertyValues("limiter.store=redis", "spring.data.redis.port=" + redis.port()).run(context -> {
             assertThat(context).hasNotFailed();

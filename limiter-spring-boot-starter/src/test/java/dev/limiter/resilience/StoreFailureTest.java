@@ -27,7 +27,7 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Fail open, degraded and loud (ADR 0004) against a real redis-server that is really stopped, frozen and restarted: every request is still
+ * docs/operations.md and ADR 0004 against a real redis-server that is really stopped, frozen and restarted: every request is still
  * answered, the degraded mode is visible and bounded, and the limiter heals by itself.
  */
 @ExtendWith(OutputCaptureExtension.class)

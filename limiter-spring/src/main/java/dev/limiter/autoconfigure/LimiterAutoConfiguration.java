@@ -16,6 +16,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 
 /**
  * The limiter's model: the resolved budgets, the clock it decides by, and the in-process store when
@@ -37,7 +38,8 @@ public class LimiterAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    public BudgetRegistry limiterBudgetRegistry(LimiterProperties properties) {
+    public BudgetRegistry limiterBudgetRegistry(LimiterProperties properties, Environment environment) {
+        UnknownLimiterProperties.check(environment);
         LimiterConfigurationResolver.checkStores(properties);
         return LimiterConfigurationResolver.budgets(properties);
     }

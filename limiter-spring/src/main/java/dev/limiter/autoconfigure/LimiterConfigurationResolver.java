@@ -217,6 +217,11 @@ final class LimiterConfigurationResolver {
         if (properties.getDuration() == null || properties.getDuration().toMillis() < 1) {
             throw invalid(at + ".duration", "must be a positive duration such as 1m, was " + properties.getDuration());
         }
+        if (properties.getDuration().toMillis() % 1000 != 0) {
+            // RateLimit-Policy's w, X-RateLimit-Window and Retry-After speak whole seconds only
+            throw invalid(at + ".duration", "must be a whole number of seconds (the rate-limit headers state "
+                    + "windows in seconds), was " + properties.getDuration());
+        }
         return Window.of(name, properties.getLimit(), properties.getDuration());
     }
 

@@ -3,6 +3,7 @@ package dev.limiter.autoconfigure;
 import java.time.Clock;
 
 import dev.limiter.actuate.LimiterEndpoint;
+import dev.limiter.actuate.NoStoreEndpointFilter;
 import dev.limiter.actuate.RateLimitTotals;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.routes.RouteInventoryCheck;
@@ -11,13 +12,19 @@ import dev.limiter.spring.BudgetRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.endpoint.EndpointId;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.web.PathMappedEndpoints;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
 
 /**
  * The {@code limiter} actuator endpoint and the per-budget totals it shows. Present only when Spring Boot's
@@ -45,5 +52,23 @@ public class LimiterEndpointAutoConfiguration {
                                            ObjectProvider<RouteInventoryCheck> inventory, RateLimitTotals totals,
                                            @Qualifier(LimiterAutoConfiguration.CLOCK_BEAN_NAME) Clock clock) {
         return new LimiterEndpoint(budgets, options, stores, inventory, totals, clock);
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+    static class NoStoreConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean(name = "limiterEndpointNoStoreFilter")
+        FilterRegistrationBean<NoStoreEndpointFilter> limiterEndpointNoStoreFilter(
+                ObjectProvider<PathMappedEndpoints> endpoints) {
+            FilterRegistrationBean<NoStoreEndpointFilter> registration = new FilterRegistrationBean<>(
+                    new NoStoreEndpointFilter(() -> {
+                        PathMappedEndpoints mapped = endpoints.getIfAvailable();
+                        return mapped == null ? null : mapped.getPath(EndpointId.of("limiter"));
+                    }));
+            registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
+            return registration;
+        }
     }
 }

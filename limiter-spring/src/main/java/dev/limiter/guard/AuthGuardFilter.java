@@ -153,10 +153,11 @@ public class AuthGuardFilter extends OncePerRequestFilter {
             problem.with("resetTime", java.time.Instant.ofEpochMilli(clock.millis())
                     .plus(Duration.ofSeconds(retryAfter)).toString());
         }
-        problem.writeTo(response);
         if (admission.degraded()) {
-            response.setHeader("X-RateLimit-Degraded", "true");
+            // before the write: writeTo commits the response, and a header set after that is never sent
+            problem.header("X-RateLimit-Degraded", "true");
         }
+        problem.writeTo(response);
     }
 
     private void noteStoreAnswered(boolean degraded) {

@@ -1,5 +1,6 @@
 package dev.limiter.guard;
 
+import dev.limiter.autoconfigure.ConditionalOnLimiterEnabled;
 import java.time.Clock;
 
 import dev.limiter.autoconfigure.InvalidLimiterConfigurationException;
@@ -31,7 +32,7 @@ import org.springframework.security.core.context.SecurityContextHolder;
         afterName = "org.springframework.boot.autoconfigure.security.servlet.SecurityAutoConfiguration")
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnClass(SecurityContextHolder.class)
-@ConditionalOnProperty(prefix = "limiter", name = "enabled", havingValue = "true", matchIfMissing = true)
+@ConditionalOnLimiterEnabled
 @ConditionalOnProperty(prefix = "limiter.auth-guard", name = "enabled", havingValue = "true", matchIfMissing = true)
 public class LimiterAuthGuardAutoConfiguration {
 

@@ -1,5 +1,8 @@
 package dev.limiter.redis;
 
+import dev.limiter.autoconfigure.ConditionalOnLimiterEnabled;
+import java.time.Duration;
+
 import dev.limiter.autoconfigure.InvalidLimiterConfigurationException;
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
 import dev.limiter.autoconfigure.LimiterProperties;
@@ -31,7 +34,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  */
 @AutoConfiguration(before = LimiterAutoConfiguration.class, after = LimiterResilienceAutoConfiguration.class,
         afterName = "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration")
-@ConditionalOnProperty(prefix = "limiter", name = "enabled", havingValue = "true", matchIfMissing = true)
+@ConditionalOnLimiterEnabled
 @ConditionalOnProperty(prefix = "limiter", name = "store", havingValue = "redis")
 @EnableConfigurationProperties(LimiterProperties.class)
 public class LimiterRedisAutoConfiguration {
@@ -60,6 +63,11 @@ public class LimiterRedisAutoConfiguration {
                         "is 'redis' but the application has no single RedisConnectionFactory bean: add "
                                 + "spring-boot-starter-data-redis and configure spring.data.redis.*, or define one "
                                 + "RedisConnectionFactory bean");
+            }
+            Duration timeout = properties.getRedis().getTimeout();
+            if (timeout == null || timeout.isNegative() || timeout.isZero()) {
+                throw new InvalidLimiterConfigurationException("limiter.redis.timeout",
+                        "must be a positive duration such as 250ms, was " + timeout);
             }
             try {
                 return RedisRateLimitStore.builder(connectionFactory)

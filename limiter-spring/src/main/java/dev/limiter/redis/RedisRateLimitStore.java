@@ -38,7 +38,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
- * Counters in Redis, exact across every instance that shares it (DESIGN §4). One decision is one round trip:
+ * Counters in Redis, exact across every instance that shares it (docs/redis.md, ADR 0002). One decision is one round trip:
  * {@code take.lua}, sent as EVALSHA (EVAL when the server answers NOSCRIPT), checks every window and the
  * concurrency bound and counts atomically; a peek is the same script in dry-run mode. {@link TakeScriptCodec}
  * turns the script's numbers into {@link BoundVerdict}s and {@link Decision#of} decides admission and
@@ -106,9 +106,7 @@ public final class RedisRateLimitStore implements RateLimitStore {
 
     @Override
     public Decision take(Budget budget, String key, long cost, boolean expensive, long nowMillis) {
-        if (cost < 1) {
-            throw new IllegalArgumentException("cost must be at least 1, was " + cost);
-        }
+        budget.checkCost(cost);
         ConcurrencyBound bound = expensive ? budget.concurrency().orElse(null) : null;
         String leaseId = bound != null ? nextLeaseId() : "";
         TakeScriptCodec.Call call = TakeScriptCodec.encode(budget, cost, bound, leaseId, expiryMarginMillis, nowMillis);

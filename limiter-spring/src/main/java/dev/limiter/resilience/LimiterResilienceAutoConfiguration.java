@@ -28,7 +28,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * What happens when a remote store fails ({@code docs/adr/0004-fail-open-degraded.md}): a Resilience4j circuit breaker named {@code limiter}, the
+ * What happens when a remote store fails (docs/operations.md, ADR 0004): a Resilience4j circuit breaker named {@code limiter}, the
  * once-per-outage mode log, the {@link StoreFailover} that wraps a remote store into a
  * {@link FailOpenRateLimitStore}, and the {@code limiter.degraded} and {@code limiter.fallback.keys} gauges.
  */

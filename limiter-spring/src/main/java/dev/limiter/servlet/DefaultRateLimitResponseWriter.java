@@ -15,13 +15,19 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 /**
- * DESIGN §6 on the wire: {@code X-RateLimit-*} for the binding window, the IETF {@code RateLimit-Policy} and
+ * docs/http-contract.md on the wire: {@code X-RateLimit-*} for the binding window, the IETF {@code RateLimit-Policy} and
  * {@code RateLimit} fields (draft-ietf-httpapi-ratelimit-headers), and a 429 with {@code Retry-After} and an
  * RFC 9457 problem body. Everything the limiter produces itself is {@code no-store}.
  */
 public class DefaultRateLimitResponseWriter implements RateLimitResponseWriter {
 
     public static final String ERROR_CODE = "rate_limit_exceeded";
+
+    /** The problem type draft-ietf-httpapi-ratelimit-headers registers for a refusal that names its policies. */
+    public static final String QUOTA_EXCEEDED_TYPE = "https://iana.org/assignments/http-problem-types#quota-exceeded";
+
+    /** The draft's quota unit of the concurrency bound's policy. */
+    static final String CONCURRENT_REQUESTS = "concurrent-requests";
 
     private final boolean xRateLimitHeaders;
     private final boolean ietfHeaders;
@@ -33,10 +39,15 @@ public class DefaultRateLimitResponseWriter implements RateLimitResponseWriter {
 
     @Override
     public void writeCounters(HttpServletResponse response, Decision decision) {
-        writeCounters(response, decision, decision.bindingWindow());
+        writeCounters(response, decision, decision.bindingWindow(), decision.bindingWindow());
     }
 
-    private void writeCounters(HttpServletResponse response, Decision decision, BoundVerdict shown) {
+    /**
+     * {@code shown} is the window of the {@code X-RateLimit-*} headers (always a window); {@code policyShown} is
+     * the policy named in {@code RateLimit}, the concurrency bound itself when it is what refused.
+     */
+    private void writeCounters(HttpServletResponse response, Decision decision, BoundVerdict shown,
+                               BoundVerdict policyShown) {
         long now = decision.decidedAtMillis();
         if (xRateLimitHeaders) {
             response.setHeader("X-RateLimit-Limit", Long.toString(shown.limit()));
@@ -47,14 +58,18 @@ public class DefaultRateLimitResponseWriter implements RateLimitResponseWriter {
         if (ietfHeaders) {
             StringJoiner policy = new StringJoiner(", ");
             for (BoundVerdict verdict : decision.verdicts()) {
-                if (!verdict.concurrency()) {
+                if (verdict.concurrency()) {
+                    policy.add("\"" + verdict.name() + "\";q=" + verdict.limit() + ";qu=\"" + CONCURRENT_REQUESTS
+                            + "\"");
+                }
+                else {
                     policy.add("\"" + verdict.name() + "\";q=" + verdict.limit() + ";w="
                             + atLeastOneSecond(verdict.periodMillis()));
                 }
             }
             response.setHeader("RateLimit-Policy", policy.toString());
-            response.setHeader("RateLimit", "\"" + shown.name() + "\";r=" + shown.remaining() + ";t="
-                    + ceilSeconds(shown.waitMillis(now)));
+            response.setHeader("RateLimit", "\"" + policyShown.name() + "\";r=" + policyShown.remaining() + ";t="
+                    + ceilSeconds(policyShown.waitMillis(now)));
         }
         if (decision.degraded()) {
             response.setHeader("X-RateLimit-Degraded", "true");
@@ -83,10 +98,10 @@ public class DefaultRateLimitResponseWriter implements RateLimitResponseWriter {
                 .with("budget", decision.budget())
                 .with("bound", refusing.name());
         if (ietfHeaders) {
-            problem.with("violated-policies", violatedPolicies(decision));
+            problem.type(QUOTA_EXCEEDED_TYPE).with("violated-policies", violatedPolicies(decision));
         }
-        problem.writeKeepingHeaders(response, r ->
-                writeCounters(r, decision, refusing.concurrency() ? decision.bindingWindow() : refusing));
+        problem.writeKeepingHeaders(response, r -> writeCounters(r, decision,
+                refusing.concurrency() ? decision.bindingWindow() : refusing, refusing));
     }
 
     @Override
@@ -106,12 +121,12 @@ public class DefaultRateLimitResponseWriter implements RateLimitResponseWriter {
 
     /**
      * The {@code violated-policies} member of draft-ietf-httpapi-ratelimit-headers: the names of the refusing
-     * windows as they appear in {@code RateLimit-Policy}; empty for a concurrency refusal.
+     * bounds as they appear in {@code RateLimit-Policy}, the concurrency bound included.
      */
     private static List<String> violatedPolicies(Decision decision) {
         List<String> names = new ArrayList<>();
         for (BoundVerdict verdict : decision.verdicts()) {
-            if (verdict.refused() && !verdict.concurrency()) {
+            if (verdict.refused()) {
                 names.add(verdict.name());
             }
         }

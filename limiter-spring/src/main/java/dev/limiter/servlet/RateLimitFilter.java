@@ -2,8 +2,11 @@ package dev.limiter.servlet;
 
 import java.io.IOException;
 import java.time.Clock;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.limiter.core.Budget;
@@ -144,23 +147,27 @@ public class RateLimitFilter extends OncePerRequestFilter {
         if (shadowRefused) {
             shadowLog.refused(decision, route);
         }
-        CommitHookResponseWrapper wrapped = new CommitHookResponseWrapper(response,
-                () -> writeCountersUnlessCacheable(response, decision, shadowRefused));
-        request.setAttribute(RESPONSE_ATTRIBUTE, wrapped);
         LeaseRelease release = decision.lease().map(LeaseRelease::new).orElse(null);
+        CommitHookResponseWrapper wrapped = new CommitHookResponseWrapper(response,
+                () -> writeCountersUnlessCacheable(request, response, decision, shadowRefused));
+        request.setAttribute(RESPONSE_ATTRIBUTE, wrapped);
         try {
             chain.doFilter(request, wrapped);
         }
         finally {
-            boolean async = request.isAsyncStarted();
-            if (!async) {
-                wrapped.runHookIfNotCommitted();
-            }
-            if (release != null) {
-                if (async) {
+            boolean async = false;
+            try {
+                async = request.isAsyncStarted();
+                if (async && release != null) {
                     request.getAsyncContext().addListener(release);
                 }
-                else {
+                if (!async) {
+                    wrapped.runHookIfNotCommitted();
+                }
+            }
+            finally {
+                // the lease comes back even when the response writer throws while the counters are written
+                if (release != null && !async) {
                     release.run();
                 }
             }
@@ -233,31 +240,66 @@ public class RateLimitFilter extends OncePerRequestFilter {
         }
     }
 
-    private void writeCountersUnlessCacheable(HttpServletResponse response, Decision decision,
-                                              boolean shadowRefused) {
-        if (!isSharedCacheable(response)) {
-            responseWriter.writeCounters(response, decision);
+    private void writeCountersUnlessCacheable(HttpServletRequest request, HttpServletResponse response,
+                                              Decision decision, boolean shadowRefused) {
+        if (!isSharedCacheable(request, response)) {
+            try {
+                responseWriter.writeCounters(response, decision);
+            }
+            catch (RuntimeException ex) {
+                // the application's response is whole without counters; a 500 over it would be worse
+                logger.warn("RateLimitResponseWriter " + responseWriter.getClass().getName()
+                        + " failed to write the counters: " + ex);
+            }
             if (shadowRefused) {
                 response.setHeader(SHADOW_HEADER, "refused");
             }
         }
     }
 
-    /** A shared cache may keep a response marked {@code public} or given an {@code s-maxage}. */
-    static boolean isSharedCacheable(HttpServletResponse response) {
-        for (String header : response.getHeaders("Cache-Control")) {
-            for (String directive : header.split(",")) {
-                String name = directive.trim().toLowerCase(java.util.Locale.ROOT);
+    /**
+     * Whether a shared cache may store the response (RFC 9111 section 3 and 3.5): then it may serve it to other
+     * callers, and per-caller counters would leak to them. {@code CDN-Cache-Control} (RFC 9213) and
+     * {@code Surrogate-Control} address the CDN directly and count unless they say {@code no-store} or
+     * {@code private}. Otherwise {@code no-store} and {@code private} forbid it; {@code public} and
+     * {@code s-maxage} allow it; a request with {@code Authorization} may also be stored under
+     * {@code must-revalidate}, and one without under {@code max-age} or an {@code Expires} header.
+     */
+    static boolean isSharedCacheable(HttpServletRequest request, HttpServletResponse response) {
+        for (String targeted : List.of("CDN-Cache-Control", "Surrogate-Control")) {
+            Set<String> directives = directives(response, targeted);
+            if (!directives.isEmpty() && !directives.contains("no-store") && !directives.contains("private")) {
+                return true;
+            }
+        }
+        Set<String> cacheControl = directives(response, "Cache-Control");
+        if (cacheControl.contains("no-store") || cacheControl.contains("private")) {
+            return false;
+        }
+        if (cacheControl.contains("public") || cacheControl.contains("s-maxage")) {
+            return true;
+        }
+        if (request.getHeader("Authorization") != null) {
+            return cacheControl.contains("must-revalidate");
+        }
+        return cacheControl.contains("max-age") || response.getHeader("Expires") != null;
+    }
+
+    private static Set<String> directives(HttpServletResponse response, String header) {
+        Set<String> names = new HashSet<>();
+        for (String value : response.getHeaders(header)) {
+            for (String directive : value.split(",")) {
+                String name = directive.trim().toLowerCase(Locale.ROOT);
                 int eq = name.indexOf('=');
                 if (eq >= 0) {
                     name = name.substring(0, eq).trim();
                 }
-                if (name.equals("public") || name.equals("s-maxage")) {
-                    return true;
+                if (!name.isEmpty()) {
+                    names.add(name);
                 }
             }
         }
-        return false;
+        return names;
     }
 
     /** Hands a lease back exactly once, whichever way the request ends. */

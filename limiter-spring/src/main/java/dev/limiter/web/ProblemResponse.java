@@ -19,6 +19,7 @@ public final class ProblemResponse {
 
     private final int status;
     private final String title;
+    private String type = "about:blank";
     private final Map<String, Object> fields = new LinkedHashMap<>();
     private Long retryAfterSeconds;
     private final Map<String, String> headers = new LinkedHashMap<>();
@@ -30,6 +31,12 @@ public final class ProblemResponse {
 
     public static ProblemResponse of(int status, String title) {
         return new ProblemResponse(status, title);
+    }
+
+    /** The problem type URI; {@code about:blank} unless set. */
+    public ProblemResponse type(String type) {
+        this.type = type;
+        return this;
     }
 
     /** Adds a member; values are strings, numbers or lists of strings written by the limiter, escaped as JSON. */
@@ -84,7 +91,9 @@ public final class ProblemResponse {
     }
 
     String json() {
-        StringBuilder out = new StringBuilder("{\"type\":\"about:blank\",\"title\":");
+        StringBuilder out = new StringBuilder("{\"type\":");
+        quote(type, out);
+        out.append(",\"title\":");
         quote(title, out);
         out.append(",\"status\":").append(status);
         for (Map.Entry<String, Object> field : fields.entrySet()) {

@@ -12,7 +12,7 @@ import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The store contract, unchanged, on a real three-master Redis Cluster: the script alone, with no local memory. */
+/** The store contract (ADR 0001, {@code RateLimitStoreContractTest}), unchanged, on a real three-master Redis Cluster: the script alone, with no local memory. */
 class RedisRateLimitStoreClusterTest extends RateLimitStoreContractTest {
 
     @RegisterExtension

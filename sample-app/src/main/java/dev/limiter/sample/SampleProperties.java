@@ -14,6 +14,28 @@ public class SampleProperties {
     /** How long the expensive routes (/s/recall, /s/remember) pretend to work. */
     private Duration expensiveDelay = Duration.ofMillis(200);
 
+    /** How long a trial token minted by POST /try authenticates. */
+    private Duration trialTokenLifetime = Duration.ofHours(1);
+
+    /** How many trial tokens are held at most; minting one more forgets the oldest. */
+    private int maxTrialTokens = 10_000;
+
+    public Duration getTrialTokenLifetime() {
+        return trialTokenLifetime;
+    }
+
+    public void setTrialTokenLifetime(Duration trialTokenLifetime) {
+        this.trialTokenLifetime = trialTokenLifetime;
+    }
+
+    public int getMaxTrialTokens() {
+        return maxTrialTokens;
+    }
+
+    public void setMaxTrialTokens(int maxTrialTokens) {
+        this.maxTrialTokens = maxTrialTokens;
+    }
+
     public String getDemoToken() {
         return demoToken;
     }

@@ -4,17 +4,25 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.HexFormat;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Service;
 
 /**
  * Opaque bearer tokens {@code sp_} + 32 base62 characters. Only their SHA-256 is kept: a leaked table of
- * hashes authenticates nobody.
+ * hashes authenticates nobody. Trial tokens expire after {@code sample.trial-token-lifetime} and at most
+ * {@code sample.max-trial-tokens} are held (the oldest goes first), so {@code POST /try} in a loop cannot grow
+ * the heap without bound.
  */
 @Service
 public class TokenService {
@@ -25,13 +33,35 @@ public class TokenService {
 
     private final SecureRandom random = new SecureRandom();
     private final Map<String, TokenHolder> holdersByHash = new ConcurrentHashMap<>();
+    // insertion order is expiry order: every trial token lives equally long
+    private final LinkedHashMap<String, Instant> trialExpiryByHash = new LinkedHashMap<>();
+    private final Clock clock;
+    private final Duration trialLifetime;
+    private final int maxTrialTokens;
 
+    @Autowired
     public TokenService(SampleProperties properties) {
+        this(properties, Clock.systemUTC());
+    }
+
+    TokenService(SampleProperties properties, Clock clock) {
         String demo = properties.getDemoToken();
         if (demo == null || !FORMAT.matcher(demo).matches()) {
             throw new IllegalArgumentException("Property 'sample.demo-token' must be sp_ followed by 32 base62 "
                     + "characters (0-9, A-Z, a-z)");
         }
+        Duration lifetime = properties.getTrialTokenLifetime();
+        if (lifetime == null || lifetime.isNegative() || lifetime.isZero()) {
+            throw new IllegalArgumentException("Property 'sample.trial-token-lifetime' must be positive, was "
+                    + lifetime);
+        }
+        if (properties.getMaxTrialTokens() < 1) {
+            throw new IllegalArgumentException("Property 'sample.max-trial-tokens' must be at least 1, was "
+                    + properties.getMaxTrialTokens());
+        }
+        this.clock = clock;
+        this.trialLifetime = lifetime;
+        this.maxTrialTokens = properties.getMaxTrialTokens();
         holdersByHash.put(hash(demo), new TokenHolder("demo", false, hash(demo)));
     }
 
@@ -43,8 +73,37 @@ public class TokenService {
         }
         String raw = token.toString();
         String hash = hash(raw);
-        holdersByHash.put(hash, new TokenHolder("trial-" + hash.substring(0, 12), true, hash));
+        Instant now = clock.instant();
+        synchronized (trialExpiryByHash) {
+            evictExpired(now);
+            while (trialExpiryByHash.size() >= maxTrialTokens) {
+                Iterator<String> oldest = trialExpiryByHash.keySet().iterator();
+                holdersByHash.remove(oldest.next());
+                oldest.remove();
+            }
+            trialExpiryByHash.put(hash, now.plus(trialLifetime));
+            holdersByHash.put(hash, new TokenHolder("trial-" + hash.substring(0, 12), true, hash));
+        }
         return raw;
+    }
+
+    /** How many trial tokens are held now, expired ones not yet evicted included. */
+    int trialTokenCount() {
+        synchronized (trialExpiryByHash) {
+            return trialExpiryByHash.size();
+        }
+    }
+
+    private void evictExpired(Instant now) {
+        Iterator<Map.Entry<String, Instant>> entries = trialExpiryByHash.entrySet().iterator();
+        while (entries.hasNext()) {
+            Map.Entry<String, Instant> entry = entries.next();
+            if (entry.getValue().isAfter(now)) {
+                return;
+            }
+            holdersByHash.remove(entry.getKey());
+            entries.remove();
+        }
     }
 
     /** Who holds {@code raw}; empty for a malformed or unknown token. */
@@ -52,7 +111,17 @@ public class TokenService {
         if (raw == null || !FORMAT.matcher(raw).matches()) {
             return Optional.empty();
         }
-        return Optional.ofNullable(holdersByHash.get(hash(raw)));
+        String hash = hash(raw);
+        TokenHolder holder = holdersByHash.get(hash);
+        if (holder != null && holder.trial()) {
+            synchronized (trialExpiryByHash) {
+                Instant expiry = trialExpiryByHash.get(hash);
+                if (expiry == null || !expiry.isAfter(clock.instant())) {
+                    return Optional.empty();
+                }
+            }
+        }
+        return Optional.ofNullable(holder);
     }
 
     static String hash(String raw) {

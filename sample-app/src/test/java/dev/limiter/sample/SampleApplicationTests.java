@@ -1,5 +1,6 @@
 package dev.limiter.sample;
 
+import dev.limiter.servlet.DefaultRateLimitResponseWriter;
 import dev.limiter.test.web.MutableClock;
 
 import java.net.URI;
@@ -80,9 +81,12 @@ class SampleApplicationTests {
         assertThat(header(refused, "X-RateLimit-Reset")).isEqualTo(Long.toString(clock.instant().getEpochSecond() + 42));
         assertThat(header(refused, "X-RateLimit-Window")).isEqualTo("60");
         assertThat(header(refused, "RateLimit")).isEqualTo("\"minute\";r=0;t=42");
-        assertThat(header(refused, "RateLimit-Policy")).isEqualTo("\"minute\";q=5;w=60, \"hour\";q=36000;w=3600");
+        // /s/recall is expensive: the concurrency bound is advertised as its own policy
+        assertThat(header(refused, "RateLimit-Policy")).isEqualTo(
+                "\"minute\";q=5;w=60, \"hour\";q=36000;w=3600, \"concurrency\";q=10;qu=\"concurrent-requests\"");
         JsonNode body = json.readTree(refused.body());
-        assertThat(body.get("type").asText()).isEqualTo("about:blank");
+        // headers=both: the IETF fields are on, so the draft's quota-exceeded problem type
+        assertThat(body.get("type").asText()).isEqualTo(DefaultRateLimitResponseWriter.QUOTA_EXCEEDED_TYPE);
         assertThat(body.get("title").asText()).isEqualTo("Too Many Requests");
         assertThat(body.get("status").asInt()).isEqualTo(429);
         assertThat(body.get("error").asText()).isEqualTo("rate_limit_exceeded");

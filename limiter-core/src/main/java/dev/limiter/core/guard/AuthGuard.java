@@ -132,10 +132,11 @@ public final class AuthGuard {
             return new GuardAdmission(GuardAdmission.Outcome.ADMITTED, addressKey, 0, null, false, 0, credentialKey);
         }
         try {
-            long blockedUntil = blockedUntil(store.peek(block, addressKey, nowMillis));
+            KeyState blockState = store.peek(block, addressKey, nowMillis);
+            long blockedUntil = blockedUntil(blockState);
             if (blockedUntil > nowMillis) {
                 remember(blocks, addressKey, blockedUntil, nowMillis);
-                return blocked(addressKey, blockedUntil, nowMillis, false);
+                return blocked(addressKey, blockedUntil, nowMillis, blockState.degraded());
             }
             Decision reservation = store.take(pending, addressKey, 1, true, nowMillis);
             if (!reservation.allowed()) {

@@ -26,9 +26,7 @@ public final class FixedWindowArithmetic {
     /** Decides and counts one request against {@code state}, mutating it. */
     public static Decision take(Budget budget, String key, CounterState state, long cost, boolean expensive,
                                 long nowMillis, Supplier<String> leaseIds) {
-        if (cost < 1) {
-            throw new IllegalArgumentException("cost must be at least 1, was " + cost);
-        }
+        budget.checkCost(cost);
         return decide(budget, key, state, cost, expensive, nowMillis, leaseIds);
     }
 
@@ -56,7 +54,8 @@ public final class FixedWindowArithmetic {
         boolean roomInWindows = true;
         for (int i = 0; i < n; i++) {
             Window w = windows.get(i);
-            roomInWindows &= countedIn(w, state, i, nowMillis) + cost <= w.limit();
+            // subtraction, not addition: count + cost must not overflow into an admission
+            roomInWindows &= cost <= w.limit() - countedIn(w, state, i, nowMillis);
         }
 
         ConcurrencyBound bound = expensive ? budget.concurrency().orElse(null) : null;
@@ -82,7 +81,7 @@ public final class FixedWindowArithmetic {
                 state.windows[2 * i] = reset;
                 state.windows[2 * i + 1] = after;
             }
-            verdicts[i] = BoundVerdict.window(w, after, reset, before + cost > w.limit());
+            verdicts[i] = BoundVerdict.window(w, after, reset, cost > w.limit() - before);
         }
         Lease lease = null;
         if (admitted && bound != null) {

@@ -16,9 +16,10 @@ import java.util.List;
 import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
- * The limiter's rule at exact milliseconds, a clock that goes back included. Every {@link RateLimitStore} extends this class and
+ * The counting rule of ADR 0001 (fixed wall-clock windows, cost, leases) at exact milliseconds, a clock that goes back included. Every {@link RateLimitStore} extends this class and
  * passes it unchanged; that is what "the same arithmetic on every store" means.
  */
 public abstract class RateLimitStoreContractTest {
@@ -181,6 +182,26 @@ public abstract class RateLimitStoreContractTest {
         assertThat(tooMuch.bindingWindow().remaining()).isEqualTo(1);
         assertThat(one.allowed()).isTrue();
         assertThat(one.bindingWindow().remaining()).isZero();
+    }
+
+    @Test
+    void takeWhenCostNearLongMaxShouldBeRejectedBeforeCounting() {
+        Budget budget = Budget.builder("costly").window("minute", 10, Duration.ofMinutes(1)).build();
+        assertThat(store.take(budget, key, 1, false, T0).allowed()).isTrue();
+
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> store.take(budget, key, Long.MAX_VALUE, false, T0 + 1))
+                .withMessageContaining("window 'minute'");
+        assertThat(store.take(budget, key, 1, false, T0 + 2).bindingWindow().remaining()).isEqualTo(8);
+    }
+
+    @Test
+    void takeWhenCostAboveAWindowLimitShouldBeRejectedNotRefusedForever() {
+        Budget budget = Budget.builder("costly").window("minute", 10, Duration.ofMinutes(1))
+                .window("hour", 100, Duration.ofHours(1)).build();
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> store.take(budget, key, 11, false, T0))
+                .withMessageContaining("cost 11 exceeds the limit 10 of window 'minute'");
     }
 
     @Test

@@ -27,6 +27,14 @@ class InMemoryRateLimitStoreTest extends RateLimitStoreContractTest {
     }
 
     @Test
+    void takeWhenCountPlusCostWouldOverflowShouldRefuse() {
+        Budget budget = Budget.builder("huge").window("minute", Long.MAX_VALUE, Duration.ofMinutes(1)).build();
+        assertThat(store.take(budget, key, 1, false, T0).allowed()).isTrue();
+
+        assertThat(store.take(budget, key, Long.MAX_VALUE, false, T0 + 1).allowed()).isFalse();
+    }
+
+    @Test
     void sixteenThreadsOnOneKeyAdmitExactlyTheLimit() throws Exception {
         Budget budget = Budget.builder("hot").window("minute", 1_000, Duration.ofMinutes(1)).build();
         AtomicInteger admitted = new AtomicInteger();

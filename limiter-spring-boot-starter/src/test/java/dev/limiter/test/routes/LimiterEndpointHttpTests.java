@@ -131,6 +131,23 @@ class LimiterEndpointHttpTests {
     }
 
     @Test
+    void badRequestShouldBeNoStoreForBrowsersAndCdns() throws Exception {
+        HttpResponse<String> malformed = http.get("/actuator/limiter/keys/good-gus", null);
+        assertThat(malformed.statusCode()).isEqualTo(400);
+        assertThat(malformed.headers().firstValue("Cache-Control")).hasValue("no-store");
+        assertThat(malformed.headers().firstValue("CDN-Cache-Control")).hasValue("no-store");
+    }
+
+    @Test
+    void unknownBudgetShouldBeA400ThatIsNoStore() throws Exception {
+        String keyHash = "t:" + dev.limiter.servlet.TokenHashing.sha256("good-nostore");
+        HttpResponse<String> unknown = http.get("/actuator/limiter/keys/" + keyHash + "?budget=nope", null);
+        assertThat(unknown.statusCode()).isEqualTo(400);
+        assertThat(unknown.headers().firstValue("Cache-Control")).hasValue("no-store");
+        assertThat(unknown.headers().firstValue("CDN-Cache-Control")).hasValue("no-store");
+    }
+
+    @Test
     void badInputShouldBeA400NeverA500() throws Exception {
         String keyHash = "t:" + TokenHashing.sha256("good-gus");
         assertThat(http.get("/actuator/limiter/keys/good-gus", null).statusCode()).isEqualTo(400);

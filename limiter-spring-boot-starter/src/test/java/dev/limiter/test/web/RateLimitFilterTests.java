@@ -9,6 +9,7 @@ import java.util.concurrent.CompletableFuture;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.limiter.servlet.DefaultRateLimitResponseWriter;
 import dev.limiter.core.BoundVerdict;
 import dev.limiter.servlet.TokenHashing;
 import org.junit.jupiter.api.BeforeEach;
@@ -120,7 +121,8 @@ class RateLimitFilterTests {
         assertThat(header(refused, "X-RateLimit-Remaining")).isEqualTo("0");
         assertThat(header(refused, "X-RateLimit-Reset")).isEqualTo(Long.toString(MINUTE_RESET));
         JsonNode body = json.readTree(refused.body());
-        assertThat(body.get("type").asText()).isEqualTo("about:blank");
+        // headers=both: the IETF fields are on, so the draft's quota-exceeded problem type
+        assertThat(body.get("type").asText()).isEqualTo(DefaultRateLimitResponseWriter.QUOTA_EXCEEDED_TYPE);
         assertThat(body.get("title").asText()).isEqualTo("Too Many Requests");
         assertThat(body.get("status").asInt()).isEqualTo(429);
         assertThat(body.get("detail").asText()).contains("anonymous").contains("minute");

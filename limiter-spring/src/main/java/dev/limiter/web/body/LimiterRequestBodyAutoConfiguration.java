@@ -1,5 +1,6 @@
 package dev.limiter.web.body;
 
+import dev.limiter.autoconfigure.ConditionalOnLimiterEnabled;
 import dev.limiter.autoconfigure.InvalidLimiterConfigurationException;
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
 import dev.limiter.autoconfigure.LimiterProperties;
@@ -21,7 +22,7 @@ import org.springframework.util.unit.DataSize;
  */
 @AutoConfiguration(after = LimiterAutoConfiguration.class)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
-@ConditionalOnProperty(prefix = "limiter", name = "enabled", havingValue = "true", matchIfMissing = true)
+@ConditionalOnLimiterEnabled
 @ConditionalOnProperty(prefix = "limiter", name = "max-request-body")
 @EnableConfigurationProperties(LimiterProperties.class)
 public class LimiterRequestBodyAutoConfiguration {

@@ -6,17 +6,30 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.StandardCopyOption;
 import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Finds a {@code redis-server} executable: the one on {@code PATH} when there is one, else the binary shipped
  * inside {@code com.github.codemonstur:embedded-redis}, extracted once per JVM into a temporary directory.
- * The system property {@code limiter.test.redis-server} overrides both.
+ * The system property {@code limiter.test.redis-server} (or the environment variable
+ * {@code LIMITER_TEST_REDIS_SERVER}, which reaches forked test JVMs without any plugin configuration) overrides
+ * both: a path to a binary, or {@code embedded} to use the embedded binary even when one is on {@code PATH}.
  */
 public final class RedisBinary {
 
+    /** The override value that forces the embedded binary. */
+    public static final String EMBEDDED = "embedded";
+
+    private static final Pattern VERSION = Pattern.compile("v=(\\d+)\\.(\\d+)");
+
     private static volatile Path resolved;
+
+    private static volatile int[] version;
 
     private RedisBinary() {
     }
@@ -34,10 +47,65 @@ public final class RedisBinary {
         return path;
     }
 
+    /**
+     * The major and minor version of {@link #redisServer()}, from {@code redis-server --version}: start options
+     * differ between the lines the infrastructure may pick (Redis 7 refuses {@code DEBUG} unless started with
+     * {@code enable-debug-command}, and Redis 6.2 rejects that option as unknown).
+     */
+    public static int[] version() {
+        int[] v = version;
+        if (v == null) {
+            synchronized (RedisBinary.class) {
+                if (version == null) {
+                    version = readVersion(redisServer());
+                }
+                v = version;
+            }
+        }
+        return v.clone();
+    }
+
+    /** {@code true} when the server's major version is at least {@code major}. */
+    public static boolean atLeast(int major) {
+        return version()[0] >= major;
+    }
+
+    static int[] readVersion(Path binary) {
+        try {
+            Process process = new ProcessBuilder(binary.toString(), "--version").redirectErrorStream(true).start();
+            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                throw new IllegalStateException(binary + " --version did not finish");
+            }
+            return parseVersion(output, binary);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot run " + binary + " --version", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static int[] parseVersion(String versionOutput, Path binary) {
+        Matcher matcher = VERSION.matcher(versionOutput);
+        if (!matcher.find()) {
+            throw new IllegalStateException("cannot read the version of " + binary + " from: " + versionOutput.trim());
+        }
+        return new int[] { Integer.parseInt(matcher.group(1)), Integer.parseInt(matcher.group(2)) };
+    }
+
     private static Path resolve() {
         String override = System.getProperty("limiter.test.redis-server");
+        if (override == null || override.isBlank()) {
+            override = System.getenv("LIMITER_TEST_REDIS_SERVER");
+        }
+        return resolve(override);
+    }
+
+    static Path resolve(String override) {
         if (override != null && !override.isBlank()) {
-            return Path.of(override);
+            return EMBEDDED.equalsIgnoreCase(override.trim()) ? extractEmbedded() : Path.of(override.trim());
         }
         String pathEnv = System.getenv("PATH");
         if (pathEnv != null) {

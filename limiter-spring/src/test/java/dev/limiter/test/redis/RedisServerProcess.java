@@ -118,6 +118,11 @@ public final class RedisServerProcess implements AutoCloseable {
         if (!sentinel) {
             config.addAll(List.of("save \"\"", "appendonly no"));
         }
+        if (!sentinel && RedisBinary.atLeast(7)) {
+            // Redis 7 refuses DEBUG (the stall faults) by default; 6.2 does not know the option and would not start.
+            // Sentinels need no DEBUG; with the option on a Redis 7 Sentinel the Sentinel wiring test failed 3 runs in 4.
+            config.add("enable-debug-command yes");
+        }
         config.addAll(extraConfig);
         Path conf = dir.resolve("redis.conf");
         Files.write(conf, config, StandardCharsets.UTF_8);
@@ -269,14 +274,22 @@ public final class RedisServerProcess implements AutoCloseable {
 
     /**
      * {@code DEBUG SLEEP seconds}, sent without waiting for the reply: the server is busy for that long. The
-     * command is issued on a background thread so the caller can observe the stall.
+     * command is issued on a background thread so the caller can observe the stall. A {@code DEBUG SLEEP 0} is
+     * sent first and waited for: a server that refuses {@code DEBUG} fails the caller here, loudly, since a test
+     * that believes it stalled the server when it did not would prove nothing.
      */
     public void debugSleep(double seconds) {
+        try {
+            call("DEBUG", "SLEEP", 0);
+        } catch (RespClient.RedisErrorReply refused) {
+            throw new IllegalStateException("redis-server on port " + port + " refused DEBUG SLEEP: "
+                    + refused.getMessage(), refused);
+        }
         Thread t = new Thread(() -> {
             try (RespClient client = new RespClient(host(), port, (int) (seconds * 1000) + 10_000)) {
                 client.command("DEBUG", "SLEEP", seconds);
             } catch (RuntimeException ignored) {
-                // the server may be stopped while sleeping
+                // the server may be stopped while sleeping; a refusal was ruled out above
             }
         }, "redis-debug-sleep-" + port);
         t.setDaemon(true);

@@ -3,6 +3,8 @@ package dev.limiter.test.redis;
 import org.junit.jupiter.api.Test;
 
 import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -44,6 +46,28 @@ class RedisServerProcessTest {
             server.debugSleep(2);
             assertThatThrownBy(() -> pingWithin(server.port(), 300)).isInstanceOf(UncheckedIOException.class);
         }
+    }
+
+    @Test
+    void debugSleepWhenServerRefusesDebugShouldFailLoudly() {
+        try (RedisServerProcess server = RedisServerProcess.start(List.of("rename-command DEBUG \"\""))) {
+            assertThatThrownBy(() -> server.debugSleep(1))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("refused DEBUG SLEEP");
+        }
+    }
+
+    @Test
+    void versionWhenRedis7OnPathShouldBeReadFromTheBinary() {
+        assertThat(RedisBinary.parseVersion("Redis server v=7.0.15 sha=00000000:0 malloc=jemalloc-5.3.0 bits=64",
+                Path.of("redis-server"))).containsExactly(7, 0);
+    }
+
+    @Test
+    void resolveWhenEmbeddedForcedShouldPickTheEmbeddedSixTwoBinary() {
+        Path embedded = RedisBinary.resolve(RedisBinary.EMBEDDED);
+        assertThat(embedded.toString()).doesNotStartWith("/usr");
+        assertThat(RedisBinary.readVersion(embedded)).containsExactly(6, 2);
     }
 
     @Test
