@@ -93,7 +93,17 @@ public final class FixedWindowArithmetic {
         if (bound != null) {
             verdicts[n] = BoundVerdict.concurrency(bound, held, earliestLiveLease(state, nowMillis), !leaseFree);
         }
-        return Decision.of(budget.name(), nowMillis, List.of(verdicts), lease);
+        return Decision.of(budget.name(), nowMillis, listOf(verdicts), lease);
+    }
+
+    /** An immutable list of the verdicts; for the usual one or two bounds without copying an array. */
+    private static List<BoundVerdict> listOf(BoundVerdict[] verdicts) {
+        return switch (verdicts.length) {
+            case 1 -> List.of(verdicts[0]);
+            case 2 -> List.of(verdicts[0], verdicts[1]);
+            case 3 -> List.of(verdicts[0], verdicts[1], verdicts[2]);
+            default -> List.of(verdicts);
+        };
     }
 
     /**
