@@ -56,7 +56,24 @@ public final class FixedWindowArithmetic {
         boolean roomInWindows = true;
         for (int i = 0; i < n; i++) {
             Window w = windows.get(i);
-            roomInWindows &= countedIn(w, state, i, nowMillis) + cost <= w.limit();
+            long before;
+            if (dryRun) {
+                before = countedIn(w, state, i, nowMillis);
+            }
+            else {
+                // Each window's reset once per decision (a long division): the state moves to the window that
+                // counts now here, exactly as the write below would, so the second pass only reads it back.
+                long reset = w.resetAt(nowMillis);
+                if (state.windows[2 * i] >= reset) {
+                    before = state.windows[2 * i + 1];
+                }
+                else {
+                    state.windows[2 * i] = reset;
+                    state.windows[2 * i + 1] = 0;
+                    before = 0;
+                }
+            }
+            roomInWindows &= before + cost <= w.limit();
         }
 
         ConcurrencyBound bound = expensive ? budget.concurrency().orElse(null) : null;
@@ -74,12 +91,12 @@ public final class FixedWindowArithmetic {
         BoundVerdict[] verdicts = new BoundVerdict[bound == null ? n : n + 1];
         for (int i = 0; i < n; i++) {
             Window w = windows.get(i);
-            long reset = resetOf(w, state, i, nowMillis);
-            long before = countedIn(w, state, i, nowMillis);
+            long reset = dryRun ? resetOf(w, state, i, nowMillis) : state.windows[2 * i];
+            long before = dryRun ? countedIn(w, state, i, nowMillis) : state.windows[2 * i + 1];
             long after = counts ? before + cost : before;
             if (!dryRun) {
-                // Written even when nothing is counted: a refused request still moves the key to the newest window.
-                state.windows[2 * i] = reset;
+                // The window moved above even when nothing is counted: a refused request still moves the key to
+                // the newest window.
                 state.windows[2 * i + 1] = after;
             }
             verdicts[i] = BoundVerdict.window(w, after, reset, before + cost > w.limit());
