@@ -337,7 +337,8 @@ if commands:
     w("")
     w("The sample app in Redis mode (`SAMPLE_EXPENSIVE_DELAY=0ms`), commands clients send counted with `MONITOR` "
       "(commands a script runs inside Redis not counted); `zrem` is a lease release, sent asynchronously after "
-      "the response.")
+      "the response, and `evalsha(async)` the guard's settlement of a lookup (`guard.lua` succeed/release), sent "
+      "without waiting as soon as authentication succeeded.")
     w("")
     w("| request | HTTP | commands sent | of which synchronous | goal |")
     w("|---|---:|---|---:|---:|")

@@ -43,7 +43,9 @@ public final class Decision {
             throw new IllegalArgumentException("a decision needs at least one bound");
         }
         BoundVerdict longest = null;
-        for (BoundVerdict v : copy) {
+        for (int i = 0; i < copy.size(); i++) {
+            // Indexed: an iterator would be an allocation on every decision.
+            BoundVerdict v = copy.get(i);
             if (v.refused() && (longest == null || v.resetAtMillis() > longest.resetAtMillis())) {
                 longest = v;
             }

@@ -137,6 +137,19 @@ public final class OverLimitRememberingStore implements RateLimitStore {
 
     /** Remembers the key if a window has nothing left, else forgets it. */
     private void learn(Budget budget, String key, Decision decision) {
+        // The common case (room left) is decided without allocating: it is on every admission's path.
+        List<BoundVerdict> verdicts = decision.verdicts();
+        boolean anyExhausted = false;
+        for (int i = 0; i < verdicts.size() && !anyExhausted; i++) {
+            BoundVerdict v = verdicts.get(i);
+            anyExhausted = !v.concurrency() && v.remaining() == 0;
+        }
+        if (!anyExhausted) {
+            if (!entries.isEmpty()) {
+                entries.remove(new Id(budget.name(), key));
+            }
+            return;
+        }
         Id id = new Id(budget.name(), key);
         List<BoundVerdict> windows = new ArrayList<>(budget.windows().size());
         boolean exhausted = false;

@@ -6,9 +6,17 @@ import java.time.Clock;
 import dev.limiter.autoconfigure.InvalidLimiterConfigurationException;
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
 import dev.limiter.autoconfigure.LimiterProperties;
+import dev.limiter.core.FailOpenRateLimitStore;
+import dev.limiter.core.OverLimitRememberingStore;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.guard.AuthGuard;
 import dev.limiter.core.guard.AuthGuardPolicy;
+import dev.limiter.core.guard.AuthGuardStore;
+import dev.limiter.core.guard.AuthGuardStoreProvider;
+import dev.limiter.core.guard.FailOpenAuthGuardStore;
+import dev.limiter.core.guard.StoreBackedAuthGuardStore;
+import dev.limiter.resilience.CircuitBreakingRateLimitStore;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import jakarta.servlet.DispatcherType;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
@@ -50,7 +58,38 @@ public class LimiterAuthGuardAutoConfiguration {
             throw new InvalidLimiterConfigurationException("limiter.store", "names a store that no RateLimitStore "
                     + "bean provides; the authentication guard counts in the limiter's store");
         }
-        return new AuthGuard(store, policy(properties.getAuthGuard()));
+        AuthGuardPolicy policy = policy(properties.getAuthGuard());
+        return new AuthGuard(guardStore(store, policy, properties.getFallback().getMaxKeys()), policy);
+    }
+
+    /**
+     * The guard's own store where the limiter's store offers one (Redis: one round trip per guard step), behind
+     * the same breaker and failing open onto the same kind of bounded fallback; otherwise the guard counts through
+     * the store's ordinary SPI (in memory: free).
+     */
+    static AuthGuardStore guardStore(RateLimitStore store, AuthGuardPolicy policy, int fallbackMaxKeys) {
+        if (store instanceof FailOpenRateLimitStore failOpen) {
+            RateLimitStore inner = failOpen.authoritative();
+            CircuitBreaker breaker = null;
+            if (inner instanceof CircuitBreakingRateLimitStore breaking) {
+                breaker = breaking.circuitBreaker();
+                inner = breaking.delegate();
+            }
+            if (inner instanceof OverLimitRememberingStore remembering) {
+                inner = remembering.delegate();
+            }
+            if (inner instanceof AuthGuardStoreProvider provider) {
+                AuthGuardStore remote = provider.authGuardStore(policy);
+                if (breaker != null) {
+                    remote = new CircuitBreakingAuthGuardStore(remote, breaker);
+                }
+                return new FailOpenAuthGuardStore(remote, policy, fallbackMaxKeys);
+            }
+        }
+        if (store instanceof AuthGuardStoreProvider provider) {
+            return provider.authGuardStore(policy);
+        }
+        return new StoreBackedAuthGuardStore(store, policy);
     }
 
     @Bean

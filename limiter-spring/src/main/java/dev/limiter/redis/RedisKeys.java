@@ -51,6 +51,15 @@ final class RedisKeys {
         return tagged(budget, key) + ":leases";
     }
 
+    /**
+     * The authentication guard's keys of one address: lookups in flight, completed failures and the block, all
+     * under the hash tag {@code {guard:<address>}} so that one script touches them on one Cluster slot.
+     */
+    List<String> guard(String addressKey) {
+        String tagged = prefix + ":{guard:" + addressKey + "}";
+        return List.of(tagged + ":pending", tagged + ":failures", tagged + ":block");
+    }
+
     private String tagged(String budget, String key) {
         return prefix + ":{" + budget + ":" + key + "}";
     }

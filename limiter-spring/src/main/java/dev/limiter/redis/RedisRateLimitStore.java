@@ -9,6 +9,9 @@ import dev.limiter.core.Lease;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStoreException;
 import dev.limiter.core.RequestStoreTime;
+import dev.limiter.core.guard.AuthGuardPolicy;
+import dev.limiter.core.guard.AuthGuardStore;
+import dev.limiter.core.guard.AuthGuardStoreProvider;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
@@ -50,7 +53,7 @@ import java.util.function.Supplier;
  * <p>Works with Redis standalone, Sentinel and Cluster through any spring-data-redis
  * {@link RedisConnectionFactory}; releases are fire-and-forget on a shared Lettuce connection.
  */
-public final class RedisRateLimitStore implements RateLimitStore {
+public final class RedisRateLimitStore implements RateLimitStore, AuthGuardStoreProvider {
 
     private static final Log logger = LogFactory.getLog(RedisRateLimitStore.class);
 
@@ -61,6 +64,9 @@ public final class RedisRateLimitStore implements RateLimitStore {
             "io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands", RedisRateLimitStore.class.getClassLoader());
 
     private static final RedisScript<List> TAKE = script("take.lua");
+
+    /** The authentication guard's steps, one round trip each ({@link RedisAuthGuardStore}). */
+    static final RedisScript<List> GUARD = script("guard.lua");
 
     private final RedisConnectionFactory connectionFactory;
     private final StringRedisTemplate redis;
@@ -158,6 +164,12 @@ public final class RedisRateLimitStore implements RateLimitStore {
         return "redis";
     }
 
+    /** The guard's store on this store's connection, keys and timeout: one round trip per guard step. */
+    @Override
+    public AuthGuardStore authGuardStore(AuthGuardPolicy policy) {
+        return new RedisAuthGuardStore(this, keys, policy, expiryMarginMillis);
+    }
+
     /** The prefix every key of this store starts with. */
     public String keyPrefix() {
         return keys.prefix();
@@ -177,7 +189,7 @@ public final class RedisRateLimitStore implements RateLimitStore {
      * drivers run on a small pool that the timeout can abandon.
      */
     @SuppressWarnings("unchecked")
-    private List<Object> execute(RedisScript<List> script, List<String> scriptKeys, Object[] args) {
+    List<Object> execute(RedisScript<List> script, List<String> scriptKeys, Object[] args) {
         long start = System.nanoTime();
         long deadline = requestDeadline(start);
         List<Object> raw;
@@ -261,7 +273,7 @@ public final class RedisRateLimitStore implements RateLimitStore {
      */
     private void loadScripts(RedisClusterAsyncCommands<byte[], byte[]> commands) {
         try {
-            for (RedisScript<List> script : List.of(TAKE)) {
+            for (RedisScript<List> script : List.of(TAKE, GUARD)) {
                 commands.scriptLoad(script.getScriptAsString().getBytes(StandardCharsets.UTF_8))
                         .get(Math.max(timeoutNanos, TimeUnit.SECONDS.toNanos(5)), TimeUnit.NANOSECONDS);
             }
@@ -340,7 +352,45 @@ public final class RedisRateLimitStore implements RateLimitStore {
         return null;
     }
 
-    private String nextLeaseId() {
+    /**
+     * Sends a script and returns at once, off the response path; like a release, a lost call only leaves what
+     * expires by itself. Commands on one connection run in the order they were written.
+     */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    void executeWithoutWaiting(RedisScript<List> script, List<String> scriptKeys, Object[] args) {
+        try {
+            CompletableFuture<RedisClusterAsyncCommands<byte[], byte[]>> connection =
+                    sharesLettuceConnection() ? asyncCommands() : null;
+            if (connection != null && connection.isDone() && !connection.isCompletedExceptionally()) {
+                RedisClusterAsyncCommands<byte[], byte[]> commands = connection.join();
+                byte[][] keyBytes = new byte[scriptKeys.size()][];
+                for (int i = 0; i < keyBytes.length; i++) {
+                    keyBytes[i] = scriptKeys.get(i).getBytes(StandardCharsets.UTF_8);
+                }
+                byte[][] argBytes = new byte[args.length][];
+                for (int i = 0; i < args.length; i++) {
+                    argBytes[i] = String.valueOf(args[i]).getBytes(StandardCharsets.UTF_8);
+                }
+                commands.evalsha(script.getSha1(), ScriptOutputType.MULTI, keyBytes, argBytes)
+                        .exceptionally(failure -> {
+                            if (failure instanceof RedisNoScriptException
+                                    || failure.getCause() instanceof RedisNoScriptException) {
+                                commands.eval(script.getScriptAsString().getBytes(StandardCharsets.UTF_8),
+                                        ScriptOutputType.MULTI, keyBytes, argBytes).exceptionally(this::releaseFailed);
+                                return null;
+                            }
+                            return releaseFailed(failure);
+                        });
+            } else {
+                CompletableFuture.runAsync(() -> redis.execute(script, scriptKeys, args), blockingCalls)
+                        .exceptionally(this::releaseFailed);
+            }
+        } catch (RuntimeException e) {
+            releaseFailed(e);
+        }
+    }
+
+    String nextLeaseId() {
         return leaseIdPrefix + Long.toHexString(leaseSequence.incrementAndGet());
     }
 

@@ -1,9 +1,5 @@
 package dev.limiter.core.guard;
 
-import dev.limiter.core.BoundVerdict;
-import dev.limiter.core.Budget;
-import dev.limiter.core.Decision;
-import dev.limiter.core.KeyState;
 import dev.limiter.core.Lease;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStoreException;
@@ -11,7 +7,6 @@ import dev.limiter.core.RateLimitStoreException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.time.Duration;
 import java.util.HexFormat;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
@@ -20,18 +15,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * Blocks an address that keeps failing authentication, checked before the credential is looked up (the
  * Aport seed's authentication limiter, without its bugs).
  *
- * <p>Everything lives in an ordinary {@link RateLimitStore}, so the guard is exact across instances on
- * Redis and falls back like the limiter when the store fails. Three budgets per address, all expressed as
- * concurrency leases because a lease is the one thing the SPI keeps for an exact, unanchored duration:
- * <ul>
- *   <li>{@code auth-guard-pending}: one lease per lookup in flight (at most {@code max-pending}), handed back
- *   when the lookup returns or throws;</li>
- *   <li>{@code auth-guard-failures}: one lease per completed failure, living {@code window} after it
- *   happened (at most {@code threshold});</li>
- *   <li>{@code auth-guard-block}: a single lease living exactly {@code block} from the failure that reached
- *   the threshold; never released.</li>
- * </ul>
- * Each budget also needs a window; theirs never refuses.
+ * <p>The counts live in an {@link AuthGuardStore}: on any {@link RateLimitStore} through its ordinary SPI
+ * ({@link StoreBackedAuthGuardStore}), or in a store's own guard store, which does each step in one round trip
+ * (the Redis store's {@code guard.lua}). Either way the guard is exact across instances on Redis and falls back
+ * like the limiter when the store fails.
  *
  * <p>Admission requires completed failures plus lookups in flight, the new one included, to stay within the
  * threshold: a burst of concurrent guesses cannot look up more than {@code threshold} credentials before the
@@ -52,17 +39,14 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class AuthGuard {
 
-    static final String PENDING_BUDGET = "auth-guard-pending";
-    static final String FAILURES_BUDGET = "auth-guard-failures";
-    static final String BLOCK_BUDGET = "auth-guard-block";
+    static final String PENDING_BUDGET = StoreBackedAuthGuardStore.PENDING_BUDGET;
+    static final String FAILURES_BUDGET = StoreBackedAuthGuardStore.FAILURES_BUDGET;
+    static final String BLOCK_BUDGET = StoreBackedAuthGuardStore.BLOCK_BUDGET;
     private static final long SATURATED_RETRY_MILLIS = 1000;
     static final int LOCAL_MAX_KEYS = 10_000;
 
-    private final RateLimitStore store;
+    private final AuthGuardStore store;
     private final AuthGuardPolicy policy;
-    private final Budget pending;
-    private final Budget failures;
-    private final Budget block;
     /** Address key to the end of a block this instance knows of. */
     private final ConcurrentHashMap<String, Long> blocks = new ConcurrentHashMap<>();
     /** The blocks among {@link #blocks} that were decided without the authoritative store. */
@@ -72,12 +56,15 @@ public final class AuthGuard {
     /** Address key to when this instance last counted a failure for it (not cleared since). */
     private final ConcurrentHashMap<String, Long> failedHere = new ConcurrentHashMap<>();
 
+    /** The guard on any store, through its ordinary SPI ({@link StoreBackedAuthGuardStore}). */
     public AuthGuard(RateLimitStore store, AuthGuardPolicy policy) {
+        this(new StoreBackedAuthGuardStore(store, policy), policy);
+    }
+
+    /** The guard on its own store; {@code store} must apply the same {@code policy}. */
+    public AuthGuard(AuthGuardStore store, AuthGuardPolicy policy) {
         this.store = Objects.requireNonNull(store, "store");
         this.policy = Objects.requireNonNull(policy, "policy");
-        this.pending = leaseBudget(PENDING_BUDGET, policy.maxPending(), policy.lookupLease());
-        this.failures = leaseBudget(FAILURES_BUDGET, policy.threshold(), policy.window());
-        this.block = leaseBudget(BLOCK_BUDGET, 1, policy.block());
     }
 
     /**
@@ -134,29 +121,21 @@ public final class AuthGuard {
             return new GuardAdmission(GuardAdmission.Outcome.ADMITTED, addressKey, 0, null, false, 0, credentialKey);
         }
         try {
-            KeyState blockState = store.peek(block, addressKey, nowMillis);
-            long blockedUntil = blockedUntil(blockState);
-            if (blockedUntil > nowMillis) {
-                rememberBlock(addressKey, blockedUntil, blockState.degraded(), nowMillis);
-                return blocked(addressKey, blockedUntil, nowMillis, blockState.degraded());
+            AuthGuardStore.Reservation reservation = store.reserve(addressKey, nowMillis);
+            switch (reservation.outcome()) {
+                case BLOCKED -> {
+                    rememberBlock(addressKey, reservation.blockedUntilMillis(), reservation.degraded(), nowMillis);
+                    failedHere.remove(addressKey);
+                    return blocked(addressKey, reservation.blockedUntilMillis(), nowMillis, reservation.degraded());
+                }
+                case SATURATED -> {
+                    return saturated(addressKey, reservation.degraded());
+                }
+                default -> {
+                    return new GuardAdmission(GuardAdmission.Outcome.ADMITTED, addressKey, 0, reservation.lease(),
+                            reservation.degraded(), reservation.failuresSeen(), credentialKey);
+                }
             }
-            Decision reservation = store.take(pending, addressKey, 1, true, nowMillis);
-            if (!reservation.allowed()) {
-                return saturated(addressKey, reservation.degraded());
-            }
-            Lease lease = reservation.lease().orElse(null);
-            long inFlight = held(concurrencyOf(reservation.verdicts()));
-            long completed = held(concurrencyOf(store.peek(failures, addressKey, nowMillis).bounds()));
-            if (completed >= policy.threshold()) {
-                release(lease, nowMillis);
-                return blocked(addressKey, startBlock(addressKey, nowMillis), nowMillis, reservation.degraded());
-            }
-            if (completed + inFlight > policy.threshold()) {
-                release(lease, nowMillis);
-                return saturated(addressKey, reservation.degraded());
-            }
-            return new GuardAdmission(GuardAdmission.Outcome.ADMITTED, addressKey, 0, lease, reservation.degraded(),
-                    completed, credentialKey);
         } catch (RateLimitStoreException unavailable) {
             return new GuardAdmission(GuardAdmission.Outcome.ADMITTED, addressKey, 0, null, true, 0, credentialKey);
         }
@@ -175,22 +154,17 @@ public final class AuthGuard {
         }
         remember(failedHere, admission.addressKey(), nowMillis + policy.window().toMillis(), nowMillis);
         try {
-            Decision failure = store.take(failures, admission.addressKey(), 1, true, nowMillis);
-            BoundVerdict count = concurrencyOf(failure.verdicts());
-            if (failure.allowed() && held(count) >= policy.threshold()) {
-                startBlock(admission.addressKey(), nowMillis);
-                return true;
+            AuthGuardStore.Failure failure = store.fail(admission.addressKey(), admission.reservation(), nowMillis);
+            if (failure.blockedUntilMillis() > nowMillis) {
+                // the failure is counted where the reservation was: by the fallback when that one was degraded
+                rememberBlock(admission.addressKey(), failure.blockedUntilMillis(), admission.degraded(), nowMillis);
+                failedHere.remove(admission.addressKey());
             }
-            if (!failure.allowed()) {
-                // Already at the threshold: make sure the block exists (another instance may have died before).
-                startBlock(admission.addressKey(), nowMillis);
-            }
-            return false;
+            return failure.reachedThreshold();
         } catch (RateLimitStoreException unavailable) {
-            // Nothing can count this failure; the reservation below still goes back.
-            return false;
-        } finally {
+            // Nothing can count this failure; the reservation still goes back (or expires by itself).
             release(admission.reservation(), nowMillis);
+            return false;
         }
     }
 
@@ -206,14 +180,14 @@ public final class AuthGuard {
                     nowMillis + policy.rememberAuthenticated().toMillis(), nowMillis);
         }
         boolean failedHereSince = failedHere.remove(admission.addressKey()) != null;
+        boolean clearFailures = admission.failuresSeen() > 0 || failedHereSince;
+        if (!clearFailures && admission.reservation() == null) {
+            return;
+        }
         try {
-            if (admission.failuresSeen() > 0 || failedHereSince) {
-                store.reset(failures, admission.addressKey());
-            }
+            store.succeed(admission.addressKey(), admission.reservation(), clearFailures, nowMillis);
         } catch (RateLimitStoreException unavailable) {
-            // The failures stay counted: the safe direction.
-        } finally {
-            release(admission.reservation(), nowMillis);
+            // The failures stay counted (the safe direction); the reservation expires by itself.
         }
     }
 
@@ -225,25 +199,7 @@ public final class AuthGuard {
 
     /** Reads an address's failures, lookups in flight and block without counting anything. */
     public GuardState state(String addressKey, long nowMillis) {
-        long blockedUntil = blockedUntil(store.peek(block, addressKey, nowMillis));
-        long completed = held(concurrencyOf(store.peek(failures, addressKey, nowMillis).bounds()));
-        long inFlight = held(concurrencyOf(store.peek(pending, addressKey, nowMillis).bounds()));
-        return new GuardState(completed, inFlight, blockedUntil > nowMillis ? blockedUntil : 0);
-    }
-
-    /** Starts the block (or finds the one already running) and drops the failures it replaces; returns its end. */
-    private long startBlock(String addressKey, long nowMillis) {
-        Decision started = store.take(block, addressKey, 1, true, nowMillis);
-        long until = started.lease().map(Lease::expiresAtMillis)
-                .orElseGet(() -> concurrencyOf(started.verdicts()).resetAtMillis());
-        rememberBlock(addressKey, until, started.degraded(), nowMillis);
-        failedHere.remove(addressKey);
-        try {
-            store.reset(failures, addressKey);
-        } catch (RateLimitStoreException unavailable) {
-            // Left over failures expire on their own; the block is what matters.
-        }
-        return until;
+        return store.state(addressKey, nowMillis);
     }
 
     private void rememberBlock(String addressKey, long until, boolean degraded, long nowMillis) {
@@ -304,35 +260,9 @@ public final class AuthGuard {
                 0);
     }
 
-    private static long blockedUntil(KeyState state) {
-        BoundVerdict lease = concurrencyOf(state.bounds());
-        return lease.refused() ? lease.resetAtMillis() : 0;
-    }
-
-    private static BoundVerdict concurrencyOf(Iterable<BoundVerdict> verdicts) {
-        for (BoundVerdict verdict : verdicts) {
-            if (verdict.concurrency()) {
-                return verdict;
-            }
-        }
-        throw new IllegalStateException("the store answered without the concurrency bound the guard asked for");
-    }
-
-    private static long held(BoundVerdict concurrency) {
-        return concurrency.limit() - concurrency.remaining();
-    }
-
     private static void requireAdmitted(GuardAdmission admission) {
         if (!Objects.requireNonNull(admission, "admission").admitted()) {
             throw new IllegalArgumentException("only an admitted request has a lookup to report on");
         }
-    }
-
-    private static Budget leaseBudget(String name, int leases, Duration leaseLength) {
-        // The SPI needs a window on every budget; this one is never the bound that refuses.
-        return Budget.builder(name)
-                .window("calls", Integer.MAX_VALUE, Duration.ofSeconds(1))
-                .concurrency(leases, leaseLength)
-                .build();
     }
 }

@@ -54,8 +54,25 @@ public final class FixedWindowArithmetic {
         boolean roomInWindows = true;
         for (int i = 0; i < n; i++) {
             Window w = windows.get(i);
+            long before;
+            if (dryRun) {
+                before = countedIn(w, state, i, nowMillis);
+            }
+            else {
+                // Each window's reset once per decision (a long division): the state moves to the window that
+                // counts now here, exactly as the write below would, so the second pass only reads it back.
+                long reset = w.resetAt(nowMillis);
+                if (state.windows[2 * i] >= reset) {
+                    before = state.windows[2 * i + 1];
+                }
+                else {
+                    state.windows[2 * i] = reset;
+                    state.windows[2 * i + 1] = 0;
+                    before = 0;
+                }
+            }
             // subtraction, not addition: count + cost must not overflow into an admission
-            roomInWindows &= cost <= w.limit() - countedIn(w, state, i, nowMillis);
+            roomInWindows &= cost <= w.limit() - before;
         }
 
         ConcurrencyBound bound = expensive ? budget.concurrency().orElse(null) : null;
@@ -73,12 +90,12 @@ public final class FixedWindowArithmetic {
         BoundVerdict[] verdicts = new BoundVerdict[bound == null ? n : n + 1];
         for (int i = 0; i < n; i++) {
             Window w = windows.get(i);
-            long reset = resetOf(w, state, i, nowMillis);
-            long before = countedIn(w, state, i, nowMillis);
+            long reset = dryRun ? resetOf(w, state, i, nowMillis) : state.windows[2 * i];
+            long before = dryRun ? countedIn(w, state, i, nowMillis) : state.windows[2 * i + 1];
             long after = counts ? before + cost : before;
             if (!dryRun) {
-                // Written even when nothing is counted: a refused request still moves the key to the newest window.
-                state.windows[2 * i] = reset;
+                // The window moved above even when nothing is counted: a refused request still moves the key to
+                // the newest window.
                 state.windows[2 * i + 1] = after;
             }
             verdicts[i] = BoundVerdict.window(w, after, reset, cost > w.limit() - before);
@@ -92,7 +109,17 @@ public final class FixedWindowArithmetic {
         if (bound != null) {
             verdicts[n] = BoundVerdict.concurrency(bound, held, earliestLiveLease(state, nowMillis), !leaseFree);
         }
-        return Decision.of(budget.name(), nowMillis, List.of(verdicts), lease);
+        return Decision.of(budget.name(), nowMillis, listOf(verdicts), lease);
+    }
+
+    /** An immutable list of the verdicts; for the usual one or two bounds without copying an array. */
+    private static List<BoundVerdict> listOf(BoundVerdict[] verdicts) {
+        return switch (verdicts.length) {
+            case 1 -> List.of(verdicts[0]);
+            case 2 -> List.of(verdicts[0], verdicts[1]);
+            case 3 -> List.of(verdicts[0], verdicts[1], verdicts[2]);
+            default -> List.of(verdicts);
+        };
     }
 
     /**

@@ -14,6 +14,7 @@ import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 /**
  * Counters in this process, striped over segments that each hold an access-ordered map under its own lock.
@@ -66,6 +67,8 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
     private final int maxKeys;
     private final String leaseIdPrefix = Long.toHexString(ThreadLocalRandom.current().nextLong()) + "-";
     private final AtomicLong leaseSequence = new AtomicLong();
+    /** Made once: a method reference per decision would be an allocation per decision. */
+    private final Supplier<String> leaseIds = this::nextLeaseId;
 
     public InMemoryRateLimitStore(int maxKeys) {
         if (maxKeys < 1) {
@@ -84,21 +87,25 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 
     @Override
     public Decision take(Budget budget, String key, long cost, boolean expensive, long nowMillis) {
-        StoreKey storeKey = new StoreKey(budget.name(), key);
-        Segment segment = segmentFor(storeKey);
+        String budgetName = budget.name();
+        long keyedHash = SipHash.hash(SEED_0, SEED_1, budgetName, key);
+        boolean address = isAddressKey(budgetName, key);
+        Segment segment = segmentFor(address, keyedHash);
+        int windowCount = budget.windows().size();
         synchronized (segment) {
-            CounterState state = segment.map.get(storeKey);
-            if (state == null || state.windowCount() != budget.windows().size()) {
+            // The segment's probe finds a known key without allocating one; only a new key gets its own StoreKey.
+            CounterState state = segment.map.get(segment.probe(budgetName, key, keyedHash));
+            if (state == null || state.windowCount() != windowCount) {
                 if (state == null) {
                     held.incrementAndGet();
                 }
-                state = new CounterState(budget.windows().size());
-                segment.map.put(storeKey, state);
+                state = new CounterState(windowCount);
+                segment.map.put(new StoreKey(budgetName, key, keyedHash), state);
             }
             Decision decision = FixedWindowArithmetic.take(budget, key, state, cost, expensive, nowMillis,
-                    this::nextLeaseId);
+                    leaseIds);
             if (held.get() > maxKeys) {
-                makeRoom(segment, isAddressKey(storeKey));
+                makeRoom(segment, address);
             }
             segment.sweep(nowMillis - EXPIRY_MARGIN_MILLIS);
             return decision;
@@ -200,13 +207,21 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
     }
 
     private Segment segmentFor(StoreKey key) {
-        Segment[] partition = isAddressKey(key) ? addressSegments : segments;
-        return partition[(int) (key.keyedHash >>> 40) & segmentMask];
+        return segmentFor(isAddressKey(key), key.keyedHash);
+    }
+
+    private Segment segmentFor(boolean address, long keyedHash) {
+        Segment[] partition = address ? addressSegments : segments;
+        return partition[(int) (keyedHash >>> 40) & segmentMask];
     }
 
     /** A key any caller can mint more of by changing its address, rather than one authentication established. */
     static boolean isAddressKey(StoreKey key) {
-        return key.key.startsWith("a:") || GUARD_ADDRESS_BUDGETS.contains(key.budget);
+        return isAddressKey(key.budget, key.key);
+    }
+
+    private static boolean isAddressKey(String budget, String key) {
+        return key.startsWith("a:") || GUARD_ADDRESS_BUDGETS.contains(budget);
     }
 
     private String nextLeaseId() {
@@ -214,15 +229,20 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
     }
 
     static final class StoreKey {
-        final String budget;
-        final String key;
-        final long keyedHash;
-        final int hash;
+        /** Final except in a segment's probe, which is only ever changed and read under the segment's lock. */
+        String budget;
+        String key;
+        long keyedHash;
+        int hash;
 
         StoreKey(String budget, String key) {
+            this(budget, key, SipHash.hash(SEED_0, SEED_1, budget, key));
+        }
+
+        StoreKey(String budget, String key, long keyedHash) {
             this.budget = budget;
             this.key = key;
-            this.keyedHash = SipHash.hash(SEED_0, SEED_1, budget, key);
+            this.keyedHash = keyedHash;
             this.hash = (int) keyedHash;
         }
 
@@ -242,6 +262,8 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 
         final LinkedHashMap<StoreKey, CounterState> map;
         final AtomicInteger held;
+        /** A reusable lookup key, never stored in the map; needs this segment's lock. */
+        private final StoreKey probe = new StoreKey("", "", 0);
         int decisions;
 
         Segment(int capacity, AtomicInteger held) {
@@ -256,6 +278,15 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
                     return false;
                 }
             };
+        }
+
+        /** The probe set to (budget, key); valid until the next call. Needs this segment's lock. */
+        StoreKey probe(String budget, String key, long keyedHash) {
+            probe.budget = budget;
+            probe.key = key;
+            probe.keyedHash = keyedHash;
+            probe.hash = (int) keyedHash;
+            return probe;
         }
 
         /** Drops the least recently used key; false when there is none. Needs this segment's lock. */

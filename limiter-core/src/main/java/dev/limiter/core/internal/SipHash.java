@@ -17,8 +17,10 @@ final class SipHash {
         long v3 = k1 ^ 0x7465646279746573L;
         int units = 2 + budget.length() + key.length();
         int whole = units & ~3;
+        int keyStart = 2 + budget.length();
         for (int i = 0; i < whole; i += 4) {
-            long m = word(budget, key, i);
+            // Words wholly inside the key (most of them) are read straight from it.
+            long m = i >= keyStart ? keyWord(key, i - keyStart) : word(budget, key, i);
             v3 ^= m;
             for (int r = 0; r < 2; r++) {
                 v0 += v1; v1 = Long.rotateLeft(v1, 13); v1 ^= v0; v0 = Long.rotateLeft(v0, 32);
@@ -55,6 +57,13 @@ final class SipHash {
                 | (long) unit(budget, key, from + 1) << 16
                 | (long) unit(budget, key, from + 2) << 32
                 | (long) unit(budget, key, from + 3) << 48;
+    }
+
+    private static long keyWord(String key, int from) {
+        return (long) key.charAt(from)
+                | (long) key.charAt(from + 1) << 16
+                | (long) key.charAt(from + 2) << 32
+                | (long) key.charAt(from + 3) << 48;
     }
 
     private static int unit(String budget, String key, int index) {
