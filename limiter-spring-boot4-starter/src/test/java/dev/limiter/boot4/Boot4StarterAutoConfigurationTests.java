@@ -6,7 +6,6 @@ import java.util.UUID;
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
 import dev.limiter.autoconfigure.LimiterServletAutoConfiguration;
 import dev.limiter.boot4.actuate.LimiterHealthContributorAutoConfiguration;
-import dev.limiter.boot4.actuate.LimiterHealthIndicator;
 import dev.limiter.core.Budget;
 import dev.limiter.core.FailOpenRateLimitStore;
 import dev.limiter.core.RateLimitStore;
@@ -48,7 +47,7 @@ class Boot4StarterAutoConfigurationTests {
     void healthIndicatorWhenBootHealthPresentShouldReportTheStore() {
         runner.run(context -> {
             assertThat(context).hasNotFailed();
-            Health health = context.getBean("limiterHealthIndicator", LimiterHealthIndicator.class).health(true);
+            Health health = context.getBean("limiterHealthIndicator", HealthIndicator.class).health(true);
             assertThat(health.getStatus()).isEqualTo(Status.UP);
             assertThat(health.getDetails()).containsEntry("store", "memory").containsEntry("mode", "authoritative");
         });
@@ -58,7 +57,7 @@ class Boot4StarterAutoConfigurationTests {
     void healthIndicatorWhenBootHealthAbsentShouldBackOff() {
         runner.withClassLoader(new FilteredClassLoader(HealthIndicator.class)).run(context -> {
             assertThat(context).hasNotFailed();
-            assertThat(context).doesNotHaveBean(LimiterHealthIndicator.class);
+            assertThat(context).doesNotHaveBean("limiterHealthIndicator");
             assertThat(context).hasSingleBean(RateLimitFilter.class);
         });
     }
@@ -66,7 +65,7 @@ class Boot4StarterAutoConfigurationTests {
     @Test
     void healthIndicatorWhenDisabledByBootPropertyShouldBackOff() {
         runner.withPropertyValues("management.health.limiter.enabled=false")
-                .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(LimiterHealthIndicator.class));
+                .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean("limiterHealthIndicator"));
     }
 
     @Test
@@ -83,7 +82,7 @@ class Boot4StarterAutoConfigurationTests {
             String key = UUID.randomUUID().toString();
             assertThat(store.take(budget, key, 1, false, System.currentTimeMillis()).degraded()).isFalse();
             assertThat(((Number) redis.server().call("DBSIZE")).longValue()).isPositive();
-            assertThat(context.getBean("limiterHealthIndicator", LimiterHealthIndicator.class).health(true)
+            assertThat(context.getBean("limiterHealthIndicator", HealthIndicator.class).health(true)
                     .getDetails()).containsEntry("store", "redis").containsEntry("circuitBreaker", "CLOSED");
         });
     }
@@ -94,7 +93,7 @@ class Boot4StarterAutoConfigurationTests {
             assertThat(context).hasNotFailed();
             assertThat(context).doesNotHaveBean(RateLimitFilter.class);
             assertThat(context).doesNotHaveBean(RateLimitStore.class);
-            assertThat(context).doesNotHaveBean(LimiterHealthIndicator.class);
+            assertThat(context).doesNotHaveBean("limiterHealthIndicator");
         });
     }
 

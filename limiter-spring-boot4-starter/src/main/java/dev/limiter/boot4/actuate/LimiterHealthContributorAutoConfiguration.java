@@ -1,5 +1,6 @@
 package dev.limiter.boot4.actuate;
 
+import dev.limiter.actuate.LimiterHealthDetails;
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
 import dev.limiter.core.RateLimitStore;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -7,20 +8,24 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
+import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 
-/** Registers the {@code limiter} health component when Spring Boot 4's health support is present. */
+/**
+ * The {@code limiter} health component on Spring Boot 4, whose health API moved to
+ * {@code org.springframework.boot.health}: only an adapter, the details are {@link LimiterHealthDetails}.
+ */
 @AutoConfiguration(after = LimiterAutoConfiguration.class)
 @ConditionalOnClass(HealthIndicator.class)
 @ConditionalOnBean(RateLimitStore.class)
 @ConditionalOnEnabledHealthIndicator("limiter")
 public class LimiterHealthContributorAutoConfiguration {
 
-    /** Named so that the component is {@code limiter} on both Boot lines. */
+    /** Always {@code UP}, also when degraded: a degraded limiter still serves and must stay in the load balancer. */
     @Bean(name = "limiterHealthIndicator")
     @ConditionalOnMissingBean(name = "limiterHealthIndicator")
-    public LimiterHealthIndicator limiterHealthIndicator(RateLimitStore store) {
-        return new LimiterHealthIndicator(store);
+    public HealthIndicator limiterHealthIndicator(RateLimitStore store) {
+        return () -> Health.up().withDetails(LimiterHealthDetails.of(store).details()).build();
     }
 }
