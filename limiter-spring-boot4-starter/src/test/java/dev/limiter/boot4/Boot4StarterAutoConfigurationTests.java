@@ -17,6 +17,7 @@ import dev.limiter.servlet.RateLimitFilter;
 import dev.limiter.test.redis.RedisServerExtension;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
+import io.github.resilience4j.springboot.circuitbreaker.autoconfigure.CircuitBreakerAutoConfiguration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -110,6 +111,20 @@ class Boot4StarterAutoConfigurationTests {
                     .isEqualTo(7000L);
             assertThat(breaker.getCircuitBreakerConfig().getFailureRateThreshold()).isEqualTo(25f);
         });
+    }
+
+    @Test
+    void breakerWithResilience4jSpringBoot4ShouldComeFromItsRegistry() {
+        runner.withConfiguration(AutoConfigurations.of(CircuitBreakerAutoConfiguration.class))
+                .withPropertyValues("resilience4j.circuitbreaker.instances.limiter.wait-duration-in-open-state=7s")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    CircuitBreaker breaker = context.getBean(LimiterResilienceAutoConfiguration.BREAKER_BEAN_NAME,
+                            CircuitBreaker.class);
+                    assertThat(context.getBean(CircuitBreakerRegistry.class).find("limiter")).containsSame(breaker);
+                    assertThat(breaker.getCircuitBreakerConfig().getWaitIntervalFunctionInOpenState().apply(1))
+                            .isEqualTo(7000L);
+                });
     }
 
     @Test
