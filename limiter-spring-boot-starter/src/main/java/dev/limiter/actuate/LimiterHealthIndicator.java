@@ -1,16 +1,12 @@
 package dev.limiter.actuate;
 
-import dev.limiter.core.FailOpenRateLimitStore;
 import dev.limiter.core.RateLimitStore;
-import dev.limiter.core.StoreMode;
-import dev.limiter.resilience.CircuitBreakingRateLimitStore;
 import org.springframework.boot.actuate.health.AbstractHealthIndicator;
 import org.springframework.boot.actuate.health.Health;
 
 /**
- * The {@code limiter} health component: store, mode (authoritative or degraded), circuit breaker state and the
- * fallback's key count. Always {@code UP}: a degraded limiter still serves, bounded, and must never take the
- * application out of its load balancer. Alert on {@code mode} or the {@code limiter.degraded} gauge instead.
+ * The {@code limiter} health component on Spring Boot 3 ({@link LimiterHealthDetails} on Boot 3's health API).
+ * Always {@code UP}: alert on {@code mode} or the {@code limiter.degraded} gauge instead.
  */
 public class LimiterHealthIndicator extends AbstractHealthIndicator {
 
@@ -23,15 +19,6 @@ public class LimiterHealthIndicator extends AbstractHealthIndicator {
 
     @Override
     protected void doHealthCheck(Health.Builder builder) {
-        builder.up().withDetail("store", store.name());
-        if (store instanceof FailOpenRateLimitStore failOpen) {
-            builder.withDetail("mode", failOpen.mode().tag());
-            if (failOpen.authoritative() instanceof CircuitBreakingRateLimitStore breaking) {
-                builder.withDetail("circuitBreaker", breaking.circuitBreaker().getState().name());
-            }
-            builder.withDetail("fallbackKeys", failOpen.fallbackKeys());
-        } else {
-            builder.withDetail("mode", StoreMode.AUTHORITATIVE.tag());
-        }
+        builder.up().withDetails(LimiterHealthDetails.of(store).details());
     }
 }

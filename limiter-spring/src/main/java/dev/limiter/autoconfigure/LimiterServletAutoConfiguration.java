@@ -30,12 +30,12 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
-import org.springframework.boot.autoconfigure.security.SecurityProperties;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
+import org.springframework.core.env.Environment;
 
 /**
  * The request path of a servlet application: who a request is counted as, which budget its route uses, what
@@ -56,6 +56,12 @@ public class LimiterServletAutoConfiguration {
 
     /** Name of the filter's registration bean; define a bean with this name to register the filter yourself. */
     public static final String REGISTRATION_BEAN_NAME = "rateLimitFilterRegistration";
+
+    /** Spring Boot's property for the order of Spring Security's filter chain. */
+    public static final String SECURITY_FILTER_ORDER_PROPERTY = "spring.security.filter.order";
+
+    /** Spring Boot's default for {@value #SECURITY_FILTER_ORDER_PROPERTY} (Boot 3 and Boot 4). */
+    public static final int DEFAULT_SECURITY_FILTER_ORDER = -100;
 
     @Bean
     @ConditionalOnMissingBean
@@ -95,16 +101,22 @@ public class LimiterServletAutoConfiguration {
     @Bean(name = REGISTRATION_BEAN_NAME)
     @ConditionalOnMissingBean(name = REGISTRATION_BEAN_NAME)
     public FilterRegistrationBean<RateLimitFilter> rateLimitFilterRegistration(RateLimitFilter filter,
-            ObjectProvider<SecurityProperties> securityProperties) {
-        int securityOrder = securityProperties.getIfAvailable() != null
-                ? securityProperties.getIfAvailable().getFilter().getOrder()
-                : SecurityProperties.DEFAULT_FILTER_ORDER;
+            Environment environment) {
+        int securityOrder = securityFilterOrder(environment);
         FilterRegistrationBean<RateLimitFilter> registration = new FilterRegistrationBean<>(filter);
         registration.setName("rateLimitFilter");
         registration.setOrder(securityOrder + ORDER_AFTER_SECURITY);
         registration.setDispatcherTypes(DispatcherType.REQUEST, DispatcherType.ASYNC);
         registration.addUrlPatterns("/*");
         return registration;
+    }
+
+    /**
+     * Spring Security's filter-chain order, read from the property rather than Boot's {@code SecurityProperties},
+     * whose class and {@code getFilter()} moved in Boot 4; the property and its default are the same on both lines.
+     */
+    public static int securityFilterOrder(Environment environment) {
+        return environment.getProperty(SECURITY_FILTER_ORDER_PROPERTY, Integer.class, DEFAULT_SECURITY_FILTER_ORDER);
     }
 
     @Configuration(proxyBeanMethods = false)

@@ -8,6 +8,7 @@ import dev.limiter.autoconfigure.LimiterAutoConfiguration;
 import dev.limiter.autoconfigure.LimiterProperties;
 import dev.limiter.core.FailOpenRateLimitStore;
 import dev.limiter.core.OverLimitRememberingStore;
+import dev.limiter.autoconfigure.LimiterServletAutoConfiguration;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.guard.AuthGuard;
 import dev.limiter.core.guard.AuthGuardPolicy;
@@ -25,9 +26,9 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
-import org.springframework.boot.autoconfigure.security.SecurityProperties;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 import org.springframework.security.core.context.SecurityContextHolder;
 
 /**
@@ -37,7 +38,8 @@ import org.springframework.security.core.context.SecurityContextHolder;
  * limiter's store, so a block holds across instances on Redis.
  */
 @AutoConfiguration(after = LimiterAutoConfiguration.class,
-        afterName = "org.springframework.boot.autoconfigure.security.servlet.SecurityAutoConfiguration")
+        afterName = {"org.springframework.boot.autoconfigure.security.servlet.SecurityAutoConfiguration",
+                "org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration"})
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnClass(SecurityContextHolder.class)
 @ConditionalOnLimiterEnabled
@@ -102,10 +104,10 @@ public class LimiterAuthGuardAutoConfiguration {
     @Bean(name = REGISTRATION_BEAN_NAME)
     @ConditionalOnMissingBean(name = REGISTRATION_BEAN_NAME)
     public FilterRegistrationBean<AuthGuardFilter> authGuardFilterRegistration(AuthGuardFilter filter,
-            ObjectProvider<SecurityProperties> securityProperties) {
+            Environment environment) {
         FilterRegistrationBean<AuthGuardFilter> registration = new FilterRegistrationBean<>(filter);
         registration.setName("authGuardFilter");
-        registration.setOrder(securityFilterOrder(securityProperties) - 1);
+        registration.setOrder(LimiterServletAutoConfiguration.securityFilterOrder(environment) - 1);
         registration.setDispatcherTypes(DispatcherType.REQUEST);
         registration.addUrlPatterns("/*");
         return registration;
@@ -120,10 +122,10 @@ public class LimiterAuthGuardAutoConfiguration {
     @Bean(name = OUTCOME_REGISTRATION_BEAN_NAME)
     @ConditionalOnMissingBean(name = OUTCOME_REGISTRATION_BEAN_NAME)
     public FilterRegistrationBean<AuthenticationOutcomeFilter> authenticationOutcomeFilterRegistration(
-            AuthenticationOutcomeFilter filter, ObjectProvider<SecurityProperties> securityProperties) {
+            AuthenticationOutcomeFilter filter, Environment environment) {
         FilterRegistrationBean<AuthenticationOutcomeFilter> registration = new FilterRegistrationBean<>(filter);
         registration.setName("authenticationOutcomeFilter");
-        registration.setOrder(securityFilterOrder(securityProperties) + 1);
+        registration.setOrder(LimiterServletAutoConfiguration.securityFilterOrder(environment) + 1);
         registration.setDispatcherTypes(DispatcherType.REQUEST);
         registration.addUrlPatterns("/*");
         return registration;
@@ -160,10 +162,5 @@ public class LimiterAuthGuardAutoConfiguration {
         if (value == null || value.toMillis() < 1) {
             throw new InvalidLimiterConfigurationException(property, "must be at least 1ms, was " + value);
         }
-    }
-
-    private static int securityFilterOrder(ObjectProvider<SecurityProperties> securityProperties) {
-        SecurityProperties security = securityProperties.getIfAvailable();
-        return security != null ? security.getFilter().getOrder() : SecurityProperties.DEFAULT_FILTER_ORDER;
     }
 }

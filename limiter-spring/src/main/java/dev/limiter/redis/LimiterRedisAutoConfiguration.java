@@ -33,7 +33,8 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * message that names {@code limiter.store} and the missing piece.
  */
 @AutoConfiguration(before = LimiterAutoConfiguration.class, after = LimiterResilienceAutoConfiguration.class,
-        afterName = "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration")
+        afterName = {"org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration",
+                "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration"})
 @ConditionalOnLimiterEnabled
 @ConditionalOnProperty(prefix = "limiter", name = "store", havingValue = "redis")
 @EnableConfigurationProperties(LimiterProperties.class)

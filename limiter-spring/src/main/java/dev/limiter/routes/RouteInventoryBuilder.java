@@ -230,8 +230,11 @@ public final class RouteInventoryBuilder {
             }
         }
 
-        @Override
+        // No @Override: Framework 7 deprecates pathExtension for removal and adds version; both lines must compile.
         public void pathExtension(String extension) {
+        }
+
+        public void version(String version) {
         }
 
         @Override

@@ -1,0 +1,31 @@
+package dev.limiter.boot4.actuate;
+
+import dev.limiter.actuate.LimiterHealthDetails;
+import dev.limiter.autoconfigure.LimiterAutoConfiguration;
+import dev.limiter.core.RateLimitStore;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * The {@code limiter} health component on Spring Boot 4, whose health API moved to
+ * {@code org.springframework.boot.health}: only an adapter, the details are {@link LimiterHealthDetails}.
+ */
+@AutoConfiguration(after = LimiterAutoConfiguration.class)
+@ConditionalOnClass(HealthIndicator.class)
+@ConditionalOnBean(RateLimitStore.class)
+@ConditionalOnEnabledHealthIndicator("limiter")
+public class LimiterHealthContributorAutoConfiguration {
+
+    /** Always {@code UP}, also when degraded: a degraded limiter still serves and must stay in the load balancer. */
+    @Bean(name = "limiterHealthIndicator")
+    @ConditionalOnMissingBean(name = "limiterHealthIndicator")
+    public HealthIndicator limiterHealthIndicator(RateLimitStore store) {
+        return () -> Health.up().withDetails(LimiterHealthDetails.of(store).details()).build();
+    }
+}
