@@ -136,7 +136,7 @@ public final class Decision {
      * claimed it: the store that wraps the issuing one binds its leases on the way out.
      */
     public Decision withLeaseIssuedBy(RateLimitStore issuer) {
-        if (lease == null || lease.issuer().isPresent()) {
+        if (lease == null || lease.issuer() != null) {
             return this;
         }
         return new Decision(budget, decidedAtMillis, verdicts, lease.issuedBy(issuer), refusingBound, degraded,

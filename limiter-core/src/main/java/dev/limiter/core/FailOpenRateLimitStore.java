@@ -94,7 +94,8 @@ public final class FailOpenRateLimitStore implements RateLimitStore {
     /** Hands the lease back to the store that issued it (its {@link Lease#issuer()}), else to the authoritative. */
     @Override
     public void release(Lease lease, long nowMillis) {
-        lease.issuer().filter(issuer -> issuer != this).orElse(authoritative).release(lease, nowMillis);
+        RateLimitStore issuer = lease.issuer();
+        (issuer == null || issuer == this ? authoritative : issuer).release(lease, nowMillis);
     }
 
     /** Reads the authoritative counters, or the fallback's (degraded) ones when the store cannot answer. */

@@ -1,7 +1,6 @@
 package dev.limiter.core;
 
 import java.util.Objects;
-import java.util.Optional;
 
 /**
  * A concurrency slot held by one expensive request: a handle that {@link #release releases itself} to the store
@@ -10,52 +9,24 @@ import java.util.Optional;
  * <p>A store creates its leases unbound ({@link #Lease(String, String, String, long)}); whoever hands a decision
  * out of a stack of stores binds the lease to the store that must take it back ({@link #issuedBy}). Two leases
  * are equal when they name the same slot, whoever issued them.
+ *
+ * @param budget          the budget's name
+ * @param key             the counter key the lease was taken under
+ * @param id              unique among the leases of that key
+ * @param expiresAtMillis when the lease frees itself, epoch milliseconds
+ * @param issuer          the store the lease releases itself to; {@code null} until a store bound it
  */
-public final class Lease {
+public record Lease(String budget, String key, String id, long expiresAtMillis, RateLimitStore issuer) {
 
-    private final String budget;
-    private final String key;
-    private final String id;
-    private final long expiresAtMillis;
-    private final RateLimitStore issuer;
+    public Lease {
+        Objects.requireNonNull(budget, "budget");
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(id, "id");
+    }
 
-    /**
-     * @param budget          the budget's name
-     * @param key             the counter key the lease was taken under
-     * @param id              unique among the leases of that key
-     * @param expiresAtMillis when the lease frees itself, epoch milliseconds
-     */
+    /** A lease no store has bound yet. */
     public Lease(String budget, String key, String id, long expiresAtMillis) {
         this(budget, key, id, expiresAtMillis, null);
-    }
-
-    private Lease(String budget, String key, String id, long expiresAtMillis, RateLimitStore issuer) {
-        this.budget = Objects.requireNonNull(budget, "budget");
-        this.key = Objects.requireNonNull(key, "key");
-        this.id = Objects.requireNonNull(id, "id");
-        this.expiresAtMillis = expiresAtMillis;
-        this.issuer = issuer;
-    }
-
-    public String budget() {
-        return budget;
-    }
-
-    public String key() {
-        return key;
-    }
-
-    public String id() {
-        return id;
-    }
-
-    public long expiresAtMillis() {
-        return expiresAtMillis;
-    }
-
-    /** The store this lease releases itself to; empty until a store bound it. */
-    public Optional<RateLimitStore> issuer() {
-        return Optional.ofNullable(issuer);
     }
 
     /** The same slot, released to {@code issuer}. */
