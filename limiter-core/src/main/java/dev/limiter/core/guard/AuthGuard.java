@@ -65,6 +65,8 @@ public final class AuthGuard {
     private final Budget block;
     /** Address key to the end of a block this instance knows of. */
     private final ConcurrentHashMap<String, Long> blocks = new ConcurrentHashMap<>();
+    /** The blocks among {@link #blocks} that were decided without the authoritative store. */
+    private final ConcurrentHashMap<String, Long> degradedBlocks = new ConcurrentHashMap<>();
     /** Credential key to the end of the time it is remembered as authenticated here. */
     private final ConcurrentHashMap<String, Long> authenticated = new ConcurrentHashMap<>();
     /** Address key to when this instance last counted a failure for it (not cleared since). */
@@ -126,7 +128,7 @@ public final class AuthGuard {
     public GuardAdmission admit(String addressKey, String credentialKey, long nowMillis) {
         long knownBlock = knownUntil(blocks, addressKey, nowMillis);
         if (knownBlock > 0) {
-            return blocked(addressKey, knownBlock, nowMillis, false);
+            return blocked(addressKey, knownBlock, nowMillis, knownUntil(degradedBlocks, addressKey, nowMillis) > 0);
         }
         if (credentialKey != null && knownUntil(authenticated, credentialKey, nowMillis) > 0) {
             return new GuardAdmission(GuardAdmission.Outcome.ADMITTED, addressKey, 0, null, false, 0, credentialKey);
@@ -135,7 +137,7 @@ public final class AuthGuard {
             KeyState blockState = store.peek(block, addressKey, nowMillis);
             long blockedUntil = blockedUntil(blockState);
             if (blockedUntil > nowMillis) {
-                remember(blocks, addressKey, blockedUntil, nowMillis);
+                rememberBlock(addressKey, blockedUntil, blockState.degraded(), nowMillis);
                 return blocked(addressKey, blockedUntil, nowMillis, blockState.degraded());
             }
             Decision reservation = store.take(pending, addressKey, 1, true, nowMillis);
@@ -234,7 +236,7 @@ public final class AuthGuard {
         Decision started = store.take(block, addressKey, 1, true, nowMillis);
         long until = started.lease().map(Lease::expiresAtMillis)
                 .orElseGet(() -> concurrencyOf(started.verdicts()).resetAtMillis());
-        remember(blocks, addressKey, until, nowMillis);
+        rememberBlock(addressKey, until, started.degraded(), nowMillis);
         failedHere.remove(addressKey);
         try {
             store.reset(failures, addressKey);
@@ -242,6 +244,16 @@ public final class AuthGuard {
             // Left over failures expire on their own; the block is what matters.
         }
         return until;
+    }
+
+    private void rememberBlock(String addressKey, long until, boolean degraded, long nowMillis) {
+        remember(blocks, addressKey, until, nowMillis);
+        if (degraded) {
+            remember(degradedBlocks, addressKey, until, nowMillis);
+        }
+        else {
+            degradedBlocks.remove(addressKey);
+        }
     }
 
     /** The end of an entry still running at {@code nowMillis}, else 0 (and an ended entry is dropped). */
