@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import jakarta.servlet.ServletOutputStream;
 import jakarta.servlet.WriteListener;
@@ -86,7 +87,8 @@ class ProblemResponseTests {
         problem.setProperty("violated-policies", List.of("minute", "hour"));
         problem.setProperty("degraded", true);
 
-        Map<?, ?> read = new ObjectMapper().readValue(ProblemJson.encode(problem), Map.class);
+        Map<String, Object> read = new ObjectMapper().readValue(ProblemJson.encode(problem),
+                new TypeReference<Map<String, Object>>() { });
 
         assertThat(read).containsEntry("type", "https://iana.org/assignments/http-problem-types#quota-exceeded")
                 .containsEntry("title", "Too Many Requests").containsEntry("status", 429)
