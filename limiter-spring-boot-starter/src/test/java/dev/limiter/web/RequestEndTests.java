@@ -36,7 +36,7 @@ class RequestEndTests {
 
     @Test
     void onTimeoutWhenTheAsyncRequestTimesOutShouldSayItDidNotComplete() {
-        end.onTimeout(new AsyncEvent(null));
+        end.onTimeout(new AsyncEvent(null, new MockHttpServletRequest(), new MockHttpServletResponse()));
         end.onComplete(new AsyncEvent(null, new MockHttpServletRequest(), new MockHttpServletResponse()));
 
         assertThat(ends).containsExactly("0/false");
