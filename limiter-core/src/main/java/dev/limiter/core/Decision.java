@@ -94,7 +94,7 @@ public final class Decision {
         if (refusingBound == null) {
             return 0;
         }
-        return Math.max(1, ceilSeconds(retryAfterMillis()));
+        return Seconds.atLeastOne(retryAfterMillis());
     }
 
     /**
@@ -133,8 +133,16 @@ public final class Decision {
         return new Decision(budget, decidedAtMillis, verdicts, lease, refusingBound, degraded, false);
     }
 
-    static long ceilSeconds(long millis) {
-        return Math.floorDiv(millis + 999, 1000);
+    /**
+     * The same decision whose lease (if any) releases itself to {@code issuer}, unless another store already
+     * claimed it: the store that wraps the issuing one binds its leases on the way out.
+     */
+    public Decision withLeaseIssuedBy(RateLimitStore issuer) {
+        if (lease == null || lease.issuer() != null) {
+            return this;
+        }
+        return new Decision(budget, decidedAtMillis, verdicts, lease.issuedBy(issuer), refusingBound, degraded,
+                counted);
     }
 
     @Override

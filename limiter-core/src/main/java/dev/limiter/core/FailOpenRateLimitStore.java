@@ -75,14 +75,15 @@ public final class FailOpenRateLimitStore implements RateLimitStore {
         try {
             Decision decision = authoritative.take(budget, key, cost, expensive, nowMillis);
             succeeded(call);
-            return decision;
+            return decision.withLeaseIssuedBy(authoritative);
         } catch (RuntimeException failure) {
             failed(call, failure);
             if (failsClosed.test(budget)) {
                 throw new StoreUnavailableException(budget.name(), closedRetryAfterMillis, failure);
             }
             try {
-                return fallback.take(budget, key, cost, expensive, nowMillis).asDegraded();
+                return fallback.take(budget, key, cost, expensive, nowMillis).asDegraded()
+                        .withLeaseIssuedBy(fallback);
             } catch (RuntimeException fallbackFailure) {
                 fallbackFailure.addSuppressed(failure);
                 return uncounted(budget, key, nowMillis);
@@ -90,13 +91,11 @@ public final class FailOpenRateLimitStore implements RateLimitStore {
         }
     }
 
+    /** Hands the lease back to the store that issued it (its {@link Lease#issuer()}), else to the authoritative. */
     @Override
     public void release(Lease lease, long nowMillis) {
-        if (fallback.issued(lease)) {
-            fallback.release(lease, nowMillis);
-            return;
-        }
-        authoritative.release(lease, nowMillis);
+        RateLimitStore issuer = lease.issuer();
+        (issuer == null || issuer == this ? authoritative : issuer).release(lease, nowMillis);
     }
 
     /** Reads the authoritative counters, or the fallback's (degraded) ones when the store cannot answer. */

@@ -26,6 +26,6 @@ public class StoreUnavailableException extends RateLimitStoreException {
 
     /** {@link #retryAfterMillis()} in whole seconds, rounded up, at least 1. */
     public long retryAfterSeconds() {
-        return Math.max(1, Decision.ceilSeconds(retryAfterMillis));
+        return Seconds.atLeastOne(retryAfterMillis);
     }
 }

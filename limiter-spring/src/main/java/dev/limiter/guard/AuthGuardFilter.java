@@ -3,14 +3,13 @@ package dev.limiter.guard;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.limiter.core.RequestStoreTime;
 import dev.limiter.core.guard.AuthGuard;
 import dev.limiter.core.guard.GuardAdmission;
+import dev.limiter.web.OutageLog;
 import dev.limiter.web.ProblemResponse;
-import jakarta.servlet.AsyncEvent;
-import jakarta.servlet.AsyncListener;
+import dev.limiter.web.RequestEnd;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -45,7 +44,9 @@ public class AuthGuardFilter extends OncePerRequestFilter {
 
     private final AuthGuard guard;
     private final Clock clock;
-    private final AtomicBoolean storeFailing = new AtomicBoolean();
+    private final OutageLog outageLog = new OutageLog(logger,
+            "Authentication guard: the store failed; admitting lookups unguarded until it answers again: ",
+            "Authentication guard: the store answers again; failures are counted");
 
     public AuthGuardFilter(AuthGuard guard, Clock clock) {
         this.guard = guard;
@@ -89,7 +90,7 @@ public class AuthGuardFilter extends OncePerRequestFilter {
         finally {
             LookupAttempt.bind(outer);
             if (completed && request.isAsyncStarted() && !attempt.authenticated() && !attempt.failed()) {
-                request.getAsyncContext().addListener(new SettleOnCompletion(attempt));
+                request.getAsyncContext().addListener(new RequestEnd((status, ok) -> settle(attempt, status, ok)));
             }
             else {
                 settle(attempt, response.getStatus(), completed);
@@ -144,7 +145,7 @@ public class AuthGuardFilter extends OncePerRequestFilter {
                 : "Too many authentications from this address are in progress; retry after " + retryAfter
                         + " second.";
         ProblemResponse problem = ProblemResponse.of(429, "Too Many Requests")
-                .with("detail", message)
+                .detail(message)
                 .with("error", ERROR_CODE)
                 .with("message", message)
                 .retryAfter(retryAfter)
@@ -161,46 +162,12 @@ public class AuthGuardFilter extends OncePerRequestFilter {
     }
 
     private void noteStoreAnswered(boolean degraded) {
-        if (!degraded && storeFailing.compareAndSet(true, false)) {
-            logger.warn("Authentication guard: the store answers again; failures are counted");
+        if (!degraded) {
+            outageLog.answered();
         }
     }
 
     private void noteStoreFailed(RuntimeException ex) {
-        if (storeFailing.compareAndSet(false, true)) {
-            logger.warn("Authentication guard: the store failed; admitting lookups unguarded until it answers "
-                    + "again: " + ex.getClass().getName());
-        }
-    }
-
-    /** Settles an attempt whose request went asynchronous before anything was learned about its lookup. */
-    private final class SettleOnCompletion implements AsyncListener {
-
-        private final LookupAttempt attempt;
-
-        SettleOnCompletion(LookupAttempt attempt) {
-            this.attempt = attempt;
-        }
-
-        @Override
-        public void onComplete(AsyncEvent event) {
-            int status = event.getSuppliedResponse() instanceof HttpServletResponse http ? http.getStatus() : 200;
-            settle(attempt, status, true);
-        }
-
-        @Override
-        public void onTimeout(AsyncEvent event) {
-            settle(attempt, 0, false);
-        }
-
-        @Override
-        public void onError(AsyncEvent event) {
-            settle(attempt, 0, false);
-        }
-
-        @Override
-        public void onStartAsync(AsyncEvent event) {
-            event.getAsyncContext().addListener(this);
-        }
+        outageLog.failed(ex.getClass().getName());
     }
 }

@@ -7,8 +7,10 @@ import dev.limiter.core.Lease;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStoreException;
 import dev.limiter.core.StoreNotCalledException;
+import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 
+import java.util.Locale;
 import java.util.Objects;
 import java.util.function.Supplier;
 
@@ -75,21 +77,32 @@ public final class CircuitBreakingRateLimitStore implements RateLimitStore {
                 || state == CircuitBreaker.State.METRICS_ONLY;
     }
 
+    /**
+     * Resilience4j's own decoration (permission, timing, recording) around the call; only the translation of its
+     * answers is ours: a refusal names the store's last real failure, and any failure is a store failure.
+     */
     private <T> T guarded(Supplier<T> call) {
-        if (!breaker.tryAcquirePermission()) {
-            throw new StoreNotCalledException("circuit breaker '" + breaker.getName() + "' is "
-                    + breaker.getState().name().toLowerCase(java.util.Locale.ROOT) + "; store not called", lastFailure);
-        }
-        long start = breaker.getCurrentTimestamp();
+        Supplier<T> remembering = () -> {
+            try {
+                return call.get();
+            }
+            catch (RuntimeException failure) {
+                lastFailure = failure;
+                throw failure;
+            }
+        };
         try {
-            T result = call.get();
-            breaker.onSuccess(breaker.getCurrentTimestamp() - start, breaker.getTimestampUnit());
-            return result;
-        } catch (RuntimeException failure) {
-            lastFailure = failure;
-            breaker.onError(breaker.getCurrentTimestamp() - start, breaker.getTimestampUnit(), failure);
-            throw failure instanceof RateLimitStoreException ? failure
-                    : new RateLimitStoreException("store failed: " + failure.getMessage(), failure);
+            return CircuitBreaker.decorateSupplier(breaker, remembering).get();
+        }
+        catch (CallNotPermittedException refused) {
+            throw new StoreNotCalledException("circuit breaker '" + breaker.getName() + "' is "
+                    + breaker.getState().name().toLowerCase(Locale.ROOT) + "; store not called", lastFailure);
+        }
+        catch (RateLimitStoreException failure) {
+            throw failure;
+        }
+        catch (RuntimeException failure) {
+            throw new RateLimitStoreException("store failed: " + failure.getMessage(), failure);
         }
     }
 }

@@ -10,16 +10,11 @@ import java.util.Set;
 import dev.limiter.servlet.PropertiesRouteResolver.RouteRule;
 import dev.limiter.spring.BudgetRegistry;
 import dev.limiter.spring.RoutePolicy;
-import org.springframework.http.HttpMethod;
 import org.springframework.http.server.PathContainer;
 import org.springframework.util.ClassUtils;
 import org.springframework.web.bind.annotation.RequestMethod;
 import org.springframework.web.method.HandlerMethod;
-import org.springframework.web.servlet.function.HandlerFunction;
-import org.springframework.web.servlet.function.RequestPredicate;
-import org.springframework.web.servlet.function.RequestPredicates;
 import org.springframework.web.servlet.function.RouterFunction;
-import org.springframework.web.servlet.function.RouterFunctions;
 import org.springframework.web.servlet.function.support.RouterFunctionMapping;
 import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
 import org.springframework.web.servlet.mvc.method.RequestMappingInfoHandlerMapping;
@@ -82,7 +77,8 @@ public final class RouteInventoryBuilder {
     public RouteInventoryBuilder addRouterFunctions(RouterFunctionMapping mapping) {
         RouterFunction<?> routerFunction = mapping.getRouterFunction();
         if (routerFunction != null) {
-            routerFunction.accept(new FunctionalRoutes());
+            routerFunction.accept(new FunctionalRoutes(
+                    (methods, pattern, handler) -> add(methods, pattern, handler, HandlerPolicy.DEFAULT)));
         }
         return this;
     }
@@ -162,125 +158,5 @@ public final class RouteInventoryBuilder {
 
     private static String describe(RouteRule rule) {
         return (rule.methods().isEmpty() ? "" : String.join(",", upper(rule.methods())) + " ") + rule.pattern();
-    }
-
-    /** Functional routes: nested path prefixes joined with the route's own path and methods. */
-    private final class FunctionalRoutes implements RouterFunctions.Visitor {
-
-        private final List<String> prefixes = new ArrayList<>();
-
-        @Override
-        public void startNested(RequestPredicate predicate) {
-            PredicateShape shape = PredicateShape.of(predicate);
-            prefixes.add(shape.path == null ? "" : shape.path);
-        }
-
-        @Override
-        public void endNested(RequestPredicate predicate) {
-            prefixes.remove(prefixes.size() - 1);
-        }
-
-        @Override
-        public void route(RequestPredicate predicate, HandlerFunction<?> handlerFunction) {
-            PredicateShape shape = PredicateShape.of(predicate);
-            String prefix = String.join("", prefixes);
-            String pattern = prefix + (shape.path == null ? "" : shape.path);
-            if (pattern.isEmpty() || shape.unreadable) {
-                pattern = prefix + "/**";
-            }
-            add(List.copyOf(shape.methods), pattern, "route " + predicate, HandlerPolicy.DEFAULT);
-        }
-
-        @Override
-        public void resources(java.util.function.Function<org.springframework.web.servlet.function.ServerRequest,
-                java.util.Optional<org.springframework.core.io.Resource>> lookupFunction) {
-        }
-
-        @Override
-        public void attributes(Map<String, Object> attributes) {
-        }
-
-        @Override
-        public void unknown(RouterFunction<?> routerFunction) {
-        }
-    }
-
-    /** The first path and the methods of a predicate; {@code unreadable} when it has an or/negation. */
-    private static final class PredicateShape implements RequestPredicates.Visitor {
-
-        String path;
-        final Set<String> methods = new java.util.TreeSet<>();
-        boolean unreadable;
-
-        static PredicateShape of(RequestPredicate predicate) {
-            PredicateShape shape = new PredicateShape();
-            predicate.accept(shape);
-            return shape;
-        }
-
-        @Override
-        public void method(Set<HttpMethod> httpMethods) {
-            httpMethods.forEach(method -> methods.add(method.name()));
-        }
-
-        @Override
-        public void path(String pattern) {
-            if (path == null) {
-                path = pattern;
-            }
-        }
-
-        // No @Override: Framework 7 deprecates pathExtension for removal and adds version; both lines must compile.
-        public void pathExtension(String extension) {
-        }
-
-        public void version(String version) {
-        }
-
-        @Override
-        public void header(String name, String value) {
-        }
-
-        @Override
-        public void param(String name, String value) {
-        }
-
-        @Override
-        public void startAnd() {
-        }
-
-        @Override
-        public void and() {
-        }
-
-        @Override
-        public void endAnd() {
-        }
-
-        @Override
-        public void startOr() {
-            unreadable = true;
-        }
-
-        @Override
-        public void or() {
-        }
-
-        @Override
-        public void endOr() {
-        }
-
-        @Override
-        public void startNegate() {
-            unreadable = true;
-        }
-
-        @Override
-        public void endNegate() {
-        }
-
-        @Override
-        public void unknown(RequestPredicate predicate) {
-        }
     }
 }

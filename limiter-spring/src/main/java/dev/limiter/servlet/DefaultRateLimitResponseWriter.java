@@ -8,6 +8,7 @@ import java.util.StringJoiner;
 
 import dev.limiter.core.BoundVerdict;
 import dev.limiter.core.Decision;
+import dev.limiter.core.Seconds;
 import dev.limiter.core.StoreUnavailableException;
 import dev.limiter.spring.RateLimitResponseWriter;
 import dev.limiter.web.ProblemResponse;
@@ -52,8 +53,8 @@ public class DefaultRateLimitResponseWriter implements RateLimitResponseWriter {
         if (xRateLimitHeaders) {
             response.setHeader("X-RateLimit-Limit", Long.toString(shown.limit()));
             response.setHeader("X-RateLimit-Remaining", Long.toString(shown.remaining()));
-            response.setHeader("X-RateLimit-Reset", Long.toString(ceilSeconds(shown.resetAtMillis())));
-            response.setHeader("X-RateLimit-Window", Long.toString(atLeastOneSecond(shown.periodMillis())));
+            response.setHeader("X-RateLimit-Reset", Long.toString(Seconds.ceil(shown.resetAtMillis())));
+            response.setHeader("X-RateLimit-Window", Long.toString(Seconds.atLeastOne(shown.periodMillis())));
         }
         if (ietfHeaders) {
             StringJoiner policy = new StringJoiner(", ");
@@ -64,12 +65,12 @@ public class DefaultRateLimitResponseWriter implements RateLimitResponseWriter {
                 }
                 else {
                     policy.add("\"" + verdict.name() + "\";q=" + verdict.limit() + ";w="
-                            + atLeastOneSecond(verdict.periodMillis()));
+                            + Seconds.atLeastOne(verdict.periodMillis()));
                 }
             }
             response.setHeader("RateLimit-Policy", policy.toString());
             response.setHeader("RateLimit", "\"" + policyShown.name() + "\";r=" + policyShown.remaining() + ";t="
-                    + ceilSeconds(policyShown.waitMillis(now)));
+                    + Seconds.ceil(policyShown.waitMillis(now)));
         }
         if (decision.degraded()) {
             response.setHeader("X-RateLimit-Degraded", "true");
@@ -88,13 +89,13 @@ public class DefaultRateLimitResponseWriter implements RateLimitResponseWriter {
                 : "Budget '" + decision.budget() + "' allows " + refusing.limit() + " requests per "
                         + refusing.name() + "; retry after " + retryAfter + " seconds.";
         ProblemResponse problem = ProblemResponse.of(429, "Too Many Requests")
-                .with("detail", message)
+                .detail(message)
                 .with("error", ERROR_CODE)
                 .with("message", message)
                 .retryAfter(retryAfter)
                 .with("limit", refusing.limit())
                 .with("remaining", refusing.remaining())
-                .with("resetTime", Instant.ofEpochSecond(ceilSeconds(refusing.resetAtMillis())).toString())
+                .with("resetTime", Instant.ofEpochSecond(Seconds.ceil(refusing.resetAtMillis())).toString())
                 .with("budget", decision.budget())
                 .with("bound", refusing.name());
         if (ietfHeaders) {
@@ -111,7 +112,7 @@ public class DefaultRateLimitResponseWriter implements RateLimitResponseWriter {
         String message = "Budget '" + failure.budget() + "' refuses requests while the rate-limit store cannot "
                 + "answer; retry after " + retryAfter + " seconds.";
         ProblemResponse.of(503, "Service Unavailable")
-                .with("detail", message)
+                .detail(message)
                 .with("error", "rate_limit_store_unavailable")
                 .with("message", message)
                 .retryAfter(retryAfter)
@@ -133,11 +134,4 @@ public class DefaultRateLimitResponseWriter implements RateLimitResponseWriter {
         return names;
     }
 
-    static long ceilSeconds(long millis) {
-        return Math.floorDiv(millis + 999, 1000);
-    }
-
-    private static long atLeastOneSecond(long millis) {
-        return Math.max(1, ceilSeconds(millis));
-    }
 }

@@ -1,53 +1,67 @@
 package dev.limiter.web;
 
 import java.io.IOException;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.function.Consumer;
 import java.util.Map;
+import java.util.Objects;
+import java.util.function.Consumer;
 
 import jakarta.servlet.http.HttpServletResponse;
+import org.springframework.http.ProblemDetail;
 
 /**
- * An RFC 9457 {@code application/problem+json} answer the limiter produces itself: never cacheable
- * ({@code Cache-Control} and {@code CDN-Cache-Control: no-store}) and never echoing anything the request sent.
+ * The one writer of every response the limiter produces itself (429, 503, 413, the guard's 429, and the
+ * applications that choose to use it): an RFC 9457 {@link ProblemDetail} written as
+ * {@code application/problem+json} by {@link ProblemJson}, never cacheable ({@code Cache-Control} and
+ * {@code CDN-Cache-Control: no-store}) and never echoing anything the request sent. Every header is set before the
+ * first byte of the body, so none is lost to a committed response.
  */
 public final class ProblemResponse {
 
     public static final String PROBLEM_JSON = "application/problem+json";
 
-    private final int status;
-    private final String title;
-    private String type = "about:blank";
-    private final Map<String, Object> fields = new LinkedHashMap<>();
-    private Long retryAfterSeconds;
+    private final ProblemDetail problem;
     private final Map<String, String> headers = new LinkedHashMap<>();
 
-    private ProblemResponse(int status, String title) {
-        this.status = status;
-        this.title = title;
+    private ProblemResponse(ProblemDetail problem) {
+        this.problem = Objects.requireNonNull(problem, "problem");
     }
 
+    /** A problem of {@code status} titled {@code title}, of type {@code about:blank} unless set. */
     public static ProblemResponse of(int status, String title) {
-        return new ProblemResponse(status, title);
+        ProblemDetail problem = ProblemDetail.forStatus(status);
+        problem.setTitle(title);
+        return new ProblemResponse(problem);
+    }
+
+    /** Writes {@code problem} as it is; its properties must be strings, numbers or lists of strings. */
+    public static ProblemResponse of(ProblemDetail problem) {
+        return new ProblemResponse(problem);
     }
 
     /** The problem type URI; {@code about:blank} unless set. */
     public ProblemResponse type(String type) {
-        this.type = type;
+        problem.setType(URI.create(type));
+        return this;
+    }
+
+    /** The human-readable explanation of this occurrence. */
+    public ProblemResponse detail(String detail) {
+        problem.setDetail(detail);
         return this;
     }
 
     /** Adds a member; values are strings, numbers or lists of strings written by the limiter, escaped as JSON. */
     public ProblemResponse with(String name, Object value) {
-        fields.put(name, value);
+        problem.setProperty(name, value);
         return this;
     }
 
     /** Sets the {@code Retry-After} header and the body's {@code retryAfter} member, in whole seconds. */
     public ProblemResponse retryAfter(long seconds) {
-        this.retryAfterSeconds = seconds;
+        header("Retry-After", Long.toString(seconds));
         return with("retryAfter", seconds);
     }
 
@@ -55,6 +69,15 @@ public final class ProblemResponse {
     public ProblemResponse header(String name, String value) {
         headers.put(name, value);
         return this;
+    }
+
+    public ProblemDetail problem() {
+        return problem;
+    }
+
+    /** The body, as written. */
+    public String body() {
+        return ProblemJson.encode(problem);
     }
 
     /** Replaces whatever the response held with this problem, then commits it. */
@@ -74,67 +97,16 @@ public final class ProblemResponse {
     }
 
     private void write(HttpServletResponse response, Consumer<HttpServletResponse> moreHeaders) throws IOException {
-        response.setStatus(status);
+        response.setStatus(problem.getStatus());
         response.setHeader("Cache-Control", "no-store");
         response.setHeader("CDN-Cache-Control", "no-store");
         headers.forEach(response::setHeader);
-        if (retryAfterSeconds != null) {
-            response.setHeader("Retry-After", Long.toString(retryAfterSeconds));
-        }
         moreHeaders.accept(response);
-        byte[] body = json().getBytes(StandardCharsets.UTF_8);
+        byte[] body = body().getBytes(StandardCharsets.UTF_8);
         response.setContentType(PROBLEM_JSON);
         response.setCharacterEncoding(StandardCharsets.UTF_8.name());
         response.setContentLength(body.length);
         response.getOutputStream().write(body);
         response.flushBuffer();
-    }
-
-    String json() {
-        StringBuilder out = new StringBuilder("{\"type\":");
-        quote(type, out);
-        out.append(",\"title\":");
-        quote(title, out);
-        out.append(",\"status\":").append(status);
-        for (Map.Entry<String, Object> field : fields.entrySet()) {
-            out.append(',');
-            quote(field.getKey(), out);
-            out.append(':');
-            Object value = field.getValue();
-            if (value instanceof Number) {
-                out.append(value);
-            }
-            else if (value instanceof List<?> list) {
-                out.append('[');
-                for (int i = 0; i < list.size(); i++) {
-                    if (i > 0) {
-                        out.append(',');
-                    }
-                    quote(String.valueOf(list.get(i)), out);
-                }
-                out.append(']');
-            }
-            else {
-                quote(String.valueOf(value), out);
-            }
-        }
-        return out.append('}').toString();
-    }
-
-    private static void quote(String value, StringBuilder out) {
-        out.append('"');
-        for (int i = 0; i < value.length(); i++) {
-            char c = value.charAt(i);
-            if (c == '"' || c == '\\') {
-                out.append('\\').append(c);
-            }
-            else if (c < 0x20 || c > 0x7e) {
-                out.append(String.format("\\u%04x", (int) c));
-            }
-            else {
-                out.append(c);
-            }
-        }
-        out.append('"');
     }
 }

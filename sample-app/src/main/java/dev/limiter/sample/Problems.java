@@ -1,32 +1,28 @@
 package dev.limiter.sample;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 
+import dev.limiter.web.ProblemResponse;
 import jakarta.servlet.http.HttpServletResponse;
 
-/** RFC 9457 problem responses of the sample's own authentication. */
+/**
+ * RFC 9457 problem responses of the sample's own authentication, written by the limiter's writer, so that every
+ * problem the application answers has one shape. The security headers already set are kept.
+ */
 final class Problems {
 
     private Problems() {
     }
 
     static void forbidden(HttpServletResponse response, String detail) throws IOException {
-        response.setStatus(403);
-        response.setHeader("Cache-Control", "no-store");
-        response.setContentType("application/problem+json");
-        response.setCharacterEncoding(StandardCharsets.UTF_8.name());
-        response.getWriter().write("{\"type\":\"about:blank\",\"title\":\"Forbidden\",\"status\":403,"
-                + "\"detail\":\"" + detail + "\"}");
+        ProblemResponse.of(403, "Forbidden").detail(detail).writeKeepingHeaders(response, r -> { });
     }
 
     static void unauthorized(HttpServletResponse response, String error, String detail) throws IOException {
-        response.setStatus(401);
-        response.setHeader("WWW-Authenticate", "Bearer error=\"" + error + "\"");
-        response.setHeader("Cache-Control", "no-store");
-        response.setContentType("application/problem+json");
-        response.setCharacterEncoding(StandardCharsets.UTF_8.name());
-        response.getWriter().write("{\"type\":\"about:blank\",\"title\":\"Unauthorized\",\"status\":401,"
-                + "\"error\":\"" + error + "\",\"detail\":\"" + detail + "\"}");
+        ProblemResponse.of(401, "Unauthorized")
+                .detail(detail)
+                .with("error", error)
+                .header("WWW-Authenticate", "Bearer error=\"" + error + "\"")
+                .writeKeepingHeaders(response, r -> { });
     }
 }

@@ -1,0 +1,82 @@
+package dev.limiter.resilience;
+
+import java.time.Duration;
+
+import dev.limiter.core.Budget;
+import dev.limiter.core.Decision;
+import dev.limiter.core.KeyState;
+import dev.limiter.core.Lease;
+import dev.limiter.core.RateLimitStore;
+import dev.limiter.core.RateLimitStoreException;
+import dev.limiter.core.StoreNotCalledException;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+class CircuitBreakingRateLimitStoreTests {
+
+    private static final long T0 = 1_699_999_200_000L;
+    private static final Budget BUDGET = Budget.builder("b").window("minute", 10, Duration.ofMinutes(1)).build();
+
+    private final IllegalStateException storeError = new IllegalStateException("connection refused");
+    private final CircuitBreaker breaker = CircuitBreaker.of("limiter", CircuitBreakerConfig.custom()
+            .slidingWindowSize(2).minimumNumberOfCalls(2).failureRateThreshold(50)
+            .waitDurationInOpenState(Duration.ofMinutes(1)).build());
+    private final CircuitBreakingRateLimitStore store = new CircuitBreakingRateLimitStore(new FailingStore(), breaker);
+
+    @Test
+    void takeWhenTheStoreFailsShouldWrapItsErrorAsAStoreFailure() {
+        assertThatExceptionOfType(RateLimitStoreException.class)
+                .isThrownBy(() -> store.take(BUDGET, "k", 1, false, T0)).withCause(storeError);
+    }
+
+    @Test
+    void takeWhenTheBreakerIsOpenShouldNameTheStoresLastError() {
+        for (int i = 0; i < 2; i++) {
+            assertThatExceptionOfType(RateLimitStoreException.class)
+                    .isThrownBy(() -> store.take(BUDGET, "k", 1, false, T0));
+        }
+
+        assertThatExceptionOfType(StoreNotCalledException.class)
+                .isThrownBy(() -> store.take(BUDGET, "k", 1, false, T0))
+                .withMessage("circuit breaker 'limiter' is open; store not called").withCause(storeError);
+        assertThat(breaker.getMetrics().getNumberOfNotPermittedCalls()).isEqualTo(1);
+    }
+
+    @Test
+    void settledWhenTheBreakerOpenedShouldBeFalse() {
+        breaker.transitionToOpenState();
+
+        assertThat(store.settled()).isFalse();
+    }
+
+    private final class FailingStore implements RateLimitStore {
+
+        @Override
+        public Decision take(Budget budget, String key, long cost, boolean expensive, long nowMillis) {
+            throw storeError;
+        }
+
+        @Override
+        public void release(Lease lease, long nowMillis) {
+        }
+
+        @Override
+        public KeyState peek(Budget budget, String key, long nowMillis) {
+            throw storeError;
+        }
+
+        @Override
+        public void reset(Budget budget, String key) {
+            throw storeError;
+        }
+
+        @Override
+        public String name() {
+            return "failing";
+        }
+    }
+}
