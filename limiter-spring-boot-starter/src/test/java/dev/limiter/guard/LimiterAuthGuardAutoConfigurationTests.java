@@ -3,7 +3,7 @@ package dev.limiter.guard;
 import dev.limiter.autoconfigure.InvalidLimiterConfigurationException;
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
 import dev.limiter.core.guard.AuthGuard;
-import dev.limiter.web.body.LimiterRequestBodyAutoConfiguration;
+import dev.limiter.autoconfigure.web.LimiterRequestBodyAutoConfiguration;
 import dev.limiter.web.body.RequestBodyLimitFilter;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;

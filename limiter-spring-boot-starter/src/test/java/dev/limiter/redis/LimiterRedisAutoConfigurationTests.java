@@ -7,7 +7,7 @@ import dev.limiter.core.FailOpenRateLimitStore;
 import dev.limiter.core.OverLimitRememberingStore;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.resilience.CircuitBreakingRateLimitStore;
-import dev.limiter.resilience.LimiterResilienceAutoConfiguration;
+import dev.limiter.autoconfigure.resilience.LimiterResilienceAutoConfiguration;
 import dev.limiter.core.RateLimitStores;
 import dev.limiter.test.redis.RedisClusterExtension;
 import dev.limiter.test.redis.RedisServerExtension;

@@ -51,7 +51,7 @@ class RedisExactnessAcrossInstancesTest {
 
     private final WebApplicationContextRunner instance = new WebApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(RedisAutoConfiguration.class,
-                    dev.limiter.resilience.LimiterResilienceAutoConfiguration.class, LimiterRedisAutoConfiguration.class,
+                    dev.limiter.autoconfigure.resilience.LimiterResilienceAutoConfiguration.class, LimiterRedisAutoConfiguration.class,
                     LimiterAutoConfiguration.class, LimiterServletAutoConfiguration.class))
             .withClassLoader(new FilteredClassLoader("org.springframework.security"))
             .withUserConfiguration(FixedClock.class)

@@ -3,7 +3,7 @@ package dev.limiter.routes;
 import java.util.List;
 
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
-import dev.limiter.autoconfigure.LimiterRoutesAutoConfiguration;
+import dev.limiter.autoconfigure.routes.LimiterRoutesAutoConfiguration;
 import dev.limiter.autoconfigure.LimiterServletAutoConfiguration;
 import dev.limiter.spring.RateLimitExempt;
 import dev.limiter.spring.RateLimited;

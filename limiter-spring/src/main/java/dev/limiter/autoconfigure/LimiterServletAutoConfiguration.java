@@ -28,12 +28,12 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.autoconfigure.security.SecurityProperties;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 
@@ -44,7 +44,8 @@ import org.springframework.core.annotation.Order;
  */
 @AutoConfiguration(after = LimiterAutoConfiguration.class)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
-@ConditionalOnProperty(prefix = "limiter", name = "enabled", havingValue = "true", matchIfMissing = true)
+@ConditionalOnLimiterEnabled
+@Import(LimiterSettingsConfiguration.class)
 @ConditionalOnBean(BudgetRegistry.class)
 public class LimiterServletAutoConfiguration {
 
@@ -59,19 +60,19 @@ public class LimiterServletAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    public RouteResolver limiterRouteResolver(LimiterProperties properties) {
-        return new PropertiesRouteResolver(LimiterConfigurationResolver.routes(properties));
+    public RouteResolver limiterRouteResolver(LimiterSettings settings) {
+        return new PropertiesRouteResolver(settings.routes());
     }
 
     @Bean
     @ConditionalOnMissingBean
-    public RateLimitResponseWriter limiterResponseWriter(LimiterProperties properties) {
-        return new DefaultRateLimitResponseWriter(properties.getHeaders().xRateLimit(), properties.getHeaders().ietf());
+    public RateLimitResponseWriter limiterResponseWriter(LimiterSettings settings) {
+        return new DefaultRateLimitResponseWriter(settings.headers().xRateLimit(), settings.headers().ietf());
     }
 
     @Bean
     @ConditionalOnMissingBean
-    public RateLimitFilter rateLimitFilter(LimiterProperties properties, BudgetRegistry budgets,
+    public RateLimitFilter rateLimitFilter(LimiterSettings settings, BudgetRegistry budgets,
                                            ObjectProvider<RateLimitStore> stores,
                                            @Qualifier(LimiterAutoConfiguration.CLOCK_BEAN_NAME) Clock clock,
                                            KeyResolver keyResolver, RouteResolver routeResolver,
@@ -82,13 +83,13 @@ public class LimiterServletAutoConfiguration {
         RateLimitStore store = stores.getIfAvailable();
         if (store == null) {
             throw new InvalidLimiterConfigurationException("limiter.store", "is '"
-                    + properties.getStore().name().toLowerCase(java.util.Locale.ROOT)
+                    + settings.store().name().toLowerCase(java.util.Locale.ROOT)
                     + "' but no RateLimitStore bean provides it (for redis: add spring-boot-starter-data-redis and "
                     + "configure a RedisConnectionFactory)");
         }
         return new RateLimitFilter(budgets, store, clock, keyResolver, routeResolver,
                 budgetSelectors.orderedStream().toList(), responseWriter,
-                options.getIfAvailable(() -> LimiterConfigurationResolver.options(properties)),
+                options.getIfAvailable(settings::options),
                 observers.orderedStream().toList());
     }
 

@@ -1,11 +1,15 @@
-package dev.limiter.guard;
+package dev.limiter.autoconfigure.guard;
 
+import dev.limiter.guard.AuthGuardFilter;
+import dev.limiter.guard.AuthenticationOutcomeFilter;
+import dev.limiter.guard.AuthenticationOutcomeListener;
 import dev.limiter.autoconfigure.ConditionalOnLimiterEnabled;
 import java.time.Clock;
 
 import dev.limiter.autoconfigure.InvalidLimiterConfigurationException;
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
-import dev.limiter.autoconfigure.LimiterProperties;
+import dev.limiter.autoconfigure.LimiterSettings;
+import dev.limiter.autoconfigure.LimiterSettingsConfiguration;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.guard.AuthGuard;
 import dev.limiter.core.guard.AuthGuardPolicy;
@@ -20,6 +24,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplicat
 import org.springframework.boot.autoconfigure.security.SecurityProperties;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 import org.springframework.security.core.context.SecurityContextHolder;
 
 /**
@@ -34,6 +39,7 @@ import org.springframework.security.core.context.SecurityContextHolder;
 @ConditionalOnClass(SecurityContextHolder.class)
 @ConditionalOnLimiterEnabled
 @ConditionalOnProperty(prefix = "limiter.auth-guard", name = "enabled", havingValue = "true", matchIfMissing = true)
+@Import(LimiterSettingsConfiguration.class)
 public class LimiterAuthGuardAutoConfiguration {
 
     /** Name of the guard filter's registration; define a bean with this name to register it yourself. */
@@ -44,13 +50,13 @@ public class LimiterAuthGuardAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    public AuthGuard limiterAuthGuard(LimiterProperties properties, ObjectProvider<RateLimitStore> stores) {
+    public AuthGuard limiterAuthGuard(LimiterSettings settings, ObjectProvider<RateLimitStore> stores) {
         RateLimitStore store = stores.getIfAvailable();
         if (store == null) {
             throw new InvalidLimiterConfigurationException("limiter.store", "names a store that no RateLimitStore "
                     + "bean provides; the authentication guard counts in the limiter's store");
         }
-        return new AuthGuard(store, policy(properties.getAuthGuard()));
+        return new AuthGuard(store, settings.authGuard().orElseGet(AuthGuardPolicy::defaults));
     }
 
     @Bean
@@ -94,33 +100,6 @@ public class LimiterAuthGuardAutoConfiguration {
     @ConditionalOnMissingBean
     public AuthenticationOutcomeListener authenticationOutcomeListener() {
         return new AuthenticationOutcomeListener();
-    }
-
-    static AuthGuardPolicy policy(LimiterProperties.AuthGuard properties) {
-        String prefix = "limiter.auth-guard.";
-        if (properties.getThreshold() < 1) {
-            throw new InvalidLimiterConfigurationException(prefix + "threshold",
-                    "must be at least 1, was " + properties.getThreshold());
-        }
-        if (properties.getMaxPending() < 1) {
-            throw new InvalidLimiterConfigurationException(prefix + "max-pending",
-                    "must be at least 1, was " + properties.getMaxPending());
-        }
-        requirePositive(prefix + "window", properties.getWindow());
-        requirePositive(prefix + "block", properties.getBlock());
-        java.time.Duration remember = properties.getRememberAuthenticated();
-        if (remember == null || remember.isNegative()) {
-            throw new InvalidLimiterConfigurationException(prefix + "remember-authenticated",
-                    "must be zero or positive, was " + remember);
-        }
-        return new AuthGuardPolicy(properties.getThreshold(), properties.getWindow(), properties.getBlock(),
-                properties.getMaxPending(), AuthGuardPolicy.DEFAULT_LOOKUP_LEASE, remember);
-    }
-
-    private static void requirePositive(String property, java.time.Duration value) {
-        if (value == null || value.toMillis() < 1) {
-            throw new InvalidLimiterConfigurationException(property, "must be at least 1ms, was " + value);
-        }
     }
 
     private static int securityFilterOrder(ObjectProvider<SecurityProperties> securityProperties) {

@@ -1,4 +1,4 @@
-package dev.limiter.actuate;
+package dev.limiter.autoconfigure.actuate;
 
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
 import dev.limiter.core.RateLimitStore;

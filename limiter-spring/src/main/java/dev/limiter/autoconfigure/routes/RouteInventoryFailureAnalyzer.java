@@ -1,5 +1,6 @@
-package dev.limiter.routes;
+package dev.limiter.autoconfigure.routes;
 
+import dev.limiter.routes.RouteInventoryException;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
