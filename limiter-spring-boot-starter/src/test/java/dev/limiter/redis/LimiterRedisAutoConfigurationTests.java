@@ -1,5 +1,6 @@
 package dev.limiter.redis;
 
+import dev.limiter.autoconfigure.redis.LimiterRedisAutoConfiguration;
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
 import dev.limiter.autoconfigure.LimiterServletAutoConfiguration;
 import dev.limiter.core.Budget;

@@ -1,5 +1,6 @@
 package dev.limiter.routes;
 
+import dev.limiter.autoconfigure.routes.RouteInventoryFailureAnalyzer;
 import java.util.List;
 
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
