@@ -6,6 +6,8 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.Supplier;
 
@@ -38,40 +40,34 @@ public final class LimiterConfigurationResolver {
 
     /** The settings every auto-configuration uses; throws {@link InvalidLimiterConfigurationException}. */
     public static LimiterSettings resolve(LimiterProperties properties) {
-        LimiterSettings.Builder settings = new LimiterSettings.Builder();
-        stores(properties, settings);
-        Map<String, BudgetProperties> effective = BudgetMerge.effectiveBudgets(properties);
-        settings.budgets = budgets(properties, effective);
-        settings.options = options(properties, effective);
-        settings.routes = routes(properties, effective);
-        settings.failClosedBudgets = failClosed(effective);
-        settings.headers = required("headers", properties.getHeaders());
-        settings.inventoryStrict = properties.getInventory().isStrict();
-        if (properties.getAuthGuard().isEnabled()) {
-            settings.authGuard = authGuard(properties.getAuthGuard());
-        }
-        if (properties.getMaxRequestBody() != null) {
-            if (properties.getMaxRequestBody().toBytes() < 0) {
-                throw invalid("max-request-body", "must be a size such as 1MB, was " + properties.getMaxRequestBody());
-            }
-            settings.maxRequestBodyBytes = properties.getMaxRequestBody().toBytes();
-        }
-        return settings.build();
-    }
-
-    private static void stores(LimiterProperties properties, LimiterSettings.Builder settings) {
-        settings.store = required("store", properties.getStore());
-        settings.memoryMaxKeys = atLeastOne("memory.max-keys", properties.getMemory().getMaxKeys());
-        settings.fallbackMaxKeys = atLeastOne("fallback.max-keys", properties.getFallback().getMaxKeys());
-        Duration timeout = properties.getRedis().getTimeout();
-        if (timeout == null || timeout.toMillis() < 1) {
-            throw invalid("redis.timeout", "must be a positive duration such as 250ms, was " + timeout);
+        StoreType store = required("store", properties.getStore());
+        int memoryMaxKeys = atLeastOne("memory.max-keys", properties.getMemory().getMaxKeys());
+        int fallbackMaxKeys = atLeastOne("fallback.max-keys", properties.getFallback().getMaxKeys());
+        Duration redisTimeout = properties.getRedis().getTimeout();
+        if (redisTimeout == null || redisTimeout.toMillis() < 1) {
+            throw invalid("redis.timeout", "must be a positive duration such as 250ms, was " + redisTimeout);
         }
         if (!StringUtils.hasText(properties.getRedis().getKeyPrefix())) {
             throw invalid("redis.key-prefix", "must not be empty");
         }
-        settings.redisTimeout = timeout;
-        settings.redisKeyPrefix = properties.getRedis().getKeyPrefix();
+        Map<String, BudgetProperties> effective = BudgetMerge.effectiveBudgets(properties);
+        return new LimiterSettings(budgets(properties, effective), options(properties, effective),
+                routes(properties, effective), store, required("headers", properties.getHeaders()),
+                properties.getInventory().isStrict(), memoryMaxKeys, fallbackMaxKeys, failClosed(effective),
+                properties.getRedis().getKeyPrefix(), redisTimeout,
+                properties.getAuthGuard().isEnabled() ? Optional.of(authGuard(properties.getAuthGuard()))
+                        : Optional.empty(),
+                maxRequestBody(properties));
+    }
+
+    private static OptionalLong maxRequestBody(LimiterProperties properties) {
+        if (properties.getMaxRequestBody() == null) {
+            return OptionalLong.empty();
+        }
+        if (properties.getMaxRequestBody().toBytes() < 0) {
+            throw invalid("max-request-body", "must be a size such as 1MB, was " + properties.getMaxRequestBody());
+        }
+        return OptionalLong.of(properties.getMaxRequestBody().toBytes());
     }
 
     private static BudgetRegistry budgets(LimiterProperties properties, Map<String, BudgetProperties> effective) {

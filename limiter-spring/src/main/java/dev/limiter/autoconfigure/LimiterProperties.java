@@ -1,12 +1,10 @@
 package dev.limiter.autoconfigure;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import dev.limiter.spring.BudgetScope;
 import dev.limiter.spring.KeyBy;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;

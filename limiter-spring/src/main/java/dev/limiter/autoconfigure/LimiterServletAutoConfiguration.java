@@ -97,15 +97,9 @@ public class LimiterServletAutoConfiguration {
     @ConditionalOnMissingBean(name = REGISTRATION_BEAN_NAME)
     public FilterRegistrationBean<RateLimitFilter> rateLimitFilterRegistration(RateLimitFilter filter,
             ObjectProvider<SecurityProperties> securityProperties) {
-        int securityOrder = securityProperties.getIfAvailable() != null
-                ? securityProperties.getIfAvailable().getFilter().getOrder()
-                : SecurityProperties.DEFAULT_FILTER_ORDER;
-        FilterRegistrationBean<RateLimitFilter> registration = new FilterRegistrationBean<>(filter);
-        registration.setName("rateLimitFilter");
-        registration.setOrder(securityOrder + ORDER_AFTER_SECURITY);
-        registration.setDispatcherTypes(DispatcherType.REQUEST, DispatcherType.ASYNC);
-        registration.addUrlPatterns("/*");
-        return registration;
+        return FilterRegistrations.of(filter, "rateLimitFilter",
+                FilterRegistrations.securityFilterOrder(securityProperties) + ORDER_AFTER_SECURITY,
+                DispatcherType.REQUEST, DispatcherType.ASYNC);
     }
 
     @Configuration(proxyBeanMethods = false)

@@ -2,7 +2,6 @@ package dev.limiter.autoconfigure.guard;
 
 import dev.limiter.guard.AuthGuardFilter;
 import dev.limiter.guard.AuthenticationOutcomeListener;
-import dev.limiter.guard.AuthenticationOutcomeFilter;
 import dev.limiter.autoconfigure.InvalidLimiterConfigurationException;
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
 import dev.limiter.core.guard.AuthGuard;

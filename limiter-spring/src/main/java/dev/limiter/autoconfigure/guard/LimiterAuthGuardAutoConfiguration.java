@@ -6,6 +6,7 @@ import dev.limiter.guard.AuthenticationOutcomeListener;
 import dev.limiter.autoconfigure.ConditionalOnLimiterEnabled;
 import java.time.Clock;
 
+import dev.limiter.autoconfigure.FilterRegistrations;
 import dev.limiter.autoconfigure.InvalidLimiterConfigurationException;
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
 import dev.limiter.autoconfigure.LimiterSettings;
@@ -70,12 +71,8 @@ public class LimiterAuthGuardAutoConfiguration {
     @ConditionalOnMissingBean(name = REGISTRATION_BEAN_NAME)
     public FilterRegistrationBean<AuthGuardFilter> authGuardFilterRegistration(AuthGuardFilter filter,
             ObjectProvider<SecurityProperties> securityProperties) {
-        FilterRegistrationBean<AuthGuardFilter> registration = new FilterRegistrationBean<>(filter);
-        registration.setName("authGuardFilter");
-        registration.setOrder(securityFilterOrder(securityProperties) - 1);
-        registration.setDispatcherTypes(DispatcherType.REQUEST);
-        registration.addUrlPatterns("/*");
-        return registration;
+        return FilterRegistrations.of(filter, "authGuardFilter",
+                FilterRegistrations.securityFilterOrder(securityProperties) - 1, DispatcherType.REQUEST);
     }
 
     @Bean
@@ -88,22 +85,13 @@ public class LimiterAuthGuardAutoConfiguration {
     @ConditionalOnMissingBean(name = OUTCOME_REGISTRATION_BEAN_NAME)
     public FilterRegistrationBean<AuthenticationOutcomeFilter> authenticationOutcomeFilterRegistration(
             AuthenticationOutcomeFilter filter, ObjectProvider<SecurityProperties> securityProperties) {
-        FilterRegistrationBean<AuthenticationOutcomeFilter> registration = new FilterRegistrationBean<>(filter);
-        registration.setName("authenticationOutcomeFilter");
-        registration.setOrder(securityFilterOrder(securityProperties) + 1);
-        registration.setDispatcherTypes(DispatcherType.REQUEST);
-        registration.addUrlPatterns("/*");
-        return registration;
+        return FilterRegistrations.of(filter, "authenticationOutcomeFilter",
+                FilterRegistrations.securityFilterOrder(securityProperties) + 1, DispatcherType.REQUEST);
     }
 
     @Bean
     @ConditionalOnMissingBean
     public AuthenticationOutcomeListener authenticationOutcomeListener() {
         return new AuthenticationOutcomeListener();
-    }
-
-    private static int securityFilterOrder(ObjectProvider<SecurityProperties> securityProperties) {
-        SecurityProperties security = securityProperties.getIfAvailable();
-        return security != null ? security.getFilter().getOrder() : SecurityProperties.DEFAULT_FILTER_ORDER;
     }
 }

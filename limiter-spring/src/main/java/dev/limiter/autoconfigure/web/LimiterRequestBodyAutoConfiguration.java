@@ -2,6 +2,7 @@ package dev.limiter.autoconfigure.web;
 
 import dev.limiter.web.body.RequestBodyLimitFilter;
 import dev.limiter.autoconfigure.ConditionalOnLimiterEnabled;
+import dev.limiter.autoconfigure.FilterRegistrations;
 import dev.limiter.autoconfigure.InvalidLimiterConfigurationException;
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
 import dev.limiter.autoconfigure.LimiterSettings;
@@ -46,11 +47,6 @@ public class LimiterRequestBodyAutoConfiguration {
     @ConditionalOnMissingBean(name = REGISTRATION_BEAN_NAME)
     public FilterRegistrationBean<RequestBodyLimitFilter> requestBodyLimitFilterRegistration(
             RequestBodyLimitFilter filter) {
-        FilterRegistrationBean<RequestBodyLimitFilter> registration = new FilterRegistrationBean<>(filter);
-        registration.setName("requestBodyLimitFilter");
-        registration.setOrder(ORDER);
-        registration.setDispatcherTypes(DispatcherType.REQUEST);
-        registration.addUrlPatterns("/*");
-        return registration;
+        return FilterRegistrations.of(filter, "requestBodyLimitFilter", ORDER, DispatcherType.REQUEST);
     }
 }
