@@ -74,7 +74,11 @@ public final class FailOpenRateLimitStore implements RateLimitStore {
         long call = calls.incrementAndGet();
         try {
             Decision decision = authoritative.take(budget, key, cost, expensive, nowMillis);
-            succeeded(call);
+            if (decision.allowed()) {
+                // Only an admission proves the store answered: a refusal may come from a decorator's local
+                // memory of keys over their limit (no store call at all), which must not end an outage.
+                succeeded(call);
+            }
             return decision.withLeaseIssuedBy(authoritative);
         } catch (RuntimeException failure) {
             failed(call, failure);

@@ -1,5 +1,7 @@
 package dev.limiter.autoconfigure;
 
+import dev.limiter.autoconfigure.metrics.LimiterMetricsAutoConfiguration;
+import dev.limiter.autoconfigure.actuate.LimiterEndpointAutoConfiguration;
 import dev.limiter.metrics.MicrometerRateLimitObserver;
 import dev.limiter.servlet.RateLimitFilter;
 import io.micrometer.core.instrument.MeterRegistry;

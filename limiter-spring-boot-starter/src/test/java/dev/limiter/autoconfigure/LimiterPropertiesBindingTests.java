@@ -77,8 +77,8 @@ class LimiterPropertiesBindingTests {
         runner.run(context -> {
             LimiterProperties properties = context.getBean(LimiterProperties.class);
             assertThat(properties.isEnabled()).isTrue();
-            assertThat(properties.getStore()).isEqualTo(LimiterProperties.StoreType.MEMORY);
-            assertThat(properties.getHeaders()).isEqualTo(LimiterProperties.HeaderStyle.X_RATELIMIT);
+            assertThat(properties.getStore()).isEqualTo(StoreType.MEMORY);
+            assertThat(properties.getHeaders()).isEqualTo(HeaderStyle.X_RATELIMIT);
             assertThat(properties.getMemory().getMaxKeys()).isEqualTo(100_000);
             assertThat(properties.getRedis().getKeyPrefix()).isEqualTo("limiter");
             assertThat(properties.getRedis().getTimeout()).isEqualTo(Duration.ofSeconds(1));
@@ -90,6 +90,6 @@ class LimiterPropertiesBindingTests {
     void headersWhenSetToBothShouldBind() {
         runner.withPropertyValues("limiter.headers=both", "limiter.store=memory").run(context ->
                 assertThat(context.getBean(LimiterProperties.class).getHeaders())
-                        .isEqualTo(LimiterProperties.HeaderStyle.BOTH));
+                        .isEqualTo(HeaderStyle.BOTH));
     }
 }

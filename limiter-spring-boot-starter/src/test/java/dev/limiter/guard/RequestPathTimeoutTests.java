@@ -6,7 +6,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 
-import dev.limiter.resilience.LimiterResilienceAutoConfiguration;
+import dev.limiter.autoconfigure.resilience.LimiterResilienceAutoConfiguration;
 import dev.limiter.test.redis.DelayingProxy;
 import dev.limiter.test.redis.RedisServerProcess;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;

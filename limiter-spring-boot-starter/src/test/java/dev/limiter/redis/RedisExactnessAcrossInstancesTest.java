@@ -1,5 +1,6 @@
 package dev.limiter.redis;
 
+import dev.limiter.autoconfigure.redis.LimiterRedisAutoConfiguration;
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
 import dev.limiter.autoconfigure.LimiterServletAutoConfiguration;
 import dev.limiter.servlet.RateLimitFilter;
@@ -51,7 +52,7 @@ class RedisExactnessAcrossInstancesTest {
 
     private final WebApplicationContextRunner instance = new WebApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(RedisAutoConfiguration.class,
-                    dev.limiter.resilience.LimiterResilienceAutoConfiguration.class, LimiterRedisAutoConfiguration.class,
+                    dev.limiter.autoconfigure.resilience.LimiterResilienceAutoConfiguration.class, LimiterRedisAutoConfiguration.class,
                     LimiterAutoConfiguration.class, LimiterServletAutoConfiguration.class))
             .withClassLoader(new FilteredClassLoader("org.springframework.security"))
             .withUserConfiguration(FixedClock.class)

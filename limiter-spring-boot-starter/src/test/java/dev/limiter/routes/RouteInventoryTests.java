@@ -1,9 +1,10 @@
 package dev.limiter.routes;
 
+import dev.limiter.autoconfigure.routes.RouteInventoryFailureAnalyzer;
 import java.util.List;
 
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
-import dev.limiter.autoconfigure.LimiterRoutesAutoConfiguration;
+import dev.limiter.autoconfigure.routes.LimiterRoutesAutoConfiguration;
 import dev.limiter.autoconfigure.LimiterServletAutoConfiguration;
 import dev.limiter.spring.RateLimitExempt;
 import dev.limiter.spring.RateLimited;

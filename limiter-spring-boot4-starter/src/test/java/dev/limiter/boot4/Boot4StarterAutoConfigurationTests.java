@@ -6,13 +6,18 @@ import java.util.UUID;
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
 import dev.limiter.autoconfigure.LimiterServletAutoConfiguration;
 import dev.limiter.boot4.actuate.LimiterHealthContributorAutoConfiguration;
+import dev.limiter.boot4.redis.Boot4ClusterTopologyRefreshCustomizer;
+import dev.limiter.boot4.redis.Boot4LimiterLettuceAutoConfiguration;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import dev.limiter.core.Budget;
 import dev.limiter.core.FailOpenRateLimitStore;
+import dev.limiter.core.OverLimitRememberingStore;
 import dev.limiter.core.RateLimitStore;
-import dev.limiter.redis.LimiterRedisAutoConfiguration;
+import dev.limiter.autoconfigure.redis.LimiterRedisAutoConfiguration;
 import dev.limiter.redis.RedisRateLimitStore;
 import dev.limiter.resilience.CircuitBreakingRateLimitStore;
-import dev.limiter.resilience.LimiterResilienceAutoConfiguration;
+import dev.limiter.autoconfigure.resilience.LimiterResilienceAutoConfiguration;
 import dev.limiter.servlet.RateLimitFilter;
 import dev.limiter.test.redis.RedisServerExtension;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
@@ -43,6 +48,36 @@ class Boot4StarterAutoConfigurationTests {
                     LimiterResilienceAutoConfiguration.class, LimiterRedisAutoConfiguration.class,
                     LimiterAutoConfiguration.class, LimiterServletAutoConfiguration.class,
                     LimiterHealthContributorAutoConfiguration.class));
+
+    @Test
+    void lettuceWhenClusterOnBoot4ShouldRefreshTheTopologyByDefault() {
+        runner.withConfiguration(AutoConfigurations.of(Boot4LimiterLettuceAutoConfiguration.class))
+                .withPropertyValues("limiter.store=redis", "spring.data.redis.cluster.nodes=127.0.0.1:1")
+                .run(context -> {
+                    LettuceClientConfiguration.LettuceClientConfigurationBuilder builder =
+                            LettuceClientConfiguration.builder().clientOptions(ClusterClientOptions.create());
+                    context.getBean(Boot4ClusterTopologyRefreshCustomizer.class).customize(builder);
+                    ClusterClientOptions options = (ClusterClientOptions) builder.build().getClientOptions()
+                            .orElseThrow();
+                    assertThat(options.getTopologyRefreshOptions().isPeriodicRefreshEnabled()).isTrue();
+                    assertThat(options.getTopologyRefreshOptions().getAdaptiveRefreshTriggers()).isNotEmpty();
+                });
+    }
+
+    @Test
+    void lettuceWhenTheApplicationSetsItsRefreshOnBoot4ShouldLeaveItAlone() {
+        runner.withConfiguration(AutoConfigurations.of(Boot4LimiterLettuceAutoConfiguration.class))
+                .withPropertyValues("limiter.store=redis", "spring.data.redis.cluster.nodes=127.0.0.1:1",
+                        "spring.data.redis.lettuce.cluster.refresh.period=30s")
+                .run(context -> {
+                    LettuceClientConfiguration.LettuceClientConfigurationBuilder builder =
+                            LettuceClientConfiguration.builder().clientOptions(ClusterClientOptions.create());
+                    context.getBean(Boot4ClusterTopologyRefreshCustomizer.class).customize(builder);
+                    ClusterClientOptions options = (ClusterClientOptions) builder.build().getClientOptions()
+                            .orElseThrow();
+                    assertThat(options.getTopologyRefreshOptions().isPeriodicRefreshEnabled()).isFalse();
+                });
+    }
 
     @Test
     void healthIndicatorWhenBootHealthPresentShouldReportTheStore() {
@@ -78,7 +113,9 @@ class Boot4StarterAutoConfigurationTests {
             RateLimitStore store = context.getBean(LimiterAutoConfiguration.STORE_BEAN_NAME, RateLimitStore.class);
             assertThat(store).isInstanceOfSatisfying(FailOpenRateLimitStore.class, failOpen ->
                     assertThat(failOpen.authoritative()).isInstanceOfSatisfying(CircuitBreakingRateLimitStore.class,
-                            breaking -> assertThat(breaking.delegate()).isInstanceOf(RedisRateLimitStore.class)));
+                            breaking -> assertThat(breaking.delegate()).isInstanceOfSatisfying(
+                                    OverLimitRememberingStore.class, remembering ->
+                                            assertThat(remembering.delegate()).isInstanceOf(RedisRateLimitStore.class))));
             Budget budget = Budget.builder("boot4").window("minute", 5, Duration.ofMinutes(1)).build();
             String key = UUID.randomUUID().toString();
             assertThat(store.take(budget, key, 1, false, System.currentTimeMillis()).degraded()).isFalse();
@@ -133,6 +170,7 @@ class Boot4StarterAutoConfigurationTests {
                 getClass().getClassLoader()).getCandidates();
         assertThat(imports).contains(LimiterHealthContributorAutoConfiguration.class.getName(),
                 LimiterAutoConfiguration.class.getName(), LimiterRedisAutoConfiguration.class.getName())
-                .doesNotContain("dev.limiter.actuate.LimiterHealthContributorAutoConfiguration");
+                .doesNotContain("dev.limiter.autoconfigure.actuate.LimiterHealthContributorAutoConfiguration",
+                        "dev.limiter.autoconfigure.redis.LimiterLettuceAutoConfiguration");
     }
 }

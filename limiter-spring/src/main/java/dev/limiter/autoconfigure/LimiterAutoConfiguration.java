@@ -14,9 +14,8 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
-import org.springframework.core.env.Environment;
+import org.springframework.context.annotation.Import;
 
 /**
  * The limiter's model: the resolved budgets, the clock it decides by, and the in-process store when
@@ -24,8 +23,8 @@ import org.springframework.core.env.Environment;
  * auto-configuration as a {@link RateLimitStore} bean, which makes the in-process one back off.
  */
 @AutoConfiguration
-@ConditionalOnProperty(prefix = "limiter", name = "enabled", havingValue = "true", matchIfMissing = true)
-@EnableConfigurationProperties(LimiterProperties.class)
+@ConditionalOnLimiterEnabled
+@Import(LimiterSettingsConfiguration.class)
 public class LimiterAutoConfiguration {
 
     /** Name of the limiter's clock bean; define a {@link Clock} bean with this name to replace it. */
@@ -38,16 +37,14 @@ public class LimiterAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    public BudgetRegistry limiterBudgetRegistry(LimiterProperties properties, Environment environment) {
-        UnknownLimiterProperties.check(environment);
-        LimiterConfigurationResolver.checkStores(properties);
-        return LimiterConfigurationResolver.budgets(properties);
+    public BudgetRegistry limiterBudgetRegistry(LimiterSettings settings) {
+        return settings.budgets();
     }
 
     @Bean
     @ConditionalOnMissingBean
-    public BudgetOptions limiterBudgetOptions(LimiterProperties properties) {
-        return LimiterConfigurationResolver.options(properties);
+    public BudgetOptions limiterBudgetOptions(LimiterSettings settings) {
+        return settings.options();
     }
 
     /**
@@ -63,9 +60,8 @@ public class LimiterAutoConfiguration {
     @Bean(name = STORE_BEAN_NAME)
     @ConditionalOnMissingBean(RateLimitStore.class)
     @ConditionalOnProperty(prefix = "limiter", name = "store", havingValue = "memory", matchIfMissing = true)
-    public RateLimitStore limiterStore(LimiterProperties properties) {
-        LimiterConfigurationResolver.checkStores(properties);
-        int maxKeys = properties.getMemory().getMaxKeys();
+    public RateLimitStore limiterStore(LimiterSettings settings) {
+        int maxKeys = settings.memoryMaxKeys();
         // Refusal loops of an exhausted key skip the store's lock; never more keys remembered than counted.
         return new OverLimitRememberingStore(RateLimitStores.inMemory(maxKeys),
                 Math.min(maxKeys, OverLimitRememberingStore.DEFAULT_MAX_ENTRIES));

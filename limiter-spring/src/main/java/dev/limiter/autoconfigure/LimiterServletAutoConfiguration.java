@@ -28,11 +28,11 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.core.env.Environment;
@@ -44,7 +44,8 @@ import org.springframework.core.env.Environment;
  */
 @AutoConfiguration(after = LimiterAutoConfiguration.class)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
-@ConditionalOnProperty(prefix = "limiter", name = "enabled", havingValue = "true", matchIfMissing = true)
+@ConditionalOnLimiterEnabled
+@Import(LimiterSettingsConfiguration.class)
 @ConditionalOnBean(BudgetRegistry.class)
 public class LimiterServletAutoConfiguration {
 
@@ -57,27 +58,21 @@ public class LimiterServletAutoConfiguration {
     /** Name of the filter's registration bean; define a bean with this name to register the filter yourself. */
     public static final String REGISTRATION_BEAN_NAME = "rateLimitFilterRegistration";
 
-    /** Spring Boot's property for the order of Spring Security's filter chain. */
-    public static final String SECURITY_FILTER_ORDER_PROPERTY = "spring.security.filter.order";
-
-    /** Spring Boot's default for {@value #SECURITY_FILTER_ORDER_PROPERTY} (Boot 3 and Boot 4). */
-    public static final int DEFAULT_SECURITY_FILTER_ORDER = -100;
-
     @Bean
     @ConditionalOnMissingBean
-    public RouteResolver limiterRouteResolver(LimiterProperties properties) {
-        return new PropertiesRouteResolver(LimiterConfigurationResolver.routes(properties));
+    public RouteResolver limiterRouteResolver(LimiterSettings settings) {
+        return new PropertiesRouteResolver(settings.routes());
     }
 
     @Bean
     @ConditionalOnMissingBean
-    public RateLimitResponseWriter limiterResponseWriter(LimiterProperties properties) {
-        return new DefaultRateLimitResponseWriter(properties.getHeaders().xRateLimit(), properties.getHeaders().ietf());
+    public RateLimitResponseWriter limiterResponseWriter(LimiterSettings settings) {
+        return new DefaultRateLimitResponseWriter(settings.headers().xRateLimit(), settings.headers().ietf());
     }
 
     @Bean
     @ConditionalOnMissingBean
-    public RateLimitFilter rateLimitFilter(LimiterProperties properties, BudgetRegistry budgets,
+    public RateLimitFilter rateLimitFilter(LimiterSettings settings, BudgetRegistry budgets,
                                            ObjectProvider<RateLimitStore> stores,
                                            @Qualifier(LimiterAutoConfiguration.CLOCK_BEAN_NAME) Clock clock,
                                            KeyResolver keyResolver, RouteResolver routeResolver,
@@ -88,13 +83,13 @@ public class LimiterServletAutoConfiguration {
         RateLimitStore store = stores.getIfAvailable();
         if (store == null) {
             throw new InvalidLimiterConfigurationException("limiter.store", "is '"
-                    + properties.getStore().name().toLowerCase(java.util.Locale.ROOT)
+                    + settings.store().name().toLowerCase(java.util.Locale.ROOT)
                     + "' but no RateLimitStore bean provides it (for redis: add spring-boot-starter-data-redis and "
                     + "configure a RedisConnectionFactory)");
         }
         return new RateLimitFilter(budgets, store, clock, keyResolver, routeResolver,
                 budgetSelectors.orderedStream().toList(), responseWriter,
-                options.getIfAvailable(() -> LimiterConfigurationResolver.options(properties)),
+                options.getIfAvailable(settings::options),
                 observers.orderedStream().toList());
     }
 
@@ -102,21 +97,9 @@ public class LimiterServletAutoConfiguration {
     @ConditionalOnMissingBean(name = REGISTRATION_BEAN_NAME)
     public FilterRegistrationBean<RateLimitFilter> rateLimitFilterRegistration(RateLimitFilter filter,
             Environment environment) {
-        int securityOrder = securityFilterOrder(environment);
-        FilterRegistrationBean<RateLimitFilter> registration = new FilterRegistrationBean<>(filter);
-        registration.setName("rateLimitFilter");
-        registration.setOrder(securityOrder + ORDER_AFTER_SECURITY);
-        registration.setDispatcherTypes(DispatcherType.REQUEST, DispatcherType.ASYNC);
-        registration.addUrlPatterns("/*");
-        return registration;
-    }
-
-    /**
-     * Spring Security's filter-chain order, read from the property rather than Boot's {@code SecurityProperties},
-     * whose class and {@code getFilter()} moved in Boot 4; the property and its default are the same on both lines.
-     */
-    public static int securityFilterOrder(Environment environment) {
-        return environment.getProperty(SECURITY_FILTER_ORDER_PROPERTY, Integer.class, DEFAULT_SECURITY_FILTER_ORDER);
+        return FilterRegistrations.of(filter, "rateLimitFilter",
+                FilterRegistrations.securityFilterOrder(environment) + ORDER_AFTER_SECURITY,
+                DispatcherType.REQUEST, DispatcherType.ASYNC);
     }
 
     @Configuration(proxyBeanMethods = false)

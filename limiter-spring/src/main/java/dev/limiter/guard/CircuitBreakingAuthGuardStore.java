@@ -15,12 +15,12 @@ import java.util.function.Supplier;
  * out counts against Redis exactly as a decision does, and an open breaker spares the guard its round trip.
  * Success settlements and releases are sent without waiting and are not counted, as for lease releases.
  */
-final class CircuitBreakingAuthGuardStore implements AuthGuardStore {
+public final class CircuitBreakingAuthGuardStore implements AuthGuardStore {
 
     private final AuthGuardStore store;
     private final CircuitBreaker breaker;
 
-    CircuitBreakingAuthGuardStore(AuthGuardStore store, CircuitBreaker breaker) {
+    public CircuitBreakingAuthGuardStore(AuthGuardStore store, CircuitBreaker breaker) {
         this.store = Objects.requireNonNull(store, "store");
         this.breaker = Objects.requireNonNull(breaker, "breaker");
     }

@@ -24,21 +24,16 @@ import dev.limiter.spring.BudgetOptions;
 import dev.limiter.spring.BudgetRegistry;
 import dev.limiter.spring.BudgetScope;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
-import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
-import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
-import org.springframework.boot.actuate.endpoint.annotation.Selector;
-import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import org.springframework.lang.Nullable;
 
 /**
+ * What the {@code limiter} actuator endpoint answers, without the actuator's annotations (they are wiring).
  * {@code /actuator/limiter}: the resolved budgets with their totals, the route inventory, the store and its mode.
  * {@code /actuator/limiter/keys/{keyHash}}: one key's counters, read without counting (GET), or forgotten
  * (DELETE). The key hash is the counter key the default key resolver produces ({@code t:} + SHA-256 of the
  * token, base64url without padding); a raw token is never accepted: anything else is a 400.
  */
-@Endpoint(id = "limiter")
-public class LimiterEndpoint {
+public class LimiterOperations {
 
     static final String KEYS_SEGMENT = "keys";
 
@@ -52,7 +47,7 @@ public class LimiterEndpoint {
     private final RateLimitTotals totals;
     private final Clock clock;
 
-    public LimiterEndpoint(BudgetRegistry budgets, BudgetOptions options, ObjectProvider<RateLimitStore> stores,
+    public LimiterOperations(BudgetRegistry budgets, BudgetOptions options, ObjectProvider<RateLimitStore> stores,
                            ObjectProvider<RouteInventoryCheck> inventory, RateLimitTotals totals, Clock clock) {
         this.budgets = budgets;
         this.options = options;
@@ -62,7 +57,6 @@ public class LimiterEndpoint {
         this.clock = clock;
     }
 
-    @ReadOperation
     public LimiterDescriptor limiter() {
         RateLimitStore store = stores.getIfAvailable();
         Map<String, BudgetDescriptor> described = new LinkedHashMap<>();
@@ -73,16 +67,14 @@ public class LimiterEndpoint {
         return new LimiterDescriptor(store == null ? "none" : store.name(), mode(store),
                 options.shadowEverywhere() ? "shadow" : "enforce", budgets.defaultBudget().name(),
                 budgets.anonymousBudget().name(), described,
-                routes.entries().stream().map(LimiterEndpoint::describe).toList(), routes.deadRules(),
+                routes.entries().stream().map(LimiterOperations::describe).toList(), routes.deadRules(),
                 totals.exempt());
     }
 
     /** One key's counters in one budget ({@code budget}) or in every budget, read without counting. */
-    @ReadOperation
-    public WebEndpointResponse<Object> key(@Selector String segment, @Selector String keyHash,
-                                           @Nullable String budget) {
+    public Answer key(String segment, String keyHash, @Nullable String budget) {
         try {
-            return new WebEndpointResponse<>(peek(segment, keyHash, budget));
+            return new Answer(200, peek(segment, keyHash, budget));
         }
         catch (BadRequest bad) {
             return bad.response();
@@ -90,11 +82,9 @@ public class LimiterEndpoint {
     }
 
     /** Forgets one key's counters and leases in one budget ({@code budget}) or in every budget. */
-    @DeleteOperation
-    public WebEndpointResponse<Object> reset(@Selector String segment, @Selector String keyHash,
-                                             @Nullable String budget) {
+    public Answer reset(String segment, String keyHash, @Nullable String budget) {
         try {
-            return new WebEndpointResponse<>(forget(segment, keyHash, budget));
+            return new Answer(200, forget(segment, keyHash, budget));
         }
         catch (BadRequest bad) {
             return bad.response();
@@ -113,7 +103,7 @@ public class LimiterEndpoint {
                     continue;
                 }
                 counters.add(new CountersDescriptor(target.name(), route,
-                        state.bounds().stream().map(LimiterEndpoint::describe).toList()));
+                        state.bounds().stream().map(LimiterOperations::describe).toList()));
             }
         }
         return new KeyDescriptor(keyHash, Instant.ofEpochMilli(now).toString(), counters);
@@ -251,6 +241,10 @@ public class LimiterEndpoint {
     public record ResetDescriptor(String key, List<String> budgets) {
     }
 
+    /** An HTTP status and the body to answer with. */
+    public record Answer(int status, Object body) {
+    }
+
     /** The body of a rejected request; it never repeats what the caller sent. */
     public record ErrorDescriptor(int status, String error, String message) {
     }
@@ -267,8 +261,8 @@ public class LimiterEndpoint {
             this.error = error;
         }
 
-        WebEndpointResponse<Object> response() {
-            return new WebEndpointResponse<>(new ErrorDescriptor(status, error, getMessage()), status);
+        Answer response() {
+            return new Answer(status, new ErrorDescriptor(status, error, getMessage()));
         }
     }
 }

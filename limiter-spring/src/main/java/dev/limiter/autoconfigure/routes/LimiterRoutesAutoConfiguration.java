@@ -1,5 +1,10 @@
-package dev.limiter.autoconfigure;
+package dev.limiter.autoconfigure.routes;
 
+import dev.limiter.autoconfigure.ConditionalOnLimiterEnabled;
+import dev.limiter.autoconfigure.LimiterAutoConfiguration;
+import dev.limiter.autoconfigure.LimiterServletAutoConfiguration;
+import dev.limiter.autoconfigure.LimiterSettings;
+import dev.limiter.autoconfigure.LimiterSettingsConfiguration;
 import dev.limiter.routes.HandlerPolicies;
 import dev.limiter.routes.HandlerRouteResolver;
 import dev.limiter.routes.ResolvedHandlerMapping;
@@ -13,9 +18,9 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 import org.springframework.web.servlet.DispatcherServlet;
 
 /**
@@ -27,7 +32,8 @@ import org.springframework.web.servlet.DispatcherServlet;
 @AutoConfiguration(after = LimiterAutoConfiguration.class, before = LimiterServletAutoConfiguration.class)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnClass(DispatcherServlet.class)
-@ConditionalOnProperty(prefix = "limiter", name = "enabled", havingValue = "true", matchIfMissing = true)
+@ConditionalOnLimiterEnabled
+@Import(LimiterSettingsConfiguration.class)
 @ConditionalOnBean(BudgetRegistry.class)
 public class LimiterRoutesAutoConfiguration {
 
@@ -46,17 +52,17 @@ public class LimiterRoutesAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    public RouteResolver limiterRouteResolver(LimiterProperties properties, HandlerPolicies policies,
+    public RouteResolver limiterRouteResolver(LimiterSettings settings, HandlerPolicies policies,
                                               BudgetOptions options, ListableBeanFactory beanFactory) {
-        return new HandlerRouteResolver(new PropertiesRouteResolver(LimiterConfigurationResolver.routes(properties)),
+        return new HandlerRouteResolver(new PropertiesRouteResolver(settings.routes()),
                 policies, beanFactory, options.anyRouteScope());
     }
 
     @Bean
     @ConditionalOnMissingBean
-    public RouteInventoryCheck limiterRouteInventory(LimiterProperties properties, HandlerPolicies policies,
+    public RouteInventoryCheck limiterRouteInventory(LimiterSettings settings, HandlerPolicies policies,
                                                      BudgetRegistry budgets, ListableBeanFactory beanFactory) {
-        return new RouteInventoryCheck(beanFactory, LimiterConfigurationResolver.routes(properties), policies,
-                budgets, properties.getInventory().isStrict());
+        return new RouteInventoryCheck(beanFactory, settings.routes(), policies, budgets,
+                settings.inventoryStrict());
     }
 }

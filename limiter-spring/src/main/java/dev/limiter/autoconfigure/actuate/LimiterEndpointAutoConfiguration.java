@@ -1,8 +1,12 @@
-package dev.limiter.autoconfigure;
+package dev.limiter.autoconfigure.actuate;
 
+import dev.limiter.autoconfigure.ConditionalOnLimiterEnabled;
+import dev.limiter.autoconfigure.LimiterAutoConfiguration;
+import dev.limiter.autoconfigure.LimiterServletAutoConfiguration;
+import dev.limiter.autoconfigure.routes.LimiterRoutesAutoConfiguration;
+import dev.limiter.actuate.LimiterOperations;
 import java.time.Clock;
 
-import dev.limiter.actuate.LimiterEndpoint;
 import dev.limiter.actuate.NoStoreEndpointFilter;
 import dev.limiter.actuate.RateLimitTotals;
 import dev.limiter.core.RateLimitStore;
@@ -19,7 +23,6 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
@@ -34,7 +37,7 @@ import org.springframework.core.Ordered;
 @AutoConfiguration(after = {LimiterAutoConfiguration.class, LimiterRoutesAutoConfiguration.class},
         before = LimiterServletAutoConfiguration.class)
 @ConditionalOnClass({Endpoint.class, ConditionalOnAvailableEndpoint.class})
-@ConditionalOnProperty(prefix = "limiter", name = "enabled", havingValue = "true", matchIfMissing = true)
+@ConditionalOnLimiterEnabled
 @ConditionalOnBean(BudgetRegistry.class)
 @ConditionalOnAvailableEndpoint(LimiterEndpoint.class)
 public class LimiterEndpointAutoConfiguration {
@@ -47,11 +50,17 @@ public class LimiterEndpointAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    public LimiterEndpoint limiterEndpoint(BudgetRegistry budgets, BudgetOptions options,
-                                           ObjectProvider<RateLimitStore> stores,
-                                           ObjectProvider<RouteInventoryCheck> inventory, RateLimitTotals totals,
-                                           @Qualifier(LimiterAutoConfiguration.CLOCK_BEAN_NAME) Clock clock) {
-        return new LimiterEndpoint(budgets, options, stores, inventory, totals, clock);
+    public LimiterOperations limiterOperations(BudgetRegistry budgets, BudgetOptions options,
+                                               ObjectProvider<RateLimitStore> stores,
+                                               ObjectProvider<RouteInventoryCheck> inventory, RateLimitTotals totals,
+                                               @Qualifier(LimiterAutoConfiguration.CLOCK_BEAN_NAME) Clock clock) {
+        return new LimiterOperations(budgets, options, stores, inventory, totals, clock);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    public LimiterEndpoint limiterEndpoint(LimiterOperations operations) {
+        return new LimiterEndpoint(operations);
     }
 
     @Configuration(proxyBeanMethods = false)

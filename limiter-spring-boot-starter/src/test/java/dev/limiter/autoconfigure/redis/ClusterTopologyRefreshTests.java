@@ -1,7 +1,7 @@
-package dev.limiter.redis;
+package dev.limiter.autoconfigure.redis;
 
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
-import dev.limiter.resilience.LimiterResilienceAutoConfiguration;
+import dev.limiter.autoconfigure.resilience.LimiterResilienceAutoConfiguration;
 import dev.limiter.test.redis.RedisClusterExtension;
 import dev.limiter.test.redis.RedisServerExtension;
 import io.lettuce.core.ClientOptions;
@@ -32,6 +32,7 @@ class ClusterTopologyRefreshTests {
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(RedisAutoConfiguration.class,
                     LimiterResilienceAutoConfiguration.class, LimiterRedisAutoConfiguration.class,
+                    LimiterLettuceAutoConfiguration.class,
                     LimiterAutoConfiguration.class));
 
     private String clusterNodes() {

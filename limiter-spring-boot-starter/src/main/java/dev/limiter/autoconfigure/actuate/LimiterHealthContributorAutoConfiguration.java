@@ -1,5 +1,7 @@
-package dev.limiter.actuate;
+package dev.limiter.autoconfigure.actuate;
 
+import dev.limiter.actuate.LimiterHealthIndicator;
+import dev.limiter.autoconfigure.ConditionalOnLimiterEnabled;
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
 import dev.limiter.core.RateLimitStore;
 import org.springframework.boot.actuate.autoconfigure.health.ConditionalOnEnabledHealthIndicator;
@@ -13,6 +15,7 @@ import org.springframework.context.annotation.Bean;
 /** The {@code limiter} health component, when Spring Boot Actuator is present. */
 @AutoConfiguration(after = LimiterAutoConfiguration.class)
 @ConditionalOnClass(HealthIndicator.class)
+@ConditionalOnLimiterEnabled
 @ConditionalOnBean(RateLimitStore.class)
 @ConditionalOnEnabledHealthIndicator("limiter")
 public class LimiterHealthContributorAutoConfiguration {

@@ -1,5 +1,8 @@
-package dev.limiter.autoconfigure;
+package dev.limiter.autoconfigure.metrics;
 
+import dev.limiter.autoconfigure.ConditionalOnLimiterEnabled;
+import dev.limiter.autoconfigure.LimiterAutoConfiguration;
+import dev.limiter.autoconfigure.LimiterServletAutoConfiguration;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.metrics.MicrometerRateLimitObserver;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -8,7 +11,6 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 
 /**
@@ -26,7 +28,7 @@ import org.springframework.context.annotation.Bean;
         before = LimiterServletAutoConfiguration.class)
 @ConditionalOnClass(MeterRegistry.class)
 @ConditionalOnBean(MeterRegistry.class)
-@ConditionalOnProperty(prefix = "limiter", name = "enabled", havingValue = "true", matchIfMissing = true)
+@ConditionalOnLimiterEnabled
 public class LimiterMetricsAutoConfiguration {
 
     @Bean

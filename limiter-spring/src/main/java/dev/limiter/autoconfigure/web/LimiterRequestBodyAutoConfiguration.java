@@ -1,19 +1,21 @@
-package dev.limiter.web.body;
+package dev.limiter.autoconfigure.web;
 
+import dev.limiter.web.body.RequestBodyLimitFilter;
 import dev.limiter.autoconfigure.ConditionalOnLimiterEnabled;
+import dev.limiter.autoconfigure.FilterRegistrations;
 import dev.limiter.autoconfigure.InvalidLimiterConfigurationException;
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
-import dev.limiter.autoconfigure.LimiterProperties;
+import dev.limiter.autoconfigure.LimiterSettings;
+import dev.limiter.autoconfigure.LimiterSettingsConfiguration;
 import jakarta.servlet.DispatcherType;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 import org.springframework.core.Ordered;
-import org.springframework.util.unit.DataSize;
 
 /**
  * {@code limiter.max-request-body} (off unless set): {@link RequestBodyLimitFilter} near the very front of the
@@ -24,7 +26,7 @@ import org.springframework.util.unit.DataSize;
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnLimiterEnabled
 @ConditionalOnProperty(prefix = "limiter", name = "max-request-body")
-@EnableConfigurationProperties(LimiterProperties.class)
+@Import(LimiterSettingsConfiguration.class)
 public class LimiterRequestBodyAutoConfiguration {
 
     /** Ahead of every body-reading filter Spring Boot registers (the form-content filter is at -9900). */
@@ -35,24 +37,16 @@ public class LimiterRequestBodyAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    public RequestBodyLimitFilter requestBodyLimitFilter(LimiterProperties properties) {
-        DataSize max = properties.getMaxRequestBody();
-        if (max == null || max.toBytes() < 0) {
-            throw new InvalidLimiterConfigurationException("limiter.max-request-body",
-                    "must be a size such as 1MB, was " + max);
-        }
-        return new RequestBodyLimitFilter(max.toBytes());
+    public RequestBodyLimitFilter requestBodyLimitFilter(LimiterSettings settings) {
+        long max = settings.maxRequestBodyBytes().orElseThrow(() -> new InvalidLimiterConfigurationException(
+                "limiter.max-request-body", "must be a size such as 1MB, was empty"));
+        return new RequestBodyLimitFilter(max);
     }
 
     @Bean(name = REGISTRATION_BEAN_NAME)
     @ConditionalOnMissingBean(name = REGISTRATION_BEAN_NAME)
     public FilterRegistrationBean<RequestBodyLimitFilter> requestBodyLimitFilterRegistration(
             RequestBodyLimitFilter filter) {
-        FilterRegistrationBean<RequestBodyLimitFilter> registration = new FilterRegistrationBean<>(filter);
-        registration.setName("requestBodyLimitFilter");
-        registration.setOrder(ORDER);
-        registration.setDispatcherTypes(DispatcherType.REQUEST);
-        registration.addUrlPatterns("/*");
-        return registration;
+        return FilterRegistrations.of(filter, "requestBodyLimitFilter", ORDER, DispatcherType.REQUEST);
     }
 }

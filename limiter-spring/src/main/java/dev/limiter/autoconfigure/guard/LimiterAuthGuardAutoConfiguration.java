@@ -1,14 +1,18 @@
-package dev.limiter.guard;
+package dev.limiter.autoconfigure.guard;
 
+import dev.limiter.guard.AuthGuardFilter;
+import dev.limiter.guard.AuthenticationOutcomeFilter;
+import dev.limiter.guard.AuthenticationOutcomeListener;
 import dev.limiter.autoconfigure.ConditionalOnLimiterEnabled;
 import java.time.Clock;
 
+import dev.limiter.autoconfigure.FilterRegistrations;
 import dev.limiter.autoconfigure.InvalidLimiterConfigurationException;
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
-import dev.limiter.autoconfigure.LimiterProperties;
+import dev.limiter.autoconfigure.LimiterSettings;
+import dev.limiter.autoconfigure.LimiterSettingsConfiguration;
 import dev.limiter.core.FailOpenRateLimitStore;
 import dev.limiter.core.OverLimitRememberingStore;
-import dev.limiter.autoconfigure.LimiterServletAutoConfiguration;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.guard.AuthGuard;
 import dev.limiter.core.guard.AuthGuardPolicy;
@@ -16,6 +20,7 @@ import dev.limiter.core.guard.AuthGuardStore;
 import dev.limiter.core.guard.AuthGuardStoreProvider;
 import dev.limiter.core.guard.FailOpenAuthGuardStore;
 import dev.limiter.core.guard.StoreBackedAuthGuardStore;
+import dev.limiter.guard.CircuitBreakingAuthGuardStore;
 import dev.limiter.resilience.CircuitBreakingRateLimitStore;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import jakarta.servlet.DispatcherType;
@@ -28,6 +33,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
 import org.springframework.security.core.context.SecurityContextHolder;
 
@@ -44,6 +50,7 @@ import org.springframework.security.core.context.SecurityContextHolder;
 @ConditionalOnClass(SecurityContextHolder.class)
 @ConditionalOnLimiterEnabled
 @ConditionalOnProperty(prefix = "limiter.auth-guard", name = "enabled", havingValue = "true", matchIfMissing = true)
+@Import(LimiterSettingsConfiguration.class)
 public class LimiterAuthGuardAutoConfiguration {
 
     /** Name of the guard filter's registration; define a bean with this name to register it yourself. */
@@ -54,14 +61,14 @@ public class LimiterAuthGuardAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    public AuthGuard limiterAuthGuard(LimiterProperties properties, ObjectProvider<RateLimitStore> stores) {
+    public AuthGuard limiterAuthGuard(LimiterSettings settings, ObjectProvider<RateLimitStore> stores) {
         RateLimitStore store = stores.getIfAvailable();
         if (store == null) {
             throw new InvalidLimiterConfigurationException("limiter.store", "names a store that no RateLimitStore "
                     + "bean provides; the authentication guard counts in the limiter's store");
         }
-        AuthGuardPolicy policy = policy(properties.getAuthGuard());
-        return new AuthGuard(guardStore(store, policy, properties.getFallback().getMaxKeys()), policy);
+        AuthGuardPolicy policy = settings.authGuard().orElseGet(AuthGuardPolicy::defaults);
+        return new AuthGuard(guardStore(store, policy, settings.fallbackMaxKeys()), policy);
     }
 
     /**
@@ -105,12 +112,8 @@ public class LimiterAuthGuardAutoConfiguration {
     @ConditionalOnMissingBean(name = REGISTRATION_BEAN_NAME)
     public FilterRegistrationBean<AuthGuardFilter> authGuardFilterRegistration(AuthGuardFilter filter,
             Environment environment) {
-        FilterRegistrationBean<AuthGuardFilter> registration = new FilterRegistrationBean<>(filter);
-        registration.setName("authGuardFilter");
-        registration.setOrder(LimiterServletAutoConfiguration.securityFilterOrder(environment) - 1);
-        registration.setDispatcherTypes(DispatcherType.REQUEST);
-        registration.addUrlPatterns("/*");
-        return registration;
+        return FilterRegistrations.of(filter, "authGuardFilter",
+                FilterRegistrations.securityFilterOrder(environment) - 1, DispatcherType.REQUEST);
     }
 
     @Bean
@@ -123,44 +126,13 @@ public class LimiterAuthGuardAutoConfiguration {
     @ConditionalOnMissingBean(name = OUTCOME_REGISTRATION_BEAN_NAME)
     public FilterRegistrationBean<AuthenticationOutcomeFilter> authenticationOutcomeFilterRegistration(
             AuthenticationOutcomeFilter filter, Environment environment) {
-        FilterRegistrationBean<AuthenticationOutcomeFilter> registration = new FilterRegistrationBean<>(filter);
-        registration.setName("authenticationOutcomeFilter");
-        registration.setOrder(LimiterServletAutoConfiguration.securityFilterOrder(environment) + 1);
-        registration.setDispatcherTypes(DispatcherType.REQUEST);
-        registration.addUrlPatterns("/*");
-        return registration;
+        return FilterRegistrations.of(filter, "authenticationOutcomeFilter",
+                FilterRegistrations.securityFilterOrder(environment) + 1, DispatcherType.REQUEST);
     }
 
     @Bean
     @ConditionalOnMissingBean
     public AuthenticationOutcomeListener authenticationOutcomeListener() {
         return new AuthenticationOutcomeListener();
-    }
-
-    static AuthGuardPolicy policy(LimiterProperties.AuthGuard properties) {
-        String prefix = "limiter.auth-guard.";
-        if (properties.getThreshold() < 1) {
-            throw new InvalidLimiterConfigurationException(prefix + "threshold",
-                    "must be at least 1, was " + properties.getThreshold());
-        }
-        if (properties.getMaxPending() < 1) {
-            throw new InvalidLimiterConfigurationException(prefix + "max-pending",
-                    "must be at least 1, was " + properties.getMaxPending());
-        }
-        requirePositive(prefix + "window", properties.getWindow());
-        requirePositive(prefix + "block", properties.getBlock());
-        java.time.Duration remember = properties.getRememberAuthenticated();
-        if (remember == null || remember.isNegative()) {
-            throw new InvalidLimiterConfigurationException(prefix + "remember-authenticated",
-                    "must be zero or positive, was " + remember);
-        }
-        return new AuthGuardPolicy(properties.getThreshold(), properties.getWindow(), properties.getBlock(),
-                properties.getMaxPending(), AuthGuardPolicy.DEFAULT_LOOKUP_LEASE, remember);
-    }
-
-    private static void requirePositive(String property, java.time.Duration value) {
-        if (value == null || value.toMillis() < 1) {
-            throw new InvalidLimiterConfigurationException(property, "must be at least 1ms, was " + value);
-        }
     }
 }

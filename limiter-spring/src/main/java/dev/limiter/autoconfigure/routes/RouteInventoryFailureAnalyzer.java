@@ -1,10 +1,11 @@
-package dev.limiter.routes;
+package dev.limiter.autoconfigure.routes;
 
+import dev.limiter.routes.RouteInventoryException;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
 /** Lists every route inventory problem at start-up, one per line, with what to do about it. */
-class RouteInventoryFailureAnalyzer extends AbstractFailureAnalyzer<RouteInventoryException> {
+public class RouteInventoryFailureAnalyzer extends AbstractFailureAnalyzer<RouteInventoryException> {
 
     @Override
     protected FailureAnalysis analyze(Throwable rootFailure, RouteInventoryException cause) {

@@ -1,15 +1,16 @@
-package dev.limiter.redis;
+package dev.limiter.autoconfigure.redis;
 
 import dev.limiter.autoconfigure.ConditionalOnLimiterEnabled;
-import java.time.Duration;
 
 import dev.limiter.autoconfigure.InvalidLimiterConfigurationException;
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
-import dev.limiter.autoconfigure.LimiterProperties;
+import dev.limiter.autoconfigure.LimiterSettings;
+import dev.limiter.autoconfigure.LimiterSettingsConfiguration;
 import dev.limiter.core.FailOpenRateLimitStore;
 import dev.limiter.core.OverLimitRememberingStore;
 import dev.limiter.core.RateLimitStore;
-import dev.limiter.resilience.LimiterResilienceAutoConfiguration;
+import dev.limiter.autoconfigure.resilience.LimiterResilienceAutoConfiguration;
+import dev.limiter.redis.RedisRateLimitStore;
 import dev.limiter.resilience.StoreFailover;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -17,10 +18,9 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.env.Environment;
+import org.springframework.context.annotation.Import;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
@@ -37,7 +37,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
                 "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration"})
 @ConditionalOnLimiterEnabled
 @ConditionalOnProperty(prefix = "limiter", name = "store", havingValue = "redis")
-@EnableConfigurationProperties(LimiterProperties.class)
+@Import(LimiterSettingsConfiguration.class)
 public class LimiterRedisAutoConfiguration {
 
     static final String REDIS_CONNECTION_FACTORY = "org.springframework.data.redis.connection.RedisConnectionFactory";
@@ -48,15 +48,15 @@ public class LimiterRedisAutoConfiguration {
 
         @Bean(name = LimiterAutoConfiguration.STORE_BEAN_NAME)
         @ConditionalOnMissingBean(RateLimitStore.class)
-        FailOpenRateLimitStore limiterStore(LimiterProperties properties,
+        FailOpenRateLimitStore limiterStore(LimiterSettings settings,
                                             ObjectProvider<RedisConnectionFactory> connectionFactories,
                                             StoreFailover failover) {
             // Inside the breaker and the fail-open wrapper: only Redis's own answers are remembered, and a refusal
             // answered from memory costs no round trip.
-            return failover.protect(new OverLimitRememberingStore(redisStore(properties, connectionFactories)));
+            return failover.protect(new OverLimitRememberingStore(redisStore(settings, connectionFactories)));
         }
 
-        private static RedisRateLimitStore redisStore(LimiterProperties properties,
+        private static RedisRateLimitStore redisStore(LimiterSettings settings,
                                                       ObjectProvider<RedisConnectionFactory> connectionFactories) {
             RedisConnectionFactory connectionFactory = connectionFactories.getIfUnique();
             if (connectionFactory == null) {
@@ -65,37 +65,15 @@ public class LimiterRedisAutoConfiguration {
                                 + "spring-boot-starter-data-redis and configure spring.data.redis.*, or define one "
                                 + "RedisConnectionFactory bean");
             }
-            Duration timeout = properties.getRedis().getTimeout();
-            if (timeout == null || timeout.isNegative() || timeout.isZero()) {
-                throw new InvalidLimiterConfigurationException("limiter.redis.timeout",
-                        "must be a positive duration such as 250ms, was " + timeout);
-            }
             try {
                 return RedisRateLimitStore.builder(connectionFactory)
-                        .keyPrefix(properties.getRedis().getKeyPrefix())
-                        .timeout(properties.getRedis().getTimeout())
+                        .keyPrefix(settings.redisKeyPrefix())
+                        .timeout(settings.redisTimeout())
                         .build();
-            } catch (IllegalArgumentException e) {
-                throw new InvalidLimiterConfigurationException("limiter.redis.key-prefix",
-                        RedisKeys.PREFIX_RULE + ", was '" + properties.getRedis().getKeyPrefix() + "'");
             }
-        }
-    }
-
-    /**
-     * Only read when Lettuce and Boot's Redis auto-configuration are present; the customizer is applied by Boot
-     * to the connection factory it builds, and left unused when the application builds its own.
-     */
-    @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(name = {REDIS_CONNECTION_FACTORY, "io.lettuce.core.cluster.ClusterClientOptions",
-            "org.springframework.boot.autoconfigure.data.redis.LettuceClientConfigurationBuilderCustomizer"})
-    static class ClusterTopologyRefreshConfiguration {
-
-        @Bean
-        @ConditionalOnMissingBean
-        ClusterTopologyRefreshCustomizer limiterClusterTopologyRefreshCustomizer(Environment environment,
-                ObjectProvider<org.springframework.data.redis.connection.RedisClusterConfiguration> clusterConfigurations) {
-            return new ClusterTopologyRefreshCustomizer(environment, clusterConfigurations.getIfAvailable() != null);
+            catch (IllegalArgumentException ex) {
+                throw new InvalidLimiterConfigurationException("limiter.redis.key-prefix", ex.getMessage());
+            }
         }
     }
 

@@ -1,4 +1,4 @@
-package dev.limiter.resilience;
+package dev.limiter.autoconfigure.resilience;
 
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig.SlidingWindowType;

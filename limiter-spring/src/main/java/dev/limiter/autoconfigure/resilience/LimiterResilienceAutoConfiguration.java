@@ -1,8 +1,12 @@
-package dev.limiter.resilience;
+package dev.limiter.autoconfigure.resilience;
 
+import dev.limiter.resilience.LoggingStoreModeListener;
+import dev.limiter.resilience.StoreFailover;
 import dev.limiter.autoconfigure.InvalidLimiterConfigurationException;
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
-import dev.limiter.autoconfigure.LimiterProperties;
+import dev.limiter.autoconfigure.ConditionalOnLimiterEnabled;
+import dev.limiter.autoconfigure.LimiterSettings;
+import dev.limiter.autoconfigure.LimiterSettingsConfiguration;
 import dev.limiter.core.FailOpenRateLimitStore;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.StoreMode;
@@ -17,15 +21,11 @@ import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
 
-import java.util.List;
-import java.util.Set;
-import java.util.stream.Collectors;
 
 /**
  * What happens when a remote store fails (docs/operations.md, ADR 0004): a Resilience4j circuit breaker named {@code limiter}, the
@@ -33,8 +33,8 @@ import java.util.stream.Collectors;
  * {@link FailOpenRateLimitStore}, and the {@code limiter.degraded} and {@code limiter.fallback.keys} gauges.
  */
 @AutoConfiguration(before = LimiterAutoConfiguration.class)
-@ConditionalOnProperty(prefix = "limiter", name = "enabled", havingValue = "true", matchIfMissing = true)
-@EnableConfigurationProperties(LimiterProperties.class)
+@ConditionalOnLimiterEnabled
+@Import(LimiterSettingsConfiguration.class)
 public class LimiterResilienceAutoConfiguration {
 
     /** The breaker's instance name, as used in {@code resilience4j.circuitbreaker.instances.<name>.*} and meters. */
@@ -71,15 +71,11 @@ public class LimiterResilienceAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    public StoreFailover limiterStoreFailover(LimiterProperties properties,
+    public StoreFailover limiterStoreFailover(LimiterSettings settings,
                                               @Qualifier(BREAKER_BEAN_NAME) CircuitBreaker limiterCircuitBreaker,
                                               ObjectProvider<StoreModeListener> listeners) {
-        Set<String> failClosed = properties.getBudgets().entrySet().stream()
-                .filter(e -> e.getValue().getOnStoreFailure() == LimiterProperties.StoreFailureMode.CLOSED)
-                .map(java.util.Map.Entry::getKey)
-                .collect(Collectors.toUnmodifiableSet());
-        List<StoreModeListener> all = listeners.orderedStream().toList();
-        return new StoreFailover(limiterCircuitBreaker, properties.getFallback().getMaxKeys(), failClosed, all);
+        return new StoreFailover(limiterCircuitBreaker, settings.fallbackMaxKeys(), settings.failClosedBudgets(),
+                listeners.orderedStream().toList());
     }
 
     @Configuration(proxyBeanMethods = false)

@@ -1,0 +1,48 @@
+package dev.limiter.autoconfigure.actuate;
+
+import dev.limiter.actuate.LimiterOperations;
+import dev.limiter.actuate.LimiterOperations.Answer;
+import dev.limiter.actuate.LimiterOperations.LimiterDescriptor;
+import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
+import org.springframework.lang.Nullable;
+
+/**
+ * {@code /actuator/limiter} and {@code /actuator/limiter/keys/{keyHash}}: the actuator's view of
+ * {@link LimiterOperations}, which holds what they answer.
+ */
+@Endpoint(id = "limiter")
+public class LimiterEndpoint {
+
+    private final LimiterOperations operations;
+
+    public LimiterEndpoint(LimiterOperations operations) {
+        this.operations = operations;
+    }
+
+    @ReadOperation
+    public LimiterDescriptor limiter() {
+        return operations.limiter();
+    }
+
+    /** One key's counters in one budget ({@code budget}) or in every budget, read without counting. */
+    @ReadOperation
+    public WebEndpointResponse<Object> key(@Selector String segment, @Selector String keyHash,
+                                           @Nullable String budget) {
+        return response(operations.key(segment, keyHash, budget));
+    }
+
+    /** Forgets one key's counters and leases in one budget ({@code budget}) or in every budget. */
+    @DeleteOperation
+    public WebEndpointResponse<Object> reset(@Selector String segment, @Selector String keyHash,
+                                             @Nullable String budget) {
+        return response(operations.reset(segment, keyHash, budget));
+    }
+
+    private static WebEndpointResponse<Object> response(Answer answer) {
+        return new WebEndpointResponse<>(answer.body(), answer.status());
+    }
+}
