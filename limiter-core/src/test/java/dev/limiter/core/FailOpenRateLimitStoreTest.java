@@ -84,6 +84,23 @@ class FailOpenRateLimitStoreTest {
     }
 
     @Test
+    void outageWhenOnlyRefusalsComeBackShouldNotEndUntilTheStoreAdmits() {
+        Budget tiny = Budget.builder("tiny").window("minute", 1, Duration.ofMinutes(1)).build();
+        store.take(tiny, "spent", 1, false, T0);
+        backend.down = true;
+        store.take(tiny, "other", 1, false, T0 + 1);
+        backend.down = false;
+
+        // a refusal may come from a local memory of keys over their limit, with no store call: it proves nothing
+        assertThat(store.take(tiny, "spent", 1, false, T0 + 2).allowed()).isFalse();
+        assertThat(store.mode()).isEqualTo(StoreMode.DEGRADED);
+
+        assertThat(store.take(tiny, "fresh", 1, false, T0 + 3).allowed()).isTrue();
+        assertThat(store.mode()).isEqualTo(StoreMode.AUTHORITATIVE);
+        assertThat(listener.events).containsExactly("degraded:switchable", "recovered:switchable");
+    }
+
+    @Test
     void oneOutageIsAnnouncedOnceAndItsEndOnce() {
         backend.down = true;
         for (int i = 0; i < 1_000; i++) {
