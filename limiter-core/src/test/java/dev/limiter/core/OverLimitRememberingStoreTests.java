@@ -1,5 +1,7 @@
 package dev.limiter.core;
 
+import dev.limiter.core.contract.ForwardingRateLimitStore;
+
 import dev.limiter.core.contract.RateLimitStoreContractTest;
 import org.junit.jupiter.api.Test;
 
@@ -120,7 +122,7 @@ class OverLimitRememberingStoreTests extends RateLimitStoreContractTest {
     }
 
     /** Counts the decisions that reach the store. */
-    private static final class CountingStore implements RateLimitStore {
+    private static final class CountingStore extends ForwardingRateLimitStore {
 
         final RateLimitStore delegate;
         final AtomicInteger takes = new AtomicInteger();
@@ -130,29 +132,14 @@ class OverLimitRememberingStoreTests extends RateLimitStoreContractTest {
         }
 
         @Override
+        protected RateLimitStore delegate() {
+            return delegate;
+        }
+
+        @Override
         public Decision take(Budget budget, String key, long cost, boolean expensive, long nowMillis) {
             takes.incrementAndGet();
             return delegate.take(budget, key, cost, expensive, nowMillis);
-        }
-
-        @Override
-        public void release(Lease lease, long nowMillis) {
-            delegate.release(lease, nowMillis);
-        }
-
-        @Override
-        public KeyState peek(Budget budget, String key, long nowMillis) {
-            return delegate.peek(budget, key, nowMillis);
-        }
-
-        @Override
-        public void reset(Budget budget, String key) {
-            delegate.reset(budget, key);
-        }
-
-        @Override
-        public String name() {
-            return delegate.name();
         }
     }
 }

@@ -1,5 +1,7 @@
 package dev.limiter.servlet;
 
+import dev.limiter.core.contract.ForwardingRateLimitStore;
+
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -12,7 +14,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.limiter.core.Budget;
 import dev.limiter.core.Decision;
-import dev.limiter.core.KeyState;
 import dev.limiter.core.Lease;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStores;
@@ -256,7 +257,7 @@ class RateLimitFilterContractTests {
         }
     }
 
-    static final class RecordingReleases implements RateLimitStore {
+    static final class RecordingReleases extends ForwardingRateLimitStore {
 
         private final RateLimitStore delegate;
         final List<Lease> releases = new CopyOnWriteArrayList<>();
@@ -266,24 +267,14 @@ class RateLimitFilterContractTests {
         }
 
         @Override
-        public Decision take(Budget budget, String key, long cost, boolean expensive, long nowMillis) {
-            return delegate.take(budget, key, cost, expensive, nowMillis);
+        protected RateLimitStore delegate() {
+            return delegate;
         }
 
         @Override
         public void release(Lease lease, long nowMillis) {
             releases.add(lease);
             delegate.release(lease, nowMillis);
-        }
-
-        @Override
-        public KeyState peek(Budget budget, String key, long nowMillis) {
-            return delegate.peek(budget, key, nowMillis);
-        }
-
-        @Override
-        public void reset(Budget budget, String key) {
-            delegate.reset(budget, key);
         }
 
         @Override

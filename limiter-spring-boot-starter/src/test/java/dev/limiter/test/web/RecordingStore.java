@@ -5,13 +5,13 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import dev.limiter.core.Budget;
 import dev.limiter.core.Decision;
-import dev.limiter.core.KeyState;
 import dev.limiter.core.Lease;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStores;
+import dev.limiter.core.contract.ForwardingRateLimitStore;
 
 /** A fresh in-memory store per test that remembers which leases were released and which keys were counted. */
-public final class RecordingStore implements RateLimitStore {
+public final class RecordingStore extends ForwardingRateLimitStore {
 
     private volatile RateLimitStore delegate = RateLimitStores.inMemory(1000);
     private final List<Lease> released = new CopyOnWriteArrayList<>();
@@ -32,6 +32,11 @@ public final class RecordingStore implements RateLimitStore {
     }
 
     @Override
+    protected RateLimitStore delegate() {
+        return delegate;
+    }
+
+    @Override
     public Decision take(Budget budget, String key, long cost, boolean expensive, long nowMillis) {
         keys.add(budget.name() + "/" + key);
         return delegate.take(budget, key, cost, expensive, nowMillis);
@@ -41,16 +46,6 @@ public final class RecordingStore implements RateLimitStore {
     public void release(Lease lease, long nowMillis) {
         released.add(lease);
         delegate.release(lease, nowMillis);
-    }
-
-    @Override
-    public KeyState peek(Budget budget, String key, long nowMillis) {
-        return delegate.peek(budget, key, nowMillis);
-    }
-
-    @Override
-    public void reset(Budget budget, String key) {
-        delegate.reset(budget, key);
     }
 
     @Override
