@@ -6,28 +6,31 @@ import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
 
 /**
- * Counter keys shaped like the ones the starter's {@code DefaultKeyResolver} produces for bearer tokens:
- * {@code t:} followed by the SHA-256 of the token, base64url without padding (45 characters in all).
+ * Counter keys shaped like the ones the starter's {@code DefaultKeyResolver} produces for
+ * bearer tokens: {@code t:} followed by the SHA-256 of the token, base64url without
+ * padding (45 characters in all).
  */
 final class CallerKeys {
 
-    private CallerKeys() {
-    }
+	private CallerKeys() {
+	}
 
-    static String key(long i) {
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(ByteBuffer.allocate(8).putLong(i).array());
-            return "t:" + Base64.getUrlEncoder().withoutPadding().encodeToString(digest);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
-    }
+	static String key(long i) {
+		try {
+			byte[] digest = MessageDigest.getInstance("SHA-256").digest(ByteBuffer.allocate(8).putLong(i).array());
+			return "t:" + Base64.getUrlEncoder().withoutPadding().encodeToString(digest);
+		}
+		catch (NoSuchAlgorithmException e) {
+			throw new IllegalStateException(e);
+		}
+	}
 
-    static String[] keys(int count) {
-        String[] keys = new String[count];
-        for (int i = 0; i < count; i++) {
-            keys[i] = key(i);
-        }
-        return keys;
-    }
+	static String[] keys(int count) {
+		String[] keys = new String[count];
+		for (int i = 0; i < count; i++) {
+			keys[i] = key(i);
+		}
+		return keys;
+	}
+
 }

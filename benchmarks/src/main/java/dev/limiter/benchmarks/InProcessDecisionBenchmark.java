@@ -27,17 +27,22 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One two-window decision (600/min + 36,000/h) per call, on one hot key or spread over 100,000 keys:
- * limiter's in-memory store against Bucket4j's local bucket with the same two bandwidths and Resilience4j's
- * AtomicRateLimiter (one window only: it has no second bandwidth). Keyed peers keep their buckets in a
- * ConcurrentHashMap, as an application serving many callers must.
+ * One two-window decision (600/min + 36,000/h) per call, on one hot key or spread over
+ * 100,000 keys: limiter's in-memory store against Bucket4j's local bucket with the same
+ * two bandwidths and Resilience4j's AtomicRateLimiter (one window only: it has no second
+ * bandwidth). Keyed peers keep their buckets in a ConcurrentHashMap, as an application
+ * serving many callers must.
  *
- * <p>{@code limits=spec} uses the budget as written, so the hot key spends most calls refused (that is the
- * loop an API sees); {@code limits=open} raises every limit so that every call is an admission.
+ * <p>
+ * {@code limits=spec} uses the budget as written, so the hot key spends most calls
+ * refused (that is the loop an API sees); {@code limits=open} raises every limit so that
+ * every call is an admission.
  *
- * <p>Keys look like the starter's real ones ({@code t:} + base64url SHA-256). Thread count comes from the
- * command line ({@code -t 1}, {@code -t 2}; see {@code benchmarks/run}); all threads share one store, and each
- * starts its walk over the keys at its own offset so that two threads do not march over the same keys in step.
+ * <p>
+ * Keys look like the starter's real ones ({@code t:} + base64url SHA-256). Thread count
+ * comes from the command line ({@code -t 1}, {@code -t 2}; see {@code benchmarks/run});
+ * all threads share one store, and each starts its walk over the keys at its own offset
+ * so that two threads do not march over the same keys in step.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -47,75 +52,90 @@ import java.util.concurrent.TimeUnit;
 @Fork(1)
 public class InProcessDecisionBenchmark {
 
-    @Param({"1", "100000"})
-    public int keys;
+	@Param({ "1", "100000" })
+	public int keys;
 
-    @Param({"spec", "open"})
-    public String limits;
+	@Param({ "spec", "open" })
+	public String limits;
 
-    private String[] keyNames;
-    private Budget budget;
-    private RateLimitStore limiter;
-    private ConcurrentHashMap<String, Bucket> buckets;
-    private ConcurrentHashMap<String, RateLimiter> rateLimiters;
-    private long perMinute;
-    private long perHour;
+	private String[] keyNames;
 
-    @Setup(Level.Trial)
-    public void setUp() {
-        perMinute = limits.equals("spec") ? 600 : 1_000_000_000L;
-        perHour = limits.equals("spec") ? 36_000 : 60_000_000_000L;
-        keyNames = CallerKeys.keys(keys);
-        budget = Budget.builder("standard")
-                .window("minute", perMinute, Duration.ofMinutes(1))
-                .window("hour", perHour, Duration.ofHours(1))
-                .build();
-        limiter = new OverLimitRememberingStore(RateLimitStores.inMemory(Math.max(keys * 2, 1_000)));
-        buckets = new ConcurrentHashMap<>();
-        rateLimiters = new ConcurrentHashMap<>();
-    }
+	private Budget budget;
 
-    @State(Scope.Thread)
-    public static class Cursor {
-        private static final java.util.concurrent.atomic.AtomicInteger THREADS = new java.util.concurrent.atomic.AtomicInteger();
-        int next = (THREADS.getAndIncrement() * 40_503) % 100_000;
+	private RateLimitStore limiter;
 
-        @Setup(Level.Trial)
-        public void clampTo(InProcessDecisionBenchmark benchmark) {
-            next = next % benchmark.keys;
-        }
+	private ConcurrentHashMap<String, Bucket> buckets;
 
-        int advance(int bound) {
-            int i = next++;
-            if (next == bound) {
-                next = 0;
-            }
-            return i;
-        }
-    }
+	private ConcurrentHashMap<String, RateLimiter> rateLimiters;
 
-    @Benchmark
-    public boolean limiterInMemory(Cursor cursor) {
-        String key = keyNames[cursor.advance(keys)];
-        return limiter.take(budget, key, 1, false, System.currentTimeMillis()).allowed();
-    }
+	private long perMinute;
 
-    @Benchmark
-    public boolean bucket4jLocal(Cursor cursor) {
-        String key = keyNames[cursor.advance(keys)];
-        return buckets.computeIfAbsent(key, k -> Bucket.builder()
-                .addLimit(Bandwidth.builder().capacity(perMinute).refillIntervally(perMinute, Duration.ofMinutes(1)).build())
-                .addLimit(Bandwidth.builder().capacity(perHour).refillIntervally(perHour, Duration.ofHours(1)).build())
-                .build()).tryConsume(1);
-    }
+	private long perHour;
 
-    @Benchmark
-    public boolean resilience4jAtomicOneWindow(Cursor cursor) {
-        String key = keyNames[cursor.advance(keys)];
-        return rateLimiters.computeIfAbsent(key, k -> new AtomicRateLimiter(k, RateLimiterConfig.custom()
-                .limitForPeriod((int) Math.min(Integer.MAX_VALUE, perMinute))
-                .limitRefreshPeriod(Duration.ofMinutes(1))
-                .timeoutDuration(Duration.ZERO)
-                .build())).acquirePermission();
-    }
+	@Setup(Level.Trial)
+	public void setUp() {
+		perMinute = limits.equals("spec") ? 600 : 1_000_000_000L;
+		perHour = limits.equals("spec") ? 36_000 : 60_000_000_000L;
+		keyNames = CallerKeys.keys(keys);
+		budget = Budget.builder("standard")
+			.window("minute", perMinute, Duration.ofMinutes(1))
+			.window("hour", perHour, Duration.ofHours(1))
+			.build();
+		limiter = new OverLimitRememberingStore(RateLimitStores.inMemory(Math.max(keys * 2, 1_000)));
+		buckets = new ConcurrentHashMap<>();
+		rateLimiters = new ConcurrentHashMap<>();
+	}
+
+	@State(Scope.Thread)
+	public static class Cursor {
+
+		private static final java.util.concurrent.atomic.AtomicInteger THREADS = new java.util.concurrent.atomic.AtomicInteger();
+
+		int next = (THREADS.getAndIncrement() * 40_503) % 100_000;
+
+		@Setup(Level.Trial)
+		public void clampTo(InProcessDecisionBenchmark benchmark) {
+			next = next % benchmark.keys;
+		}
+
+		int advance(int bound) {
+			int i = next++;
+			if (next == bound) {
+				next = 0;
+			}
+			return i;
+		}
+
+	}
+
+	@Benchmark
+	public boolean limiterInMemory(Cursor cursor) {
+		String key = keyNames[cursor.advance(keys)];
+		return limiter.take(budget, key, 1, false, System.currentTimeMillis()).allowed();
+	}
+
+	@Benchmark
+	public boolean bucket4jLocal(Cursor cursor) {
+		String key = keyNames[cursor.advance(keys)];
+		return buckets.computeIfAbsent(key, k -> Bucket.builder()
+			.addLimit(
+					Bandwidth.builder().capacity(perMinute).refillIntervally(perMinute, Duration.ofMinutes(1)).build())
+			.addLimit(Bandwidth.builder().capacity(perHour).refillIntervally(perHour, Duration.ofHours(1)).build())
+			.build()).tryConsume(1);
+	}
+
+	@Benchmark
+	public boolean resilience4jAtomicOneWindow(Cursor cursor) {
+		String key = keyNames[cursor.advance(keys)];
+		return rateLimiters
+			.computeIfAbsent(key,
+					k -> new AtomicRateLimiter(k,
+							RateLimiterConfig.custom()
+								.limitForPeriod((int) Math.min(Integer.MAX_VALUE, perMinute))
+								.limitRefreshPeriod(Duration.ofMinutes(1))
+								.timeoutDuration(Duration.ZERO)
+								.build()))
+			.acquirePermission();
+	}
+
 }

@@ -24,10 +24,12 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The expensive path: a two-window decision that also takes a concurrency lease (at most 10 in flight), then
- * hands it back. The nearest peer is Resilience4j's {@code SemaphoreBulkhead} (10 concurrent calls, no wait),
- * one per key in a ConcurrentHashMap; it bounds concurrency only, with no window and no lease expiry, so it
- * does strictly less work than limiter's path. Thread count comes from the command line ({@code -t}).
+ * The expensive path: a two-window decision that also takes a concurrency lease (at most
+ * 10 in flight), then hands it back. The nearest peer is Resilience4j's
+ * {@code SemaphoreBulkhead} (10 concurrent calls, no wait), one per key in a
+ * ConcurrentHashMap; it bounds concurrency only, with no window and no lease expiry, so
+ * it does strictly less work than limiter's path. Thread count comes from the command
+ * line ({@code -t}).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -37,40 +39,48 @@ import java.util.concurrent.TimeUnit;
 @Fork(1)
 public class LeaseBenchmark {
 
-    private Budget budget;
-    private RateLimitStore limiter;
-    private ConcurrentHashMap<String, Bulkhead> bulkheads;
-    private BulkheadConfig bulkheadConfig;
-    private String key;
+	private Budget budget;
 
-    @Setup(Level.Trial)
-    public void setUp() {
-        budget = Budget.builder("standard")
-                .window("minute", 1_000_000_000_000L, Duration.ofMinutes(1))
-                .window("hour", 60_000_000_000_000L, Duration.ofHours(1))
-                .concurrency(10, Duration.ofSeconds(30))
-                .build();
-        limiter = RateLimitStores.inMemory(1_000);
-        bulkheads = new ConcurrentHashMap<>();
-        bulkheadConfig = BulkheadConfig.custom().maxConcurrentCalls(10).maxWaitDuration(java.time.Duration.ZERO).build();
-        key = CallerKeys.key(0);
-    }
+	private RateLimitStore limiter;
 
-    @Benchmark
-    public boolean takeAndReleaseLease() {
-        long now = System.currentTimeMillis();
-        Decision d = limiter.take(budget, key, 1, true, now);
-        d.lease().ifPresent(lease -> limiter.release(lease, now));
-        return d.allowed();
-    }
+	private ConcurrentHashMap<String, Bulkhead> bulkheads;
 
-    @Benchmark
-    public boolean resilience4jBulkheadPerKey() {
-        Bulkhead bulkhead = bulkheads.computeIfAbsent(key, k -> new SemaphoreBulkhead(k, bulkheadConfig));
-        boolean admitted = bulkhead.tryAcquirePermission();
-        if (admitted) {
-            bulkhead.onComplete();
-        }
-        return admitted;
-    }
+	private BulkheadConfig bulkheadConfig;
+
+	private String key;
+
+	@Setup(Level.Trial)
+	public void setUp() {
+		budget = Budget.builder("standard")
+			.window("minute", 1_000_000_000_000L, Duration.ofMinutes(1))
+			.window("hour", 60_000_000_000_000L, Duration.ofHours(1))
+			.concurrency(10, Duration.ofSeconds(30))
+			.build();
+		limiter = RateLimitStores.inMemory(1_000);
+		bulkheads = new ConcurrentHashMap<>();
+		bulkheadConfig = BulkheadConfig.custom()
+			.maxConcurrentCalls(10)
+			.maxWaitDuration(java.time.Duration.ZERO)
+			.build();
+		key = CallerKeys.key(0);
+	}
+
+	@Benchmark
+	public boolean takeAndReleaseLease() {
+		long now = System.currentTimeMillis();
+		Decision d = limiter.take(budget, key, 1, true, now);
+		d.lease().ifPresent(lease -> limiter.release(lease, now));
+		return d.allowed();
+	}
+
+	@Benchmark
+	public boolean resilience4jBulkheadPerKey() {
+		Bulkhead bulkhead = bulkheads.computeIfAbsent(key, k -> new SemaphoreBulkhead(k, bulkheadConfig));
+		boolean admitted = bulkhead.tryAcquirePermission();
+		if (admitted) {
+			bulkhead.onComplete();
+		}
+		return admitted;
+	}
+
 }

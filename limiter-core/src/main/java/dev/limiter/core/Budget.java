@@ -10,132 +10,146 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * A named set of bounds that requests are counted against: one or more {@link Window windows} and
- * optionally a {@link ConcurrencyBound concurrency bound}. Immutable; build with {@link #builder(String)}.
+ * A named set of bounds that requests are counted against: one or more {@link Window
+ * windows} and optionally a {@link ConcurrencyBound concurrency bound}. Immutable; build
+ * with {@link #builder(String)}.
  */
 public final class Budget {
 
-    private final String name;
-    private final List<Window> windows;
-    private final ConcurrencyBound concurrency;
-    private final boolean countRefused;
+	private final String name;
 
-    private Budget(Builder builder) {
-        this.name = builder.name;
-        this.windows = Collections.unmodifiableList(new ArrayList<>(builder.windows));
-        this.concurrency = builder.concurrency;
-        this.countRefused = builder.countRefused;
-    }
+	private final List<Window> windows;
 
-    public static Builder builder(String name) {
-        return new Builder(name);
-    }
+	private final ConcurrencyBound concurrency;
 
-    public String name() {
-        return name;
-    }
+	private final boolean countRefused;
 
-    /** The windows, in the order they were declared. Never empty. */
-    public List<Window> windows() {
-        return windows;
-    }
+	private Budget(Builder builder) {
+		this.name = builder.name;
+		this.windows = Collections.unmodifiableList(new ArrayList<>(builder.windows));
+		this.concurrency = builder.concurrency;
+		this.countRefused = builder.countRefused;
+	}
 
-    /**
-     * Throws {@link IllegalArgumentException} unless {@code cost} could ever be admitted: at least 1 and at most
-     * the smallest window's limit. A larger cost would be refused forever while every refusal promised a finite
-     * {@code Retry-After}; every store checks this before it counts anything.
-     */
-    public void checkCost(long cost) {
-        if (cost < 1) {
-            throw new IllegalArgumentException("cost must be at least 1, was " + cost);
-        }
-        for (Window window : windows) {
-            if (cost > window.limit()) {
-                throw new IllegalArgumentException("cost " + cost + " exceeds the limit " + window.limit()
-                        + " of window '" + window.name() + "' of budget '" + name + "': it could never be admitted");
-            }
-        }
-    }
+	public static Builder builder(String name) {
+		return new Builder(name);
+	}
 
-    public Optional<ConcurrencyBound> concurrency() {
-        return Optional.ofNullable(concurrency);
-    }
+	public String name() {
+		return name;
+	}
 
-    /**
-     * Whether a refused request still spends from every window. Off by default: a loop hammering a closed
-     * window then spends nothing and the reset does not move.
-     */
-    public boolean countRefused() {
-        return countRefused;
-    }
+	/** The windows, in the order they were declared. Never empty. */
+	public List<Window> windows() {
+		return windows;
+	}
 
-    @Override
-    public boolean equals(Object o) {
-        return o == this || o instanceof Budget other && name.equals(other.name) && windows.equals(other.windows)
-                && Objects.equals(concurrency, other.concurrency) && countRefused == other.countRefused;
-    }
+	/**
+	 * Throws {@link IllegalArgumentException} unless {@code cost} could ever be admitted:
+	 * at least 1 and at most the smallest window's limit. A larger cost would be refused
+	 * forever while every refusal promised a finite {@code Retry-After}; every store
+	 * checks this before it counts anything.
+	 */
+	public void checkCost(long cost) {
+		if (cost < 1) {
+			throw new IllegalArgumentException("cost must be at least 1, was " + cost);
+		}
+		for (Window window : windows) {
+			if (cost > window.limit()) {
+				throw new IllegalArgumentException("cost " + cost + " exceeds the limit " + window.limit()
+						+ " of window '" + window.name() + "' of budget '" + name + "': it could never be admitted");
+			}
+		}
+	}
 
-    @Override
-    public int hashCode() {
-        return Objects.hash(name, windows, concurrency, countRefused);
-    }
+	public Optional<ConcurrencyBound> concurrency() {
+		return Optional.ofNullable(concurrency);
+	}
 
-    @Override
-    public String toString() {
-        return "Budget[" + name + ", windows=" + windows + ", concurrency=" + concurrency + ", countRefused="
-                + countRefused + "]";
-    }
+	/**
+	 * Whether a refused request still spends from every window. Off by default: a loop
+	 * hammering a closed window then spends nothing and the reset does not move.
+	 */
+	public boolean countRefused() {
+		return countRefused;
+	}
 
-    /** Validating builder: {@link #build()} throws {@link IllegalArgumentException} naming what is wrong. */
-    public static final class Builder {
+	@Override
+	public boolean equals(Object o) {
+		return o == this || o instanceof Budget other && name.equals(other.name) && windows.equals(other.windows)
+				&& Objects.equals(concurrency, other.concurrency) && countRefused == other.countRefused;
+	}
 
-        private final String name;
-        private final List<Window> windows = new ArrayList<>();
-        private ConcurrencyBound concurrency;
-        private boolean countRefused;
+	@Override
+	public int hashCode() {
+		return Objects.hash(name, windows, concurrency, countRefused);
+	}
 
-        private Builder(String name) {
-            if (!BoundNames.isValidBudgetName(name)) {
-                throw new IllegalArgumentException("budget name must match [A-Za-z0-9_-]{1,64}, was '" + name + "'");
-            }
-            this.name = name;
-        }
+	@Override
+	public String toString() {
+		return "Budget[" + name + ", windows=" + windows + ", concurrency=" + concurrency + ", countRefused="
+				+ countRefused + "]";
+	}
 
-        public Builder window(String windowName, long limit, Duration duration) {
-            return window(Window.of(windowName, limit, duration));
-        }
+	/**
+	 * Validating builder: {@link #build()} throws {@link IllegalArgumentException} naming
+	 * what is wrong.
+	 */
+	public static final class Builder {
 
-        public Builder window(Window window) {
-            windows.add(Objects.requireNonNull(window, "window"));
-            return this;
-        }
+		private final String name;
 
-        public Builder concurrency(int max, Duration lease) {
-            this.concurrency = new ConcurrencyBound(max, lease);
-            return this;
-        }
+		private final List<Window> windows = new ArrayList<>();
 
-        public Builder concurrency(ConcurrencyBound bound) {
-            this.concurrency = bound;
-            return this;
-        }
+		private ConcurrencyBound concurrency;
 
-        public Builder countRefused(boolean countRefused) {
-            this.countRefused = countRefused;
-            return this;
-        }
+		private boolean countRefused;
 
-        public Budget build() {
-            if (windows.isEmpty()) {
-                throw new IllegalArgumentException("budget '" + name + "' needs at least one window");
-            }
-            Set<String> seen = new HashSet<>();
-            for (Window w : windows) {
-                if (!seen.add(w.name())) {
-                    throw new IllegalArgumentException("budget '" + name + "' declares window '" + w.name() + "' twice");
-                }
-            }
-            return new Budget(this);
-        }
-    }
+		private Builder(String name) {
+			if (!BoundNames.isValidBudgetName(name)) {
+				throw new IllegalArgumentException("budget name must match [A-Za-z0-9_-]{1,64}, was '" + name + "'");
+			}
+			this.name = name;
+		}
+
+		public Builder window(String windowName, long limit, Duration duration) {
+			return window(Window.of(windowName, limit, duration));
+		}
+
+		public Builder window(Window window) {
+			windows.add(Objects.requireNonNull(window, "window"));
+			return this;
+		}
+
+		public Builder concurrency(int max, Duration lease) {
+			this.concurrency = new ConcurrencyBound(max, lease);
+			return this;
+		}
+
+		public Builder concurrency(ConcurrencyBound bound) {
+			this.concurrency = bound;
+			return this;
+		}
+
+		public Builder countRefused(boolean countRefused) {
+			this.countRefused = countRefused;
+			return this;
+		}
+
+		public Budget build() {
+			if (windows.isEmpty()) {
+				throw new IllegalArgumentException("budget '" + name + "' needs at least one window");
+			}
+			Set<String> seen = new HashSet<>();
+			for (Window w : windows) {
+				if (!seen.add(w.name())) {
+					throw new IllegalArgumentException(
+							"budget '" + name + "' declares window '" + w.name() + "' twice");
+				}
+			}
+			return new Budget(this);
+		}
+
+	}
+
 }

@@ -4,28 +4,28 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * At most {@code max} expensive requests in flight per key. Each admitted expensive request holds a lease
- * that is released when the request completes, or expires by itself after {@code lease} so that a crashed
- * instance cannot hold a slot forever.
+ * At most {@code max} expensive requests in flight per key. Each admitted expensive
+ * request holds a lease that is released when the request completes, or expires by itself
+ * after {@code lease} so that a crashed instance cannot hold a slot forever.
  *
- * @param max   leases held at once, at least 1
+ * @param max leases held at once, at least 1
  * @param lease how long a lease lives if it is never released, at least one millisecond
  */
 public record ConcurrencyBound(int max, Duration lease) {
 
-    public static final Duration DEFAULT_LEASE = Duration.ofSeconds(30);
+	public static final Duration DEFAULT_LEASE = Duration.ofSeconds(30);
 
-    public ConcurrencyBound {
-        Objects.requireNonNull(lease, "lease");
-        if (max < 1) {
-            throw new IllegalArgumentException("concurrency max must be at least 1, was " + max);
-        }
-        if (lease.toMillis() < 1) {
-            throw new IllegalArgumentException("concurrency lease must be at least 1ms, was " + lease);
-        }
-    }
+	public ConcurrencyBound {
+		Objects.requireNonNull(lease, "lease");
+		if (max < 1) {
+			throw new IllegalArgumentException("concurrency max must be at least 1, was " + max);
+		}
+		if (lease.toMillis() < 1) {
+			throw new IllegalArgumentException("concurrency lease must be at least 1ms, was " + lease);
+		}
+	}
 
-    public long leaseMillis() {
-        return lease.toMillis();
-    }
+	public long leaseMillis() {
+		return lease.toMillis();
+	}
 }

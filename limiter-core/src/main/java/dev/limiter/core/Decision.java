@@ -5,162 +5,181 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The whole answer for one request: whether it is admitted, how every bound stands, the lease it holds,
- * how long to wait when refused, and how trustworthy the answer is. Immutable.
+ * The whole answer for one request: whether it is admitted, how every bound stands, the
+ * lease it holds, how long to wait when refused, and how trustworthy the answer is.
+ * Immutable.
  *
- * <p>Built by {@link #of}, which is the single place where per-bound verdicts turn into admission and a
- * retry-after, whatever store produced them.
+ * <p>
+ * Built by {@link #of}, which is the single place where per-bound verdicts turn into
+ * admission and a retry-after, whatever store produced them.
  */
 public final class Decision {
 
-    private final String budget;
-    private final long decidedAtMillis;
-    private final List<BoundVerdict> verdicts;
-    private final Lease lease;
-    private final BoundVerdict refusingBound;
-    private final boolean degraded;
-    private final boolean counted;
+	private final String budget;
 
-    private Decision(String budget, long decidedAtMillis, List<BoundVerdict> verdicts, Lease lease,
-                     BoundVerdict refusingBound, boolean degraded, boolean counted) {
-        this.budget = budget;
-        this.decidedAtMillis = decidedAtMillis;
-        this.verdicts = verdicts;
-        this.lease = lease;
-        this.refusingBound = refusingBound;
-        this.degraded = degraded;
-        this.counted = counted;
-    }
+	private final long decidedAtMillis;
 
-    /**
-     * Assembles a decision from per-bound verdicts: admitted when no bound refused; otherwise the refusing
-     * bound is the one with the longest wait, and that wait is the retry-after.
-     */
-    public static Decision of(String budget, long decidedAtMillis, List<BoundVerdict> verdicts, Lease lease) {
-        Objects.requireNonNull(budget, "budget");
-        List<BoundVerdict> copy = List.copyOf(verdicts);
-        if (copy.isEmpty()) {
-            throw new IllegalArgumentException("a decision needs at least one bound");
-        }
-        BoundVerdict longest = null;
-        for (int i = 0; i < copy.size(); i++) {
-            // Indexed: an iterator would be an allocation on every decision.
-            BoundVerdict v = copy.get(i);
-            if (v.refused() && (longest == null || v.resetAtMillis() > longest.resetAtMillis())) {
-                longest = v;
-            }
-        }
-        if (longest != null && lease != null) {
-            throw new IllegalArgumentException("a refused decision cannot hold a lease");
-        }
-        return new Decision(budget, decidedAtMillis, copy, lease, longest, false, true);
-    }
+	private final List<BoundVerdict> verdicts;
 
-    public String budget() {
-        return budget;
-    }
+	private final Lease lease;
 
-    public boolean allowed() {
-        return refusingBound == null;
-    }
+	private final BoundVerdict refusingBound;
 
-    /** When the decision was taken, epoch milliseconds. */
-    public long decidedAtMillis() {
-        return decidedAtMillis;
-    }
+	private final boolean degraded;
 
-    /** Every window in declaration order, then the concurrency bound if one took part. */
-    public List<BoundVerdict> verdicts() {
-        return verdicts;
-    }
+	private final boolean counted;
 
-    /** The lease held by an admitted expensive request; release it when the request completes. */
-    public Optional<Lease> lease() {
-        return Optional.ofNullable(lease);
-    }
+	private Decision(String budget, long decidedAtMillis, List<BoundVerdict> verdicts, Lease lease,
+			BoundVerdict refusingBound, boolean degraded, boolean counted) {
+		this.budget = budget;
+		this.decidedAtMillis = decidedAtMillis;
+		this.verdicts = verdicts;
+		this.lease = lease;
+		this.refusingBound = refusingBound;
+		this.degraded = degraded;
+		this.counted = counted;
+	}
 
-    /** The refusing bound with the longest wait; empty when admitted. */
-    public Optional<BoundVerdict> refusingBound() {
-        return Optional.ofNullable(refusingBound);
-    }
+	/**
+	 * Assembles a decision from per-bound verdicts: admitted when no bound refused;
+	 * otherwise the refusing bound is the one with the longest wait, and that wait is the
+	 * retry-after.
+	 */
+	public static Decision of(String budget, long decidedAtMillis, List<BoundVerdict> verdicts, Lease lease) {
+		Objects.requireNonNull(budget, "budget");
+		List<BoundVerdict> copy = List.copyOf(verdicts);
+		if (copy.isEmpty()) {
+			throw new IllegalArgumentException("a decision needs at least one bound");
+		}
+		BoundVerdict longest = null;
+		for (int i = 0; i < copy.size(); i++) {
+			// Indexed: an iterator would be an allocation on every decision.
+			BoundVerdict v = copy.get(i);
+			if (v.refused() && (longest == null || v.resetAtMillis() > longest.resetAtMillis())) {
+				longest = v;
+			}
+		}
+		if (longest != null && lease != null) {
+			throw new IllegalArgumentException("a refused decision cannot hold a lease");
+		}
+		return new Decision(budget, decidedAtMillis, copy, lease, longest, false, true);
+	}
 
-    /** Exact milliseconds until the longest-waiting refusing bound frees room; 0 when admitted. */
-    public long retryAfterMillis() {
-        return refusingBound == null ? 0 : refusingBound.waitMillis(decidedAtMillis);
-    }
+	public String budget() {
+		return budget;
+	}
 
-    /** {@link #retryAfterMillis()} in whole seconds, rounded up and never 0 for a refusal. */
-    public long retryAfterSeconds() {
-        if (refusingBound == null) {
-            return 0;
-        }
-        return Seconds.atLeastOne(retryAfterMillis());
-    }
+	public boolean allowed() {
+		return refusingBound == null;
+	}
 
-    /**
-     * The window that binds the caller: the fewest remaining; among equals, the one that resets last.
-     * Never the concurrency bound.
-     */
-    public BoundVerdict bindingWindow() {
-        BoundVerdict binding = null;
-        for (BoundVerdict v : verdicts) {
-            if (v.concurrency()) {
-                continue;
-            }
-            if (binding == null || v.remaining() < binding.remaining()
-                    || (v.remaining() == binding.remaining() && v.resetAtMillis() > binding.resetAtMillis())) {
-                binding = v;
-            }
-        }
-        return binding != null ? binding : verdicts.get(0);
-    }
+	/** When the decision was taken, epoch milliseconds. */
+	public long decidedAtMillis() {
+		return decidedAtMillis;
+	}
 
-    /** Decided without the authoritative store (by the fallback). */
-    public boolean degraded() {
-        return degraded;
-    }
+	/** Every window in declaration order, then the concurrency bound if one took part. */
+	public List<BoundVerdict> verdicts() {
+		return verdicts;
+	}
 
-    /** False only when nothing could count this request at all. */
-    public boolean counted() {
-        return counted;
-    }
+	/**
+	 * The lease held by an admitted expensive request; release it when the request
+	 * completes.
+	 */
+	public Optional<Lease> lease() {
+		return Optional.ofNullable(lease);
+	}
 
-    public Decision asDegraded() {
-        return new Decision(budget, decidedAtMillis, verdicts, lease, refusingBound, true, counted);
-    }
+	/** The refusing bound with the longest wait; empty when admitted. */
+	public Optional<BoundVerdict> refusingBound() {
+		return Optional.ofNullable(refusingBound);
+	}
 
-    public Decision asUncounted() {
-        return new Decision(budget, decidedAtMillis, verdicts, lease, refusingBound, degraded, false);
-    }
+	/**
+	 * Exact milliseconds until the longest-waiting refusing bound frees room; 0 when
+	 * admitted.
+	 */
+	public long retryAfterMillis() {
+		return refusingBound == null ? 0 : refusingBound.waitMillis(decidedAtMillis);
+	}
 
-    /**
-     * The same decision whose lease (if any) releases itself to {@code issuer}, unless another store already
-     * claimed it: the store that wraps the issuing one binds its leases on the way out.
-     */
-    public Decision withLeaseIssuedBy(RateLimitStore issuer) {
-        if (lease == null || lease.issuer() != null) {
-            return this;
-        }
-        return new Decision(budget, decidedAtMillis, verdicts, lease.issuedBy(issuer), refusingBound, degraded,
-                counted);
-    }
+	/**
+	 * {@link #retryAfterMillis()} in whole seconds, rounded up and never 0 for a refusal.
+	 */
+	public long retryAfterSeconds() {
+		if (refusingBound == null) {
+			return 0;
+		}
+		return Seconds.atLeastOne(retryAfterMillis());
+	}
 
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof Decision d && budget.equals(d.budget) && decidedAtMillis == d.decidedAtMillis
-                && verdicts.equals(d.verdicts) && Objects.equals(lease, d.lease)
-                && Objects.equals(refusingBound, d.refusingBound) && degraded == d.degraded && counted == d.counted;
-    }
+	/**
+	 * The window that binds the caller: the fewest remaining; among equals, the one that
+	 * resets last. Never the concurrency bound.
+	 */
+	public BoundVerdict bindingWindow() {
+		BoundVerdict binding = null;
+		for (BoundVerdict v : verdicts) {
+			if (v.concurrency()) {
+				continue;
+			}
+			if (binding == null || v.remaining() < binding.remaining()
+					|| (v.remaining() == binding.remaining() && v.resetAtMillis() > binding.resetAtMillis())) {
+				binding = v;
+			}
+		}
+		return binding != null ? binding : verdicts.get(0);
+	}
 
-    @Override
-    public int hashCode() {
-        return Objects.hash(budget, decidedAtMillis, verdicts, lease, refusingBound, degraded, counted);
-    }
+	/** Decided without the authoritative store (by the fallback). */
+	public boolean degraded() {
+		return degraded;
+	}
 
-    @Override
-    public String toString() {
-        return "Decision[" + budget + (allowed() ? " allowed" : " refused by " + refusingBound.name())
-                + ", retryAfterMillis=" + retryAfterMillis() + ", verdicts=" + verdicts + ", lease=" + lease
-                + (degraded ? ", degraded" : "") + (counted ? "" : ", uncounted") + "]";
-    }
+	/** False only when nothing could count this request at all. */
+	public boolean counted() {
+		return counted;
+	}
+
+	public Decision asDegraded() {
+		return new Decision(budget, decidedAtMillis, verdicts, lease, refusingBound, true, counted);
+	}
+
+	public Decision asUncounted() {
+		return new Decision(budget, decidedAtMillis, verdicts, lease, refusingBound, degraded, false);
+	}
+
+	/**
+	 * The same decision whose lease (if any) releases itself to {@code issuer}, unless
+	 * another store already claimed it: the store that wraps the issuing one binds its
+	 * leases on the way out.
+	 */
+	public Decision withLeaseIssuedBy(RateLimitStore issuer) {
+		if (lease == null || lease.issuer() != null) {
+			return this;
+		}
+		return new Decision(budget, decidedAtMillis, verdicts, lease.issuedBy(issuer), refusingBound, degraded,
+				counted);
+	}
+
+	@Override
+	public boolean equals(Object o) {
+		return o instanceof Decision d && budget.equals(d.budget) && decidedAtMillis == d.decidedAtMillis
+				&& verdicts.equals(d.verdicts) && Objects.equals(lease, d.lease)
+				&& Objects.equals(refusingBound, d.refusingBound) && degraded == d.degraded && counted == d.counted;
+	}
+
+	@Override
+	public int hashCode() {
+		return Objects.hash(budget, decidedAtMillis, verdicts, lease, refusingBound, degraded, counted);
+	}
+
+	@Override
+	public String toString() {
+		return "Decision[" + budget + (allowed() ? " allowed" : " refused by " + refusingBound.name())
+				+ ", retryAfterMillis=" + retryAfterMillis() + ", verdicts=" + verdicts + ", lease=" + lease
+				+ (degraded ? ", degraded" : "") + (counted ? "" : ", uncounted") + "]";
+	}
+
 }

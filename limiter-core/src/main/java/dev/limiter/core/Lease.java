@@ -3,63 +3,66 @@ package dev.limiter.core;
 import java.util.Objects;
 
 /**
- * A concurrency slot held by one expensive request: a handle that {@link #release releases itself} to the store
- * that issued it. If nobody releases it, it expires by itself at {@code expiresAtMillis}.
+ * A concurrency slot held by one expensive request: a handle that {@link #release
+ * releases itself} to the store that issued it. If nobody releases it, it expires by
+ * itself at {@code expiresAtMillis}.
  *
- * <p>A store creates its leases unbound ({@link #Lease(String, String, String, long)}); whoever hands a decision
- * out of a stack of stores binds the lease to the store that must take it back ({@link #issuedBy}). Two leases
- * are equal when they name the same slot, whoever issued them.
+ * <p>
+ * A store creates its leases unbound ({@link #Lease(String, String, String, long)});
+ * whoever hands a decision out of a stack of stores binds the lease to the store that
+ * must take it back ({@link #issuedBy}). Two leases are equal when they name the same
+ * slot, whoever issued them.
  *
- * @param budget          the budget's name
- * @param key             the counter key the lease was taken under
- * @param id              unique among the leases of that key
+ * @param budget the budget's name
+ * @param key the counter key the lease was taken under
+ * @param id unique among the leases of that key
  * @param expiresAtMillis when the lease frees itself, epoch milliseconds
- * @param issuer          the store the lease releases itself to; {@code null} until a store bound it
+ * @param issuer the store the lease releases itself to; {@code null} until a store bound
+ * it
  */
 public record Lease(String budget, String key, String id, long expiresAtMillis, RateLimitStore issuer) {
 
-    public Lease {
-        Objects.requireNonNull(budget, "budget");
-        Objects.requireNonNull(key, "key");
-        Objects.requireNonNull(id, "id");
-    }
+	public Lease {
+		Objects.requireNonNull(budget, "budget");
+		Objects.requireNonNull(key, "key");
+		Objects.requireNonNull(id, "id");
+	}
 
-    /** A lease no store has bound yet. */
-    public Lease(String budget, String key, String id, long expiresAtMillis) {
-        this(budget, key, id, expiresAtMillis, null);
-    }
+	/** A lease no store has bound yet. */
+	public Lease(String budget, String key, String id, long expiresAtMillis) {
+		this(budget, key, id, expiresAtMillis, null);
+	}
 
-    /** The same slot, released to {@code issuer}. */
-    public Lease issuedBy(RateLimitStore issuer) {
-        return new Lease(budget, key, id, expiresAtMillis, Objects.requireNonNull(issuer, "issuer"));
-    }
+	/** The same slot, released to {@code issuer}. */
+	public Lease issuedBy(RateLimitStore issuer) {
+		return new Lease(budget, key, id, expiresAtMillis, Objects.requireNonNull(issuer, "issuer"));
+	}
 
-    /**
-     * Hands the slot back to the store that issued it ({@link RateLimitStore#release}); releasing twice, or after
-     * it expired, is a no-op.
-     *
-     * @throws IllegalStateException if no store bound this lease
-     */
-    public void release(long nowMillis) {
-        if (issuer == null) {
-            throw new IllegalStateException("lease " + id + " of budget '" + budget + "' names no issuing store");
-        }
-        issuer.release(this, nowMillis);
-    }
+	/**
+	 * Hands the slot back to the store that issued it ({@link RateLimitStore#release});
+	 * releasing twice, or after it expired, is a no-op.
+	 * @throws IllegalStateException if no store bound this lease
+	 */
+	public void release(long nowMillis) {
+		if (issuer == null) {
+			throw new IllegalStateException("lease " + id + " of budget '" + budget + "' names no issuing store");
+		}
+		issuer.release(this, nowMillis);
+	}
 
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof Lease l && budget.equals(l.budget) && key.equals(l.key) && id.equals(l.id)
-                && expiresAtMillis == l.expiresAtMillis;
-    }
+	@Override
+	public boolean equals(Object o) {
+		return o instanceof Lease l && budget.equals(l.budget) && key.equals(l.key) && id.equals(l.id)
+				&& expiresAtMillis == l.expiresAtMillis;
+	}
 
-    @Override
-    public int hashCode() {
-        return Objects.hash(budget, key, id, expiresAtMillis);
-    }
+	@Override
+	public int hashCode() {
+		return Objects.hash(budget, key, id, expiresAtMillis);
+	}
 
-    @Override
-    public String toString() {
-        return "Lease[budget=" + budget + ", key=" + key + ", id=" + id + ", expiresAtMillis=" + expiresAtMillis + "]";
-    }
+	@Override
+	public String toString() {
+		return "Lease[budget=" + budget + ", key=" + key + ", id=" + id + ", expiresAtMillis=" + expiresAtMillis + "]";
+	}
 }

@@ -8,187 +8,203 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Remembers, per (budget, key), a window that the store reported exhausted, and refuses later requests of that
- * key itself, without asking the store (a Redis round trip, or the in-memory store's lock), until the earliest
- * reset among the budget's windows. Wraps any store; the auto-configuration wraps the store it builds once.
+ * Remembers, per (budget, key), a window that the store reported exhausted, and refuses
+ * later requests of that key itself, without asking the store (a Redis round trip, or the
+ * in-memory store's lock), until the earliest reset among the budget's windows. Wraps any
+ * store; the auto-configuration wraps the store it builds once.
  *
- * <p>Exact: while one window has nothing left, no request of that key can be admitted anywhere, so no count of
- * that key moves until that window resets (for budgets that do not count refusals, the only ones remembered);
- * the remembered window verdicts stay what the store would answer, and {@link Decision#of} turns them into the
- * same decision. Only windows are remembered: a request that needs a concurrency lease still asks the store,
- * since leases come and go. A request from a clock that went back behind the refusal it would repeat asks the
- * store too. {@link #reset} forgets the key, also when the reset races a decision of the same key.
+ * <p>
+ * Exact: while one window has nothing left, no request of that key can be admitted
+ * anywhere, so no count of that key moves until that window resets (for budgets that do
+ * not count refusals, the only ones remembered); the remembered window verdicts stay what
+ * the store would answer, and {@link Decision#of} turns them into the same decision. Only
+ * windows are remembered: a request that needs a concurrency lease still asks the store,
+ * since leases come and go. A request from a clock that went back behind the refusal it
+ * would repeat asks the store too. {@link #reset} forgets the key, also when the reset
+ * races a decision of the same key.
  *
- * <p>Bounded: at most {@code maxEntries}; when full, entries whose windows have reset are dropped (at most
- * once per second of decision time), and if it is still full the newest refusal is simply not remembered.
+ * <p>
+ * Bounded: at most {@code maxEntries}; when full, entries whose windows have reset are
+ * dropped (at most once per second of decision time), and if it is still full the newest
+ * refusal is simply not remembered.
  */
 public final class OverLimitRememberingStore implements RateLimitStore {
 
-    /** Keys remembered by default. */
-    public static final int DEFAULT_MAX_ENTRIES = 10_000;
+	/** Keys remembered by default. */
+	public static final int DEFAULT_MAX_ENTRIES = 10_000;
 
-    private static final long PURGE_INTERVAL_MILLIS = 1_000;
+	private static final long PURGE_INTERVAL_MILLIS = 1_000;
 
-    private final RateLimitStore store;
-    private final int maxEntries;
-    private final Map<Id, Entry> entries = new ConcurrentHashMap<>();
-    /** Counts resets, so that a decision that overlapped one does not leave behind what the reset forgot. */
-    private final AtomicLong resets = new AtomicLong();
-    private volatile long lastPurgeMillis = Long.MIN_VALUE;
+	private final RateLimitStore store;
 
-    /**
-     * @param store      the store that decides
-     * @param maxEntries how many keys may be remembered at once; 0 remembers none
-     */
-    public OverLimitRememberingStore(RateLimitStore store, int maxEntries) {
-        this.store = Objects.requireNonNull(store, "store");
-        if (maxEntries < 0) {
-            throw new IllegalArgumentException("local over-limit memory size must not be negative, was " + maxEntries);
-        }
-        this.maxEntries = maxEntries;
-    }
+	private final int maxEntries;
 
-    public OverLimitRememberingStore(RateLimitStore store) {
-        this(store, DEFAULT_MAX_ENTRIES);
-    }
+	private final Map<Id, Entry> entries = new ConcurrentHashMap<>();
 
-    @Override
-    public Decision take(Budget budget, String key, long cost, boolean expensive, long nowMillis) {
-        if (budget.countRefused() || maxEntries == 0) {
-            // Every refusal of such a budget must reach the store to be counted.
-            return store.take(budget, key, cost, expensive, nowMillis);
-        }
-        if (!(expensive && budget.concurrency().isPresent())) {
-            Decision remembered = refuse(budget, key, cost, nowMillis);
-            if (remembered != null) {
-                return remembered;
-            }
-        }
-        long resetsBefore = resets.get();
-        Decision decision = store.take(budget, key, cost, expensive, nowMillis);
-        learn(budget, key, decision);
-        if (resets.get() != resetsBefore) {
-            entries.remove(new Id(budget.name(), key));
-        }
-        return decision;
-    }
+	/**
+	 * Counts resets, so that a decision that overlapped one does not leave behind what
+	 * the reset forgot.
+	 */
+	private final AtomicLong resets = new AtomicLong();
 
-    @Override
-    public void release(Lease lease, long nowMillis) {
-        store.release(lease, nowMillis);
-    }
+	private volatile long lastPurgeMillis = Long.MIN_VALUE;
 
-    @Override
-    public KeyState peek(Budget budget, String key, long nowMillis) {
-        return store.peek(budget, key, nowMillis);
-    }
+	/**
+	 * @param store the store that decides
+	 * @param maxEntries how many keys may be remembered at once; 0 remembers none
+	 */
+	public OverLimitRememberingStore(RateLimitStore store, int maxEntries) {
+		this.store = Objects.requireNonNull(store, "store");
+		if (maxEntries < 0) {
+			throw new IllegalArgumentException("local over-limit memory size must not be negative, was " + maxEntries);
+		}
+		this.maxEntries = maxEntries;
+	}
 
-    @Override
-    public void reset(Budget budget, String key) {
-        resets.incrementAndGet();
-        entries.remove(new Id(budget.name(), key));
-        store.reset(budget, key);
-    }
+	public OverLimitRememberingStore(RateLimitStore store) {
+		this(store, DEFAULT_MAX_ENTRIES);
+	}
 
-    @Override
-    public String name() {
-        return store.name();
-    }
+	@Override
+	public Decision take(Budget budget, String key, long cost, boolean expensive, long nowMillis) {
+		if (budget.countRefused() || maxEntries == 0) {
+			// Every refusal of such a budget must reach the store to be counted.
+			return store.take(budget, key, cost, expensive, nowMillis);
+		}
+		if (!(expensive && budget.concurrency().isPresent())) {
+			Decision remembered = refuse(budget, key, cost, nowMillis);
+			if (remembered != null) {
+				return remembered;
+			}
+		}
+		long resetsBefore = resets.get();
+		Decision decision = store.take(budget, key, cost, expensive, nowMillis);
+		learn(budget, key, decision);
+		if (resets.get() != resetsBefore) {
+			entries.remove(new Id(budget.name(), key));
+		}
+		return decision;
+	}
 
-    /** The store that decides whatever is not remembered. */
-    public RateLimitStore delegate() {
-        return store;
-    }
+	@Override
+	public void release(Lease lease, long nowMillis) {
+		store.release(lease, nowMillis);
+	}
 
-    /** Keys currently remembered as over a limit. */
-    public int size() {
-        return entries.size();
-    }
+	@Override
+	public KeyState peek(Budget budget, String key, long nowMillis) {
+		return store.peek(budget, key, nowMillis);
+	}
 
-    /**
-     * The decision the store would give for this request, when a remembered exhausted window still holds at
-     * {@code nowMillis}; {@code null} when the store must be asked.
-     */
-    private Decision refuse(Budget budget, String key, long cost, long nowMillis) {
-        if (entries.isEmpty()) {
-            return null;
-        }
-        Id id = new Id(budget.name(), key);
-        Entry entry = entries.get(id);
-        if (entry == null) {
-            return null;
-        }
-        if (!entry.budget.equals(budget) || nowMillis >= entry.validUntilMillis) {
-            entries.remove(id, entry);
-            return null;
-        }
-        if (nowMillis < entry.seenAtMillis) {
-            return null;
-        }
-        if (cost == 1) {
-            return Decision.of(budget.name(), nowMillis, entry.windows, null);
-        }
-        List<BoundVerdict> verdicts = new ArrayList<>(entry.windows.size());
-        for (BoundVerdict w : entry.windows) {
-            verdicts.add(w.withRefused(w.remaining() < cost));
-        }
-        return Decision.of(budget.name(), nowMillis, verdicts, null);
-    }
+	@Override
+	public void reset(Budget budget, String key) {
+		resets.incrementAndGet();
+		entries.remove(new Id(budget.name(), key));
+		store.reset(budget, key);
+	}
 
-    /** Remembers the key if a window has nothing left, else forgets it. */
-    private void learn(Budget budget, String key, Decision decision) {
-        // The common case (room left) is decided without allocating: it is on every admission's path.
-        List<BoundVerdict> verdicts = decision.verdicts();
-        boolean anyExhausted = false;
-        for (int i = 0; i < verdicts.size() && !anyExhausted; i++) {
-            BoundVerdict v = verdicts.get(i);
-            anyExhausted = !v.concurrency() && v.remaining() == 0;
-        }
-        if (!anyExhausted) {
-            if (!entries.isEmpty()) {
-                entries.remove(new Id(budget.name(), key));
-            }
-            return;
-        }
-        Id id = new Id(budget.name(), key);
-        List<BoundVerdict> windows = new ArrayList<>(budget.windows().size());
-        boolean exhausted = false;
-        long validUntil = Long.MAX_VALUE;
-        for (BoundVerdict v : decision.verdicts()) {
-            if (!v.concurrency()) {
-                // Kept as the verdicts of a one-unit request: the common case needs no copy.
-                windows.add(v.withRefused(v.remaining() < 1));
-                exhausted |= v.remaining() == 0;
-                validUntil = Math.min(validUntil, v.resetAtMillis());
-            }
-        }
-        if (!exhausted) {
-            if (!entries.isEmpty()) {
-                entries.remove(id);
-            }
-            return;
-        }
-        long now = decision.decidedAtMillis();
-        if (entries.size() >= maxEntries && !entries.containsKey(id)) {
-            purgeExpired(now);
-            if (entries.size() >= maxEntries) {
-                return;
-            }
-        }
-        entries.put(id, new Entry(budget, List.copyOf(windows), now, validUntil));
-    }
+	@Override
+	public String name() {
+		return store.name();
+	}
 
-    private void purgeExpired(long nowMillis) {
-        if (nowMillis - lastPurgeMillis < PURGE_INTERVAL_MILLIS && lastPurgeMillis != Long.MIN_VALUE) {
-            return;
-        }
-        lastPurgeMillis = nowMillis;
-        entries.values().removeIf(e -> e.validUntilMillis <= nowMillis);
-    }
+	/** The store that decides whatever is not remembered. */
+	public RateLimitStore delegate() {
+		return store;
+	}
 
-    private record Id(String budget, String key) {
-    }
+	/** Keys currently remembered as over a limit. */
+	public int size() {
+		return entries.size();
+	}
 
-    private record Entry(Budget budget, List<BoundVerdict> windows, long seenAtMillis, long validUntilMillis) {
-    }
+	/**
+	 * The decision the store would give for this request, when a remembered exhausted
+	 * window still holds at {@code nowMillis}; {@code null} when the store must be asked.
+	 */
+	private Decision refuse(Budget budget, String key, long cost, long nowMillis) {
+		if (entries.isEmpty()) {
+			return null;
+		}
+		Id id = new Id(budget.name(), key);
+		Entry entry = entries.get(id);
+		if (entry == null) {
+			return null;
+		}
+		if (!entry.budget.equals(budget) || nowMillis >= entry.validUntilMillis) {
+			entries.remove(id, entry);
+			return null;
+		}
+		if (nowMillis < entry.seenAtMillis) {
+			return null;
+		}
+		if (cost == 1) {
+			return Decision.of(budget.name(), nowMillis, entry.windows, null);
+		}
+		List<BoundVerdict> verdicts = new ArrayList<>(entry.windows.size());
+		for (BoundVerdict w : entry.windows) {
+			verdicts.add(w.withRefused(w.remaining() < cost));
+		}
+		return Decision.of(budget.name(), nowMillis, verdicts, null);
+	}
+
+	/** Remembers the key if a window has nothing left, else forgets it. */
+	private void learn(Budget budget, String key, Decision decision) {
+		// The common case (room left) is decided without allocating: it is on every
+		// admission's path.
+		List<BoundVerdict> verdicts = decision.verdicts();
+		boolean anyExhausted = false;
+		for (int i = 0; i < verdicts.size() && !anyExhausted; i++) {
+			BoundVerdict v = verdicts.get(i);
+			anyExhausted = !v.concurrency() && v.remaining() == 0;
+		}
+		if (!anyExhausted) {
+			if (!entries.isEmpty()) {
+				entries.remove(new Id(budget.name(), key));
+			}
+			return;
+		}
+		Id id = new Id(budget.name(), key);
+		List<BoundVerdict> windows = new ArrayList<>(budget.windows().size());
+		boolean exhausted = false;
+		long validUntil = Long.MAX_VALUE;
+		for (BoundVerdict v : decision.verdicts()) {
+			if (!v.concurrency()) {
+				// Kept as the verdicts of a one-unit request: the common case needs no
+				// copy.
+				windows.add(v.withRefused(v.remaining() < 1));
+				exhausted |= v.remaining() == 0;
+				validUntil = Math.min(validUntil, v.resetAtMillis());
+			}
+		}
+		if (!exhausted) {
+			if (!entries.isEmpty()) {
+				entries.remove(id);
+			}
+			return;
+		}
+		long now = decision.decidedAtMillis();
+		if (entries.size() >= maxEntries && !entries.containsKey(id)) {
+			purgeExpired(now);
+			if (entries.size() >= maxEntries) {
+				return;
+			}
+		}
+		entries.put(id, new Entry(budget, List.copyOf(windows), now, validUntil));
+	}
+
+	private void purgeExpired(long nowMillis) {
+		if (nowMillis - lastPurgeMillis < PURGE_INTERVAL_MILLIS && lastPurgeMillis != Long.MIN_VALUE) {
+			return;
+		}
+		lastPurgeMillis = nowMillis;
+		entries.values().removeIf(e -> e.validUntilMillis <= nowMillis);
+	}
+
+	private record Id(String budget, String key) {
+	}
+
+	private record Entry(Budget budget, List<BoundVerdict> windows, long seenAtMillis, long validUntilMillis) {
+	}
+
 }

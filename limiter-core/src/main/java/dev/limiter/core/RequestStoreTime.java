@@ -1,68 +1,79 @@
 package dev.limiter.core;
 
 /**
- * The time one request has spent waiting for a store, shared by every store call the request makes on its
- * thread (the authentication guard's and the budgets'), so that a store can hold the whole request to one
- * timeout rather than one timeout per call.
+ * The time one request has spent waiting for a store, shared by every store call the
+ * request makes on its thread (the authentication guard's and the budgets'), so that a
+ * store can hold the whole request to one timeout rather than one timeout per call.
  *
- * <p>Filters {@link #open() open} a scope around the request; a store that waits on the network asks
- * {@link #spentNanos()} before a call and reports its wait through {@link #spend(long)}. Outside a scope nothing
- * is counted and every call gets its full timeout. Scopes nest: only the outermost one forgets the time.
+ * <p>
+ * Filters {@link #open() open} a scope around the request; a store that waits on the
+ * network asks {@link #spentNanos()} before a call and reports its wait through
+ * {@link #spend(long)}. Outside a scope nothing is counted and every call gets its full
+ * timeout. Scopes nest: only the outermost one forgets the time.
  */
 public final class RequestStoreTime {
 
-    private static final ThreadLocal<RequestStoreTime> CURRENT = new ThreadLocal<>();
+	private static final ThreadLocal<RequestStoreTime> CURRENT = new ThreadLocal<>();
 
-    private long spentNanos;
-    private int depth;
+	private long spentNanos;
 
-    private RequestStoreTime() {
-    }
+	private int depth;
 
-    /** Starts counting for the request on this thread, or joins the count an outer filter started. */
-    public static Scope open() {
-        RequestStoreTime current = CURRENT.get();
-        if (current == null) {
-            current = new RequestStoreTime();
-            CURRENT.set(current);
-        }
-        current.depth++;
-        return new Scope(current);
-    }
+	private RequestStoreTime() {
+	}
 
-    /** Nanoseconds the current request has waited for a store so far; 0 outside a request. */
-    public static long spentNanos() {
-        RequestStoreTime current = CURRENT.get();
-        return current != null ? current.spentNanos : 0;
-    }
+	/**
+	 * Starts counting for the request on this thread, or joins the count an outer filter
+	 * started.
+	 */
+	public static Scope open() {
+		RequestStoreTime current = CURRENT.get();
+		if (current == null) {
+			current = new RequestStoreTime();
+			CURRENT.set(current);
+		}
+		current.depth++;
+		return new Scope(current);
+	}
 
-    /** Adds a wait to the current request's total; does nothing outside a request. */
-    public static void spend(long nanos) {
-        RequestStoreTime current = CURRENT.get();
-        if (current != null && nanos > 0) {
-            current.spentNanos += nanos;
-        }
-    }
+	/**
+	 * Nanoseconds the current request has waited for a store so far; 0 outside a request.
+	 */
+	public static long spentNanos() {
+		RequestStoreTime current = CURRENT.get();
+		return current != null ? current.spentNanos : 0;
+	}
 
-    /** Closes one level of counting; the outermost close forgets the request. */
-    public static final class Scope implements AutoCloseable {
+	/** Adds a wait to the current request's total; does nothing outside a request. */
+	public static void spend(long nanos) {
+		RequestStoreTime current = CURRENT.get();
+		if (current != null && nanos > 0) {
+			current.spentNanos += nanos;
+		}
+	}
 
-        private final RequestStoreTime time;
-        private boolean closed;
+	/** Closes one level of counting; the outermost close forgets the request. */
+	public static final class Scope implements AutoCloseable {
 
-        private Scope(RequestStoreTime time) {
-            this.time = time;
-        }
+		private final RequestStoreTime time;
 
-        @Override
-        public void close() {
-            if (closed) {
-                return;
-            }
-            closed = true;
-            if (--time.depth == 0 && CURRENT.get() == time) {
-                CURRENT.remove();
-            }
-        }
-    }
+		private boolean closed;
+
+		private Scope(RequestStoreTime time) {
+			this.time = time;
+		}
+
+		@Override
+		public void close() {
+			if (closed) {
+				return;
+			}
+			closed = true;
+			if (--time.depth == 0 && CURRENT.get() == time) {
+				CURRENT.remove();
+			}
+		}
+
+	}
+
 }

@@ -10,23 +10,27 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 class CoreHasNoDependenciesTest {
 
-    private final JavaClasses core = new ClassFileImporter()
-            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-            .importPackages("dev.limiter.core");
+	private final JavaClasses core = new ClassFileImporter()
+		.withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+		.importPackages("dev.limiter.core");
 
-    @Test
-    void coreDependsOnlyOnTheJdk() {
-        classes().should().onlyDependOnClassesThat()
-                .resideInAnyPackage("dev.limiter.core..", "java..")
-                .check(core);
-    }
+	@Test
+	void coreDependsOnlyOnTheJdk() {
+		classes().should().onlyDependOnClassesThat().resideInAnyPackage("dev.limiter.core..", "java..").check(core);
+	}
 
-    @Test
-    void theApiDoesNotDependOnImplementationsExceptThroughFactories() {
-        noClasses().that().resideInAPackage("dev.limiter.core")
-                .and().doNotHaveSimpleName("RateLimitStores")
-                .and().doNotHaveSimpleName("FailOpenRateLimitStore")
-                .should().dependOnClassesThat().resideInAPackage("dev.limiter.core.internal")
-                .check(core);
-    }
+	@Test
+	void theApiDoesNotDependOnImplementationsExceptThroughFactories() {
+		noClasses().that()
+			.resideInAPackage("dev.limiter.core")
+			.and()
+			.doNotHaveSimpleName("RateLimitStores")
+			.and()
+			.doNotHaveSimpleName("FailOpenRateLimitStore")
+			.should()
+			.dependOnClassesThat()
+			.resideInAPackage("dev.limiter.core.internal")
+			.check(core);
+	}
+
 }

@@ -16,277 +16,298 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class FailOpenRateLimitStoreTest {
 
-    private static final long T0 = 1_699_999_200_000L;
-    private static final Budget ANONYMOUS = Budget.builder("anonymous")
-            .window("minute", 60, Duration.ofMinutes(1)).window("hour", 1_000, Duration.ofHours(1)).build();
-    private static final Budget CLOSED = Budget.builder("closed")
-            .window("minute", 60, Duration.ofMinutes(1)).build();
+	private static final long T0 = 1_699_999_200_000L;
 
-    private final SwitchableStore backend = new SwitchableStore();
-    private final RecordingListener listener = new RecordingListener();
-    private final FailOpenRateLimitStore store = new FailOpenRateLimitStore(backend, 1_000,
-            b -> b.name().equals("closed"), 5_000, listener);
+	private static final Budget ANONYMOUS = Budget.builder("anonymous")
+		.window("minute", 60, Duration.ofMinutes(1))
+		.window("hour", 1_000, Duration.ofHours(1))
+		.build();
 
-    @Test
-    void peekWhenTheStoreFailsShouldSayTheStateIsDegraded() {
-        assertThat(store.peek(ANONYMOUS, "a", T0).degraded()).isFalse();
-        backend.down = true;
+	private static final Budget CLOSED = Budget.builder("closed").window("minute", 60, Duration.ofMinutes(1)).build();
 
-        assertThat(store.peek(ANONYMOUS, "a", T0).degraded()).isTrue();
-    }
+	private final SwitchableStore backend = new SwitchableStore();
 
-    @Test
-    void takeWhenCostExceedsTheLimitShouldFailWithoutTouchingTheFallback() {
-        assertThatThrownBy(() -> store.take(ANONYMOUS, "a", 61, false, T0))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("window 'minute'");
-        assertThat(store.mode()).isEqualTo(StoreMode.AUTHORITATIVE);
-        assertThat(listener.events).isEmpty();
-    }
+	private final RecordingListener listener = new RecordingListener();
 
-    @Test
-    void guardBlockReadThroughPeekWhenTheStoreFailsShouldBeDegraded() {
-        backend.down = true;
-        dev.limiter.core.guard.AuthGuard guard = new dev.limiter.core.guard.AuthGuard(store,
-                new dev.limiter.core.guard.AuthGuardPolicy(1, Duration.ofMinutes(15), Duration.ofMinutes(30), 10,
-                        Duration.ofSeconds(30)));
-        String address = dev.limiter.core.guard.AuthGuard.addressKey("203.0.113.7");
-        guard.failed(guard.admit(address, T0), T0);
+	private final FailOpenRateLimitStore store = new FailOpenRateLimitStore(backend, 1_000,
+			b -> b.name().equals("closed"), 5_000, listener);
 
-        dev.limiter.core.guard.GuardAdmission blocked = guard.admit(address, T0 + 1);
+	@Test
+	void peekWhenTheStoreFailsShouldSayTheStateIsDegraded() {
+		assertThat(store.peek(ANONYMOUS, "a", T0).degraded()).isFalse();
+		backend.down = true;
 
-        assertThat(blocked.outcome()).isEqualTo(dev.limiter.core.guard.GuardAdmission.Outcome.BLOCKED);
-        assertThat(blocked.degraded()).isTrue();
-    }
+		assertThat(store.peek(ANONYMOUS, "a", T0).degraded()).isTrue();
+	}
 
-    @Test
-    void whileTheStoreAnswersDecisionsAreAuthoritative() {
-        Decision d = store.take(ANONYMOUS, "a", 1, false, T0);
+	@Test
+	void takeWhenCostExceedsTheLimitShouldFailWithoutTouchingTheFallback() {
+		assertThatThrownBy(() -> store.take(ANONYMOUS, "a", 61, false, T0)).isInstanceOf(IllegalArgumentException.class)
+			.hasMessageContaining("window 'minute'");
+		assertThat(store.mode()).isEqualTo(StoreMode.AUTHORITATIVE);
+		assertThat(listener.events).isEmpty();
+	}
 
-        assertThat(d.degraded()).isFalse();
-        assertThat(store.mode()).isEqualTo(StoreMode.AUTHORITATIVE);
-        assertThat(listener.events).isEmpty();
-    }
+	@Test
+	void guardBlockReadThroughPeekWhenTheStoreFailsShouldBeDegraded() {
+		backend.down = true;
+		dev.limiter.core.guard.AuthGuard guard = new dev.limiter.core.guard.AuthGuard(store,
+				new dev.limiter.core.guard.AuthGuardPolicy(1, Duration.ofMinutes(15), Duration.ofMinutes(30), 10,
+						Duration.ofSeconds(30)));
+		String address = dev.limiter.core.guard.AuthGuard.addressKey("203.0.113.7");
+		guard.failed(guard.admit(address, T0), T0);
 
-    @Test
-    void whenTheStoreFailsTheFallbackDecidesWithTheSameArithmeticAndSaysSo() {
-        backend.down = true;
-        List<Decision> decisions = new ArrayList<>();
-        for (int i = 0; i < 61; i++) {
-            decisions.add(store.take(ANONYMOUS, "a", 1, false, T0 + i));
-        }
+		dev.limiter.core.guard.GuardAdmission blocked = guard.admit(address, T0 + 1);
 
-        assertThat(decisions).allMatch(Decision::degraded).allMatch(Decision::counted);
-        assertThat(decisions.subList(0, 60)).allMatch(Decision::allowed);
-        assertThat(decisions.get(60).allowed()).isFalse();
-        assertThat(decisions.get(60).retryAfterMillis()).isEqualTo(60_000 - 60);
-        assertThat(store.mode()).isEqualTo(StoreMode.DEGRADED);
-        assertThat(store.fallbackKeys()).isEqualTo(1);
-    }
+		assertThat(blocked.outcome()).isEqualTo(dev.limiter.core.guard.GuardAdmission.Outcome.BLOCKED);
+		assertThat(blocked.degraded()).isTrue();
+	}
 
-    @Test
-    void outageWhenOnlyRefusalsComeBackShouldNotEndUntilTheStoreAdmits() {
-        Budget tiny = Budget.builder("tiny").window("minute", 1, Duration.ofMinutes(1)).build();
-        store.take(tiny, "spent", 1, false, T0);
-        backend.down = true;
-        store.take(tiny, "other", 1, false, T0 + 1);
-        backend.down = false;
+	@Test
+	void whileTheStoreAnswersDecisionsAreAuthoritative() {
+		Decision d = store.take(ANONYMOUS, "a", 1, false, T0);
 
-        // a refusal may come from a local memory of keys over their limit, with no store call: it proves nothing
-        assertThat(store.take(tiny, "spent", 1, false, T0 + 2).allowed()).isFalse();
-        assertThat(store.mode()).isEqualTo(StoreMode.DEGRADED);
+		assertThat(d.degraded()).isFalse();
+		assertThat(store.mode()).isEqualTo(StoreMode.AUTHORITATIVE);
+		assertThat(listener.events).isEmpty();
+	}
 
-        assertThat(store.take(tiny, "fresh", 1, false, T0 + 3).allowed()).isTrue();
-        assertThat(store.mode()).isEqualTo(StoreMode.AUTHORITATIVE);
-        assertThat(listener.events).containsExactly("degraded:switchable", "recovered:switchable");
-    }
+	@Test
+	void whenTheStoreFailsTheFallbackDecidesWithTheSameArithmeticAndSaysSo() {
+		backend.down = true;
+		List<Decision> decisions = new ArrayList<>();
+		for (int i = 0; i < 61; i++) {
+			decisions.add(store.take(ANONYMOUS, "a", 1, false, T0 + i));
+		}
 
-    @Test
-    void oneOutageIsAnnouncedOnceAndItsEndOnce() {
-        backend.down = true;
-        for (int i = 0; i < 1_000; i++) {
-            store.take(ANONYMOUS, "k" + i, 1, false, T0 + i);
-        }
-        backend.down = false;
-        for (int i = 0; i < 100; i++) {
-            store.take(ANONYMOUS, "k" + i, 1, false, T0 + 2_000 + i);
-        }
+		assertThat(decisions).allMatch(Decision::degraded).allMatch(Decision::counted);
+		assertThat(decisions.subList(0, 60)).allMatch(Decision::allowed);
+		assertThat(decisions.get(60).allowed()).isFalse();
+		assertThat(decisions.get(60).retryAfterMillis()).isEqualTo(60_000 - 60);
+		assertThat(store.mode()).isEqualTo(StoreMode.DEGRADED);
+		assertThat(store.fallbackKeys()).isEqualTo(1);
+	}
 
-        assertThat(listener.events).containsExactly("degraded:switchable", "recovered:switchable");
-        assertThat(store.mode()).isEqualTo(StoreMode.AUTHORITATIVE);
-    }
+	@Test
+	void outageWhenOnlyRefusalsComeBackShouldNotEndUntilTheStoreAdmits() {
+		Budget tiny = Budget.builder("tiny").window("minute", 1, Duration.ofMinutes(1)).build();
+		store.take(tiny, "spent", 1, false, T0);
+		backend.down = true;
+		store.take(tiny, "other", 1, false, T0 + 1);
+		backend.down = false;
 
-    @Test
-    void concurrentFailuresStillAnnounceOneOutage() throws Exception {
-        backend.down = true;
-        ExecutorService pool = Executors.newFixedThreadPool(8);
-        try {
-            List<Future<?>> futures = new ArrayList<>();
-            for (int t = 0; t < 8; t++) {
-                int thread = t;
-                futures.add(pool.submit(() -> {
-                    for (int i = 0; i < 200; i++) {
-                        store.take(ANONYMOUS, "t" + thread, 1, false, T0 + i);
-                    }
-                }));
-            }
-            for (Future<?> f : futures) {
-                f.get(30, TimeUnit.SECONDS);
-            }
-        } finally {
-            pool.shutdownNow();
-        }
+		// a refusal may come from a local memory of keys over their limit, with no store
+		// call: it proves nothing
+		assertThat(store.take(tiny, "spent", 1, false, T0 + 2).allowed()).isFalse();
+		assertThat(store.mode()).isEqualTo(StoreMode.DEGRADED);
 
-        assertThat(listener.events).containsExactly("degraded:switchable");
-    }
+		assertThat(store.take(tiny, "fresh", 1, false, T0 + 3).allowed()).isTrue();
+		assertThat(store.mode()).isEqualTo(StoreMode.AUTHORITATIVE);
+		assertThat(listener.events).containsExactly("degraded:switchable", "recovered:switchable");
+	}
 
-    @Test
-    void aBudgetThatFailsClosedIsRefusedAsUnavailable() {
-        backend.down = true;
+	@Test
+	void oneOutageIsAnnouncedOnceAndItsEndOnce() {
+		backend.down = true;
+		for (int i = 0; i < 1_000; i++) {
+			store.take(ANONYMOUS, "k" + i, 1, false, T0 + i);
+		}
+		backend.down = false;
+		for (int i = 0; i < 100; i++) {
+			store.take(ANONYMOUS, "k" + i, 1, false, T0 + 2_000 + i);
+		}
 
-        assertThatThrownBy(() -> store.take(CLOSED, "a", 1, false, T0))
-                .isInstanceOfSatisfying(StoreUnavailableException.class, e -> {
-                    assertThat(e.budget()).isEqualTo("closed");
-                    assertThat(e.retryAfterSeconds()).isEqualTo(5);
-                });
-        assertThat(store.mode()).isEqualTo(StoreMode.DEGRADED);
-    }
+		assertThat(listener.events).containsExactly("degraded:switchable", "recovered:switchable");
+		assertThat(store.mode()).isEqualTo(StoreMode.AUTHORITATIVE);
+	}
 
-    @Test
-    void afterRecoveryTheAuthoritativeCountersTakeOverAtOnce() {
-        for (int i = 0; i < 60; i++) {
-            store.take(ANONYMOUS, "a", 1, false, T0 + i);
-        }
-        backend.down = true;
-        assertThat(store.take(ANONYMOUS, "a", 1, false, T0 + 100).allowed()).as("fallback knows nothing").isTrue();
-        backend.down = false;
+	@Test
+	void concurrentFailuresStillAnnounceOneOutage() throws Exception {
+		backend.down = true;
+		ExecutorService pool = Executors.newFixedThreadPool(8);
+		try {
+			List<Future<?>> futures = new ArrayList<>();
+			for (int t = 0; t < 8; t++) {
+				int thread = t;
+				futures.add(pool.submit(() -> {
+					for (int i = 0; i < 200; i++) {
+						store.take(ANONYMOUS, "t" + thread, 1, false, T0 + i);
+					}
+				}));
+			}
+			for (Future<?> f : futures) {
+				f.get(30, TimeUnit.SECONDS);
+			}
+		}
+		finally {
+			pool.shutdownNow();
+		}
 
-        Decision d = store.take(ANONYMOUS, "a", 1, false, T0 + 200);
+		assertThat(listener.events).containsExactly("degraded:switchable");
+	}
 
-        assertThat(d.degraded()).isFalse();
-        assertThat(d.allowed()).as("the store still holds the 60 it counted").isFalse();
-    }
+	@Test
+	void aBudgetThatFailsClosedIsRefusedAsUnavailable() {
+		backend.down = true;
 
-    @Test
-    void aLeaseIsReleasedToTheStoreThatIssuedIt() {
-        Budget leased = Budget.builder("leased").window("minute", 100, Duration.ofMinutes(1))
-                .concurrency(1, Duration.ofSeconds(30)).build();
-        Lease authoritative = store.take(leased, "a", 1, true, T0).lease().orElseThrow();
-        backend.down = true;
-        Lease degraded = store.take(leased, "a", 1, true, T0 + 1).lease().orElseThrow();
-        assertThat(store.take(leased, "a", 1, true, T0 + 2).allowed()).isFalse();
+		assertThatThrownBy(() -> store.take(CLOSED, "a", 1, false, T0))
+			.isInstanceOfSatisfying(StoreUnavailableException.class, e -> {
+				assertThat(e.budget()).isEqualTo("closed");
+				assertThat(e.retryAfterSeconds()).isEqualTo(5);
+			});
+		assertThat(store.mode()).isEqualTo(StoreMode.DEGRADED);
+	}
 
-        store.release(degraded, T0 + 3);
-        assertThat(store.take(leased, "a", 1, true, T0 + 4).allowed()).isTrue();
-        backend.down = false;
-        store.release(authoritative, T0 + 5);
+	@Test
+	void afterRecoveryTheAuthoritativeCountersTakeOverAtOnce() {
+		for (int i = 0; i < 60; i++) {
+			store.take(ANONYMOUS, "a", 1, false, T0 + i);
+		}
+		backend.down = true;
+		assertThat(store.take(ANONYMOUS, "a", 1, false, T0 + 100).allowed()).as("fallback knows nothing").isTrue();
+		backend.down = false;
 
-        assertThat(store.take(leased, "a", 1, true, T0 + 6).allowed()).isTrue();
-    }
+		Decision d = store.take(ANONYMOUS, "a", 1, false, T0 + 200);
 
-    @Test
-    void outageWhenGuardStillHalfOpenShouldNotEndOnAProbesSuccess() {
-        java.util.concurrent.atomic.AtomicBoolean settled = new java.util.concurrent.atomic.AtomicBoolean(true);
-        FailOpenRateLimitStore guarded = new FailOpenRateLimitStore(backend, 1_000, b -> false, 5_000, listener,
-                settled::get);
-        backend.down = true;
-        guarded.take(ANONYMOUS, "a", 1, false, T0);
-        settled.set(false);
-        backend.down = false;
+		assertThat(d.degraded()).isFalse();
+		assertThat(d.allowed()).as("the store still holds the 60 it counted").isFalse();
+	}
 
-        guarded.take(ANONYMOUS, "a", 1, false, T0 + 1);
-        assertThat(guarded.mode()).as("a half-open probe succeeded, the guard has not closed").isEqualTo(StoreMode.DEGRADED);
-        settled.set(true);
-        guarded.take(ANONYMOUS, "a", 1, false, T0 + 2);
+	@Test
+	void aLeaseIsReleasedToTheStoreThatIssuedIt() {
+		Budget leased = Budget.builder("leased")
+			.window("minute", 100, Duration.ofMinutes(1))
+			.concurrency(1, Duration.ofSeconds(30))
+			.build();
+		Lease authoritative = store.take(leased, "a", 1, true, T0).lease().orElseThrow();
+		backend.down = true;
+		Lease degraded = store.take(leased, "a", 1, true, T0 + 1).lease().orElseThrow();
+		assertThat(store.take(leased, "a", 1, true, T0 + 2).allowed()).isFalse();
 
-        assertThat(listener.events).containsExactly("degraded:switchable", "recovered:switchable");
-        assertThat(guarded.mode()).isEqualTo(StoreMode.AUTHORITATIVE);
-    }
+		store.release(degraded, T0 + 3);
+		assertThat(store.take(leased, "a", 1, true, T0 + 4).allowed()).isTrue();
+		backend.down = false;
+		store.release(authoritative, T0 + 5);
 
-    @Test
-    void guardRefusalWhenGuardSettledShouldNotStartAnOutage() {
-        FailOpenRateLimitStore guarded = new FailOpenRateLimitStore(backend, 1_000, b -> false, 5_000, listener,
-                () -> true);
-        backend.refuse = true;
+		assertThat(store.take(leased, "a", 1, true, T0 + 6).allowed()).isTrue();
+	}
 
-        Decision d = guarded.take(ANONYMOUS, "a", 1, false, T0);
+	@Test
+	void outageWhenGuardStillHalfOpenShouldNotEndOnAProbesSuccess() {
+		java.util.concurrent.atomic.AtomicBoolean settled = new java.util.concurrent.atomic.AtomicBoolean(true);
+		FailOpenRateLimitStore guarded = new FailOpenRateLimitStore(backend, 1_000, b -> false, 5_000, listener,
+				settled::get);
+		backend.down = true;
+		guarded.take(ANONYMOUS, "a", 1, false, T0);
+		settled.set(false);
+		backend.down = false;
 
-        assertThat(d.degraded()).as("decided by the fallback all the same").isTrue();
-        assertThat(listener.events).isEmpty();
-        assertThat(guarded.mode()).isEqualTo(StoreMode.AUTHORITATIVE);
-    }
+		guarded.take(ANONYMOUS, "a", 1, false, T0 + 1);
+		assertThat(guarded.mode()).as("a half-open probe succeeded, the guard has not closed")
+			.isEqualTo(StoreMode.DEGRADED);
+		settled.set(true);
+		guarded.take(ANONYMOUS, "a", 1, false, T0 + 2);
 
-    @Test
-    void guardRefusalWhenGuardOpenShouldStartAnOutageNamingTheLastStoreFailure() {
-        FailOpenRateLimitStore guarded = new FailOpenRateLimitStore(backend, 1_000, b -> false, 5_000, listener,
-                () -> false);
-        backend.refuse = true;
+		assertThat(listener.events).containsExactly("degraded:switchable", "recovered:switchable");
+		assertThat(guarded.mode()).isEqualTo(StoreMode.AUTHORITATIVE);
+	}
 
-        guarded.take(ANONYMOUS, "a", 1, false, T0);
+	@Test
+	void guardRefusalWhenGuardSettledShouldNotStartAnOutage() {
+		FailOpenRateLimitStore guarded = new FailOpenRateLimitStore(backend, 1_000, b -> false, 5_000, listener,
+				() -> true);
+		backend.refuse = true;
 
-        assertThat(listener.events).containsExactly("degraded:switchable");
-        assertThat(listener.causes).singleElement().satisfies(cause ->
-                assertThat(cause.getCause()).hasMessage("connection reset by peer"));
-    }
+		Decision d = guarded.take(ANONYMOUS, "a", 1, false, T0);
 
-    /** A store of our own SPI that can be switched off; the Redis store's real faults are tested in the starter. */
-    private static final class SwitchableStore implements RateLimitStore {
-        final InMemoryRateLimitStore delegate = new InMemoryRateLimitStore(1_000);
-        volatile boolean down;
-        volatile boolean refuse;
+		assertThat(d.degraded()).as("decided by the fallback all the same").isTrue();
+		assertThat(listener.events).isEmpty();
+		assertThat(guarded.mode()).isEqualTo(StoreMode.AUTHORITATIVE);
+	}
 
-        private void check() {
-            if (refuse) {
-                throw new StoreNotCalledException("breaker open; store not called",
-                        new RateLimitStoreException("connection reset by peer"));
-            }
-            if (down) {
-                throw new RateLimitStoreException("switched off");
-            }
-        }
+	@Test
+	void guardRefusalWhenGuardOpenShouldStartAnOutageNamingTheLastStoreFailure() {
+		FailOpenRateLimitStore guarded = new FailOpenRateLimitStore(backend, 1_000, b -> false, 5_000, listener,
+				() -> false);
+		backend.refuse = true;
 
-        @Override
-        public Decision take(Budget budget, String key, long cost, boolean expensive, long nowMillis) {
-            check();
-            return delegate.take(budget, key, cost, expensive, nowMillis);
-        }
+		guarded.take(ANONYMOUS, "a", 1, false, T0);
 
-        @Override
-        public void release(Lease lease, long nowMillis) {
-            check();
-            delegate.release(lease, nowMillis);
-        }
+		assertThat(listener.events).containsExactly("degraded:switchable");
+		assertThat(listener.causes).singleElement()
+			.satisfies(cause -> assertThat(cause.getCause()).hasMessage("connection reset by peer"));
+	}
 
-        @Override
-        public KeyState peek(Budget budget, String key, long nowMillis) {
-            check();
-            return delegate.peek(budget, key, nowMillis);
-        }
+	/**
+	 * A store of our own SPI that can be switched off; the Redis store's real faults are
+	 * tested in the starter.
+	 */
+	private static final class SwitchableStore implements RateLimitStore {
 
-        @Override
-        public void reset(Budget budget, String key) {
-            check();
-            delegate.reset(budget, key);
-        }
+		final InMemoryRateLimitStore delegate = new InMemoryRateLimitStore(1_000);
 
-        @Override
-        public String name() {
-            return "switchable";
-        }
-    }
+		volatile boolean down;
 
-    private static final class RecordingListener implements StoreModeListener {
-        final List<String> events = java.util.Collections.synchronizedList(new ArrayList<>());
-        final List<Throwable> causes = java.util.Collections.synchronizedList(new ArrayList<>());
+		volatile boolean refuse;
 
-        @Override
-        public void degraded(String store, Throwable cause) {
-            events.add("degraded:" + store);
-            causes.add(cause);
-        }
+		private void check() {
+			if (refuse) {
+				throw new StoreNotCalledException("breaker open; store not called",
+						new RateLimitStoreException("connection reset by peer"));
+			}
+			if (down) {
+				throw new RateLimitStoreException("switched off");
+			}
+		}
 
-        @Override
-        public void recovered(String store) {
-            events.add("recovered:" + store);
-        }
-    }
+		@Override
+		public Decision take(Budget budget, String key, long cost, boolean expensive, long nowMillis) {
+			check();
+			return delegate.take(budget, key, cost, expensive, nowMillis);
+		}
+
+		@Override
+		public void release(Lease lease, long nowMillis) {
+			check();
+			delegate.release(lease, nowMillis);
+		}
+
+		@Override
+		public KeyState peek(Budget budget, String key, long nowMillis) {
+			check();
+			return delegate.peek(budget, key, nowMillis);
+		}
+
+		@Override
+		public void reset(Budget budget, String key) {
+			check();
+			delegate.reset(budget, key);
+		}
+
+		@Override
+		public String name() {
+			return "switchable";
+		}
+
+	}
+
+	private static final class RecordingListener implements StoreModeListener {
+
+		final List<String> events = java.util.Collections.synchronizedList(new ArrayList<>());
+
+		final List<Throwable> causes = java.util.Collections.synchronizedList(new ArrayList<>());
+
+		@Override
+		public void degraded(String store, Throwable cause) {
+			events.add("degraded:" + store);
+			causes.add(cause);
+		}
+
+		@Override
+		public void recovered(String store) {
+			events.add("recovered:" + store);
+		}
+
+	}
+
 }

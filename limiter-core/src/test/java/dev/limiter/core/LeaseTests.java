@@ -10,58 +10,62 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 class LeaseTests {
 
-    private static final long T0 = 1_699_999_200_000L;
-    private static final Budget LEASED = Budget.builder("leased").window("minute", 100, Duration.ofMinutes(1))
-            .concurrency(1, Duration.ofSeconds(30)).build();
+	private static final long T0 = 1_699_999_200_000L;
 
-    @Test
-    void releaseWhenBoundShouldFreeTheSlotInTheIssuingStore() {
-        InMemoryRateLimitStore store = new InMemoryRateLimitStore(100);
-        Lease lease = store.take(LEASED, "a", 1, true, T0).withLeaseIssuedBy(store).lease().orElseThrow();
-        assertThat(store.take(LEASED, "a", 1, true, T0 + 1).allowed()).isFalse();
+	private static final Budget LEASED = Budget.builder("leased")
+		.window("minute", 100, Duration.ofMinutes(1))
+		.concurrency(1, Duration.ofSeconds(30))
+		.build();
 
-        lease.release(T0 + 2);
+	@Test
+	void releaseWhenBoundShouldFreeTheSlotInTheIssuingStore() {
+		InMemoryRateLimitStore store = new InMemoryRateLimitStore(100);
+		Lease lease = store.take(LEASED, "a", 1, true, T0).withLeaseIssuedBy(store).lease().orElseThrow();
+		assertThat(store.take(LEASED, "a", 1, true, T0 + 1).allowed()).isFalse();
 
-        assertThat(store.take(LEASED, "a", 1, true, T0 + 3).allowed()).isTrue();
-    }
+		lease.release(T0 + 2);
 
-    @Test
-    void releaseWhenNoStoreBoundItShouldFail() {
-        Lease lease = new Lease("leased", "a", "1", T0 + 30_000);
+		assertThat(store.take(LEASED, "a", 1, true, T0 + 3).allowed()).isTrue();
+	}
 
-        assertThatIllegalStateException().isThrownBy(() -> lease.release(T0));
-    }
+	@Test
+	void releaseWhenNoStoreBoundItShouldFail() {
+		Lease lease = new Lease("leased", "a", "1", T0 + 30_000);
 
-    @Test
-    void withLeaseIssuedByWhenAlreadyBoundShouldKeepTheFirstIssuer() {
-        InMemoryRateLimitStore inner = new InMemoryRateLimitStore(100);
-        InMemoryRateLimitStore outer = new InMemoryRateLimitStore(100);
-        Decision decision = inner.take(LEASED, "a", 1, true, T0).withLeaseIssuedBy(inner);
+		assertThatIllegalStateException().isThrownBy(() -> lease.release(T0));
+	}
 
-        assertThat(decision.withLeaseIssuedBy(outer).lease().orElseThrow().issuer()).isSameAs(inner);
-    }
+	@Test
+	void withLeaseIssuedByWhenAlreadyBoundShouldKeepTheFirstIssuer() {
+		InMemoryRateLimitStore inner = new InMemoryRateLimitStore(100);
+		InMemoryRateLimitStore outer = new InMemoryRateLimitStore(100);
+		Decision decision = inner.take(LEASED, "a", 1, true, T0).withLeaseIssuedBy(inner);
 
-    @Test
-    void equalsWhenOnlyTheIssuerDiffersShouldHold() {
-        Lease unbound = new Lease("leased", "a", "1", T0);
+		assertThat(decision.withLeaseIssuedBy(outer).lease().orElseThrow().issuer()).isSameAs(inner);
+	}
 
-        assertThat(unbound.issuedBy(new InMemoryRateLimitStore(1))).isEqualTo(unbound).hasSameHashCodeAs(unbound);
-    }
+	@Test
+	void equalsWhenOnlyTheIssuerDiffersShouldHold() {
+		Lease unbound = new Lease("leased", "a", "1", T0);
 
-    @Test
-    void takeThroughFailOpenStoreShouldBindTheLeaseToTheAnsweringStore() {
-        InMemoryRateLimitStore authoritative = new InMemoryRateLimitStore(100);
-        FailOpenRateLimitStore store = new FailOpenRateLimitStore(authoritative, 100, b -> false, 1_000,
-                new StoreModeListener() {
-                    @Override
-                    public void degraded(String name, Throwable cause) {
-                    }
+		assertThat(unbound.issuedBy(new InMemoryRateLimitStore(1))).isEqualTo(unbound).hasSameHashCodeAs(unbound);
+	}
 
-                    @Override
-                    public void recovered(String name) {
-                    }
-                });
+	@Test
+	void takeThroughFailOpenStoreShouldBindTheLeaseToTheAnsweringStore() {
+		InMemoryRateLimitStore authoritative = new InMemoryRateLimitStore(100);
+		FailOpenRateLimitStore store = new FailOpenRateLimitStore(authoritative, 100, b -> false, 1_000,
+				new StoreModeListener() {
+					@Override
+					public void degraded(String name, Throwable cause) {
+					}
 
-        assertThat(store.take(LEASED, "a", 1, true, T0).lease().orElseThrow().issuer()).isSameAs(authoritative);
-    }
+					@Override
+					public void recovered(String name) {
+					}
+				});
+
+		assertThat(store.take(LEASED, "a", 1, true, T0).lease().orElseThrow().issuer()).isSameAs(authoritative);
+	}
+
 }

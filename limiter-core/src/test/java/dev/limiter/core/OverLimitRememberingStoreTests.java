@@ -11,135 +11,143 @@ import java.util.concurrent.atomic.AtomicInteger;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** The decorator passes the store contract unchanged, and spares the store the refusals it can answer itself. */
+/**
+ * The decorator passes the store contract unchanged, and spares the store the refusals it
+ * can answer itself.
+ */
 class OverLimitRememberingStoreTests extends RateLimitStoreContractTest {
 
-    private static final Budget FIVE = Budget.builder("five")
-            .window("minute", 5, Duration.ofMinutes(1))
-            .window("hour", 100, Duration.ofHours(1))
-            .concurrency(2, Duration.ofSeconds(30))
-            .build();
+	private static final Budget FIVE = Budget.builder("five")
+		.window("minute", 5, Duration.ofMinutes(1))
+		.window("hour", 100, Duration.ofHours(1))
+		.concurrency(2, Duration.ofSeconds(30))
+		.build();
 
-    private final CountingStore counting = new CountingStore(RateLimitStores.inMemory(10_000));
+	private final CountingStore counting = new CountingStore(RateLimitStores.inMemory(10_000));
 
-    @Override
-    protected RateLimitStore createStore() {
-        return new OverLimitRememberingStore(RateLimitStores.inMemory(100_000));
-    }
+	@Override
+	protected RateLimitStore createStore() {
+		return new OverLimitRememberingStore(RateLimitStores.inMemory(100_000));
+	}
 
-    @Test
-    void takeWhenAWindowIsExhaustedShouldRefuseWithoutAskingTheStoreUntilItResets() {
-        OverLimitRememberingStore remembering = new OverLimitRememberingStore(counting);
-        for (int i = 0; i < 5; i++) {
-            remembering.take(FIVE, key, 1, false, T0 + i);
-        }
+	@Test
+	void takeWhenAWindowIsExhaustedShouldRefuseWithoutAskingTheStoreUntilItResets() {
+		OverLimitRememberingStore remembering = new OverLimitRememberingStore(counting);
+		for (int i = 0; i < 5; i++) {
+			remembering.take(FIVE, key, 1, false, T0 + i);
+		}
 
-        Decision local = remembering.take(FIVE, key, 2, false, T0 + 1_000);
-        int asked = counting.takes.get();
-        Decision storeAnswer = counting.delegate.take(FIVE, key, 2, false, T0 + 1_000);
-        Decision nextMinute = remembering.take(FIVE, key, 1, false, T0 + 60_000);
+		Decision local = remembering.take(FIVE, key, 2, false, T0 + 1_000);
+		int asked = counting.takes.get();
+		Decision storeAnswer = counting.delegate.take(FIVE, key, 2, false, T0 + 1_000);
+		Decision nextMinute = remembering.take(FIVE, key, 1, false, T0 + 60_000);
 
-        assertThat(asked).isEqualTo(5);
-        assertThat(local.allowed()).isFalse();
-        assertThat(local).isEqualTo(storeAnswer);
-        assertThat(local.refusingBound()).map(BoundVerdict::name).contains("minute");
-        assertThat(local.retryAfterMillis()).isEqualTo(59_000);
-        assertThat(local.verdicts()).extracting(BoundVerdict::remaining).containsExactly(0L, 95L);
-        assertThat(remembering.size()).isZero();
-        assertThat(nextMinute.allowed()).isTrue();
-        assertThat(counting.takes.get()).isEqualTo(6);
-    }
+		assertThat(asked).isEqualTo(5);
+		assertThat(local.allowed()).isFalse();
+		assertThat(local).isEqualTo(storeAnswer);
+		assertThat(local.refusingBound()).map(BoundVerdict::name).contains("minute");
+		assertThat(local.retryAfterMillis()).isEqualTo(59_000);
+		assertThat(local.verdicts()).extracting(BoundVerdict::remaining).containsExactly(0L, 95L);
+		assertThat(remembering.size()).isZero();
+		assertThat(nextMinute.allowed()).isTrue();
+		assertThat(counting.takes.get()).isEqualTo(6);
+	}
 
-    @Test
-    void takeWhenTheBudgetCountsRefusalsShouldAskTheStoreEveryTime() {
-        Budget counted = Budget.builder("counted").window("minute", 1, Duration.ofMinutes(1)).countRefused(true)
-                .build();
-        OverLimitRememberingStore remembering = new OverLimitRememberingStore(counting);
-        for (int i = 0; i < 4; i++) {
-            remembering.take(counted, key, 1, false, T0 + i);
-        }
+	@Test
+	void takeWhenTheBudgetCountsRefusalsShouldAskTheStoreEveryTime() {
+		Budget counted = Budget.builder("counted")
+			.window("minute", 1, Duration.ofMinutes(1))
+			.countRefused(true)
+			.build();
+		OverLimitRememberingStore remembering = new OverLimitRememberingStore(counting);
+		for (int i = 0; i < 4; i++) {
+			remembering.take(counted, key, 1, false, T0 + i);
+		}
 
-        assertThat(counting.takes.get()).isEqualTo(4);
-        assertThat(remembering.size()).isZero();
-    }
+		assertThat(counting.takes.get()).isEqualTo(4);
+		assertThat(remembering.size()).isZero();
+	}
 
-    @Test
-    void takeWhenTheRequestNeedsALeaseShouldAskTheStore() {
-        OverLimitRememberingStore remembering = new OverLimitRememberingStore(counting);
-        for (int i = 0; i < 5; i++) {
-            remembering.take(FIVE, key, 1, false, T0 + i);
-        }
+	@Test
+	void takeWhenTheRequestNeedsALeaseShouldAskTheStore() {
+		OverLimitRememberingStore remembering = new OverLimitRememberingStore(counting);
+		for (int i = 0; i < 5; i++) {
+			remembering.take(FIVE, key, 1, false, T0 + i);
+		}
 
-        Decision expensive = remembering.take(FIVE, key, 1, true, T0 + 10);
+		Decision expensive = remembering.take(FIVE, key, 1, true, T0 + 10);
 
-        assertThat(expensive.allowed()).isFalse();
-        assertThat(expensive.verdicts()).hasSize(3);
-        assertThat(counting.takes.get()).isEqualTo(6);
-    }
+		assertThat(expensive.allowed()).isFalse();
+		assertThat(expensive.verdicts()).hasSize(3);
+		assertThat(counting.takes.get()).isEqualTo(6);
+	}
 
-    @Test
-    void takeWhenTheClockWentBackBehindTheRefusalShouldAskTheStore() {
-        OverLimitRememberingStore remembering = new OverLimitRememberingStore(counting);
-        for (int i = 0; i < 6; i++) {
-            remembering.take(FIVE, key, 1, false, T0 + 1_000 + i);
-        }
-        int askedBefore = counting.takes.get();
+	@Test
+	void takeWhenTheClockWentBackBehindTheRefusalShouldAskTheStore() {
+		OverLimitRememberingStore remembering = new OverLimitRememberingStore(counting);
+		for (int i = 0; i < 6; i++) {
+			remembering.take(FIVE, key, 1, false, T0 + 1_000 + i);
+		}
+		int askedBefore = counting.takes.get();
 
-        Decision late = remembering.take(FIVE, key, 1, false, T0 + 500);
+		Decision late = remembering.take(FIVE, key, 1, false, T0 + 500);
 
-        assertThat(askedBefore).as("the sixth was refused from memory").isEqualTo(5);
-        assertThat(counting.takes.get()).isEqualTo(6);
-        assertThat(late.allowed()).isFalse();
-    }
+		assertThat(askedBefore).as("the sixth was refused from memory").isEqualTo(5);
+		assertThat(counting.takes.get()).isEqualTo(6);
+		assertThat(late.allowed()).isFalse();
+	}
 
-    @Test
-    void resetShouldForgetTheRememberedKey() {
-        OverLimitRememberingStore remembering = new OverLimitRememberingStore(counting);
-        for (int i = 0; i < 5; i++) {
-            remembering.take(FIVE, key, 1, false, T0 + i);
-        }
+	@Test
+	void resetShouldForgetTheRememberedKey() {
+		OverLimitRememberingStore remembering = new OverLimitRememberingStore(counting);
+		for (int i = 0; i < 5; i++) {
+			remembering.take(FIVE, key, 1, false, T0 + i);
+		}
 
-        remembering.reset(FIVE, key);
+		remembering.reset(FIVE, key);
 
-        assertThat(remembering.size()).isZero();
-        assertThat(remembering.take(FIVE, key, 1, false, T0 + 10).allowed()).isTrue();
-    }
+		assertThat(remembering.size()).isZero();
+		assertThat(remembering.take(FIVE, key, 1, false, T0 + 10).allowed()).isTrue();
+	}
 
-    @Test
-    void takeWhenNothingMayBeRememberedShouldAskTheStoreEveryTime() {
-        OverLimitRememberingStore remembering = new OverLimitRememberingStore(counting, 0);
-        for (int i = 0; i < 8; i++) {
-            remembering.take(FIVE, key, 1, false, T0 + i);
-        }
+	@Test
+	void takeWhenNothingMayBeRememberedShouldAskTheStoreEveryTime() {
+		OverLimitRememberingStore remembering = new OverLimitRememberingStore(counting, 0);
+		for (int i = 0; i < 8; i++) {
+			remembering.take(FIVE, key, 1, false, T0 + i);
+		}
 
-        assertThat(counting.takes.get()).isEqualTo(8);
-        assertThat(remembering.size()).isZero();
-    }
+		assertThat(counting.takes.get()).isEqualTo(8);
+		assertThat(remembering.size()).isZero();
+	}
 
-    @Test
-    void maxEntriesWhenNegativeShouldBeRejected() {
-        assertThatThrownBy(() -> new OverLimitRememberingStore(counting, -1)).hasMessageContaining("negative");
-    }
+	@Test
+	void maxEntriesWhenNegativeShouldBeRejected() {
+		assertThatThrownBy(() -> new OverLimitRememberingStore(counting, -1)).hasMessageContaining("negative");
+	}
 
-    /** Counts the decisions that reach the store. */
-    private static final class CountingStore extends ForwardingRateLimitStore {
+	/** Counts the decisions that reach the store. */
+	private static final class CountingStore extends ForwardingRateLimitStore {
 
-        final RateLimitStore delegate;
-        final AtomicInteger takes = new AtomicInteger();
+		final RateLimitStore delegate;
 
-        CountingStore(RateLimitStore delegate) {
-            this.delegate = delegate;
-        }
+		final AtomicInteger takes = new AtomicInteger();
 
-        @Override
-        protected RateLimitStore delegate() {
-            return delegate;
-        }
+		CountingStore(RateLimitStore delegate) {
+			this.delegate = delegate;
+		}
 
-        @Override
-        public Decision take(Budget budget, String key, long cost, boolean expensive, long nowMillis) {
-            takes.incrementAndGet();
-            return delegate.take(budget, key, cost, expensive, nowMillis);
-        }
-    }
+		@Override
+		protected RateLimitStore delegate() {
+			return delegate;
+		}
+
+		@Override
+		public Decision take(Budget budget, String key, long cost, boolean expensive, long nowMillis) {
+			takes.incrementAndGet();
+			return delegate.take(budget, key, cost, expensive, nowMillis);
+		}
+
+	}
+
 }

@@ -6,22 +6,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class RequestStoreTimeTests {
 
-    @Test
-    void spendWhenScopesNestShouldAddUpUntilTheOutermostCloses() {
-        try (RequestStoreTime.Scope outer = RequestStoreTime.open()) {
-            RequestStoreTime.spend(300);
-            try (RequestStoreTime.Scope inner = RequestStoreTime.open()) {
-                RequestStoreTime.spend(200);
-            }
-            assertThat(RequestStoreTime.spentNanos()).isEqualTo(500);
-        }
-        assertThat(RequestStoreTime.spentNanos()).isZero();
-    }
+	@Test
+	void spendWhenScopesNestShouldAddUpUntilTheOutermostCloses() {
+		try (RequestStoreTime.Scope outer = RequestStoreTime.open()) {
+			RequestStoreTime.spend(300);
+			try (RequestStoreTime.Scope inner = RequestStoreTime.open()) {
+				RequestStoreTime.spend(200);
+			}
+			assertThat(RequestStoreTime.spentNanos()).isEqualTo(500);
+		}
+		assertThat(RequestStoreTime.spentNanos()).isZero();
+	}
 
-    @Test
-    void spendOutsideARequestShouldCountNothing() {
-        RequestStoreTime.spend(1_000);
+	@Test
+	void spendOutsideARequestShouldCountNothing() {
+		RequestStoreTime.spend(1_000);
 
-        assertThat(RequestStoreTime.spentNanos()).isZero();
-    }
+		assertThat(RequestStoreTime.spentNanos()).isZero();
+	}
+
 }

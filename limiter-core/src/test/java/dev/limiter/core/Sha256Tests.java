@@ -6,19 +6,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class Sha256Tests {
 
-    @Test
-    void base64UrlWhenHashingAbcShouldMatchTheKnownDigest() {
-        assertThat(Sha256.base64Url("abc")).isEqualTo("ungWv48Bz-pBQUDeXa4iI7ADYaOWF3qctBD_YfIAFa0");
-    }
+	@Test
+	void base64UrlWhenHashingAbcShouldMatchTheKnownDigest() {
+		assertThat(Sha256.base64Url("abc")).isEqualTo("ungWv48Bz-pBQUDeXa4iI7ADYaOWF3qctBD_YfIAFa0");
+	}
 
-    @Test
-    void hexWhenTruncatedShouldKeepTheLeadingBytes() {
-        assertThat(Sha256.hex("abc", 4)).isEqualTo("ba7816bf");
-    }
+	@Test
+	void hexWhenTruncatedShouldKeepTheLeadingBytes() {
+		assertThat(Sha256.hex("abc", 4)).isEqualTo("ba7816bf");
+	}
 
-    @Test
-    void hexWhenWholeShouldMatchTheKnownDigest() {
-        assertThat(Sha256.hex("abc", 32))
-                .isEqualTo("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-    }
+	@Test
+	void hexWhenWholeShouldMatchTheKnownDigest() {
+		assertThat(Sha256.hex("abc", 32)).isEqualTo("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+	}
+
 }

@@ -7,189 +7,193 @@ import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Every invalid configuration stops start-up with a message that names the offending property. */
+/**
+ * Every invalid configuration stops start-up with a message that names the offending
+ * property.
+ */
 class InvalidLimiterConfigurationTests {
 
-    private final WebApplicationContextRunner runner = new WebApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(LimiterAutoConfiguration.class,
-                    LimiterServletAutoConfiguration.class));
+	private final WebApplicationContextRunner runner = new WebApplicationContextRunner().withConfiguration(
+			AutoConfigurations.of(LimiterAutoConfiguration.class, LimiterServletAutoConfiguration.class));
 
-    @Test
-    void windowLimitWhenZeroShouldFailNamingTheProperty() {
-        assertFailsNaming("limiter.budgets.standard.windows.minute.limit",
-                "limiter.budgets.standard.windows.minute.limit=0");
-    }
+	@Test
+	void windowLimitWhenZeroShouldFailNamingTheProperty() {
+		assertFailsNaming("limiter.budgets.standard.windows.minute.limit",
+				"limiter.budgets.standard.windows.minute.limit=0");
+	}
 
-    @Test
-    void windowLimitWhenNegativeShouldFailNamingTheProperty() {
-        assertFailsNaming("limiter.budgets.anonymous.windows.hour.limit",
-                "limiter.budgets.anonymous.windows.hour.limit=-1");
-    }
+	@Test
+	void windowLimitWhenNegativeShouldFailNamingTheProperty() {
+		assertFailsNaming("limiter.budgets.anonymous.windows.hour.limit",
+				"limiter.budgets.anonymous.windows.hour.limit=-1");
+	}
 
-    @Test
-    void windowDurationWhenZeroShouldFailNamingTheProperty() {
-        assertFailsNaming("limiter.budgets.standard.windows.hour.duration",
-                "limiter.budgets.standard.windows.hour.duration=0s");
-    }
+	@Test
+	void windowDurationWhenZeroShouldFailNamingTheProperty() {
+		assertFailsNaming("limiter.budgets.standard.windows.hour.duration",
+				"limiter.budgets.standard.windows.hour.duration=0s");
+	}
 
-    @Test
-    void windowDurationWhenNotWholeSecondsShouldFailNamingTheProperty() {
-        assertFailsNaming("limiter.budgets.standard.windows.minute.duration",
-                "limiter.budgets.standard.windows.minute.duration=1500ms");
-    }
+	@Test
+	void windowDurationWhenNotWholeSecondsShouldFailNamingTheProperty() {
+		assertFailsNaming("limiter.budgets.standard.windows.minute.duration",
+				"limiter.budgets.standard.windows.minute.duration=1500ms");
+	}
 
-    @Test
-    void windowDurationWhenHalfASecondShouldFailNamingTheProperty() {
-        assertFailsNaming("limiter.budgets.anonymous.windows.minute.duration",
-                "limiter.budgets.anonymous.windows.minute.duration=500ms");
-    }
+	@Test
+	void windowDurationWhenHalfASecondShouldFailNamingTheProperty() {
+		assertFailsNaming("limiter.budgets.anonymous.windows.minute.duration",
+				"limiter.budgets.anonymous.windows.minute.duration=500ms");
+	}
 
-    @Test
-    void windowDurationWhenNegativeShouldFailNamingTheProperty() {
-        assertFailsNaming("limiter.budgets.standard.windows.minute.duration",
-                "limiter.budgets.standard.windows.minute.duration=-1m");
-    }
+	@Test
+	void windowDurationWhenNegativeShouldFailNamingTheProperty() {
+		assertFailsNaming("limiter.budgets.standard.windows.minute.duration",
+				"limiter.budgets.standard.windows.minute.duration=-1m");
+	}
 
-    @Test
-    void windowDurationWhenMissingOnANewBudgetShouldFailNamingTheProperty() {
-        assertFailsNaming("limiter.budgets.premium.windows.day.duration",
-                "limiter.budgets.premium.windows.day.limit=10");
-    }
+	@Test
+	void windowDurationWhenMissingOnANewBudgetShouldFailNamingTheProperty() {
+		assertFailsNaming("limiter.budgets.premium.windows.day.duration",
+				"limiter.budgets.premium.windows.day.limit=10");
+	}
 
-    @Test
-    void routeBudgetWhenUnknownShouldFailNamingTheProperty() {
-        assertFailsNaming("limiter.routes[1].budget", "limiter.routes[0].pattern=/a",
-                "limiter.routes[1].pattern=/b", "limiter.routes[1].budget=gold");
-    }
+	@Test
+	void routeBudgetWhenUnknownShouldFailNamingTheProperty() {
+		assertFailsNaming("limiter.routes[1].budget", "limiter.routes[0].pattern=/a", "limiter.routes[1].pattern=/b",
+				"limiter.routes[1].budget=gold");
+	}
 
-    @Test
-    void exemptRouteWithoutReasonShouldFailNamingTheProperty() {
-        assertFailsNaming("limiter.routes[0].reason", "limiter.routes[0].pattern=/actuator/**",
-                "limiter.routes[0].exempt=true");
-    }
+	@Test
+	void exemptRouteWithoutReasonShouldFailNamingTheProperty() {
+		assertFailsNaming("limiter.routes[0].reason", "limiter.routes[0].pattern=/actuator/**",
+				"limiter.routes[0].exempt=true");
+	}
 
-    @Test
-    void routePatternWhenMissingShouldFailNamingTheProperty() {
-        assertFailsNaming("limiter.routes[0].pattern", "limiter.routes[0].budget=standard");
-    }
+	@Test
+	void routePatternWhenMissingShouldFailNamingTheProperty() {
+		assertFailsNaming("limiter.routes[0].pattern", "limiter.routes[0].budget=standard");
+	}
 
-    @Test
-    void routePatternWhenUnparsableShouldFailNamingTheProperty() {
-        assertFailsNaming("limiter.routes[0].pattern", "limiter.routes[0].pattern=/a/{id");
-    }
+	@Test
+	void routePatternWhenUnparsableShouldFailNamingTheProperty() {
+		assertFailsNaming("limiter.routes[0].pattern", "limiter.routes[0].pattern=/a/{id");
+	}
 
-    @Test
-    void concurrencyMaxWhenZeroShouldFailNamingTheProperty() {
-        assertFailsNaming("limiter.budgets.standard.concurrency.max", "limiter.budgets.standard.concurrency.max=0");
-    }
+	@Test
+	void concurrencyMaxWhenZeroShouldFailNamingTheProperty() {
+		assertFailsNaming("limiter.budgets.standard.concurrency.max", "limiter.budgets.standard.concurrency.max=0");
+	}
 
-    @Test
-    void concurrencyMaxWhenMissingOnANewBudgetShouldFailNamingTheProperty() {
-        assertFailsNaming("limiter.budgets.premium.concurrency.max",
-                "limiter.budgets.premium.windows.minute.limit=10", "limiter.budgets.premium.windows.minute.duration=1m",
-                "limiter.budgets.premium.concurrency.lease=10s");
-    }
+	@Test
+	void concurrencyMaxWhenMissingOnANewBudgetShouldFailNamingTheProperty() {
+		assertFailsNaming("limiter.budgets.premium.concurrency.max", "limiter.budgets.premium.windows.minute.limit=10",
+				"limiter.budgets.premium.windows.minute.duration=1m", "limiter.budgets.premium.concurrency.lease=10s");
+	}
 
-    @Test
-    void concurrencyLeaseWhenZeroShouldFailNamingTheProperty() {
-        assertFailsNaming("limiter.budgets.standard.concurrency.lease",
-                "limiter.budgets.standard.concurrency.lease=0s");
-    }
+	@Test
+	void concurrencyLeaseWhenZeroShouldFailNamingTheProperty() {
+		assertFailsNaming("limiter.budgets.standard.concurrency.lease",
+				"limiter.budgets.standard.concurrency.lease=0s");
+	}
 
-    @Test
-    void defaultBudgetWhenUnknownShouldFailNamingTheProperty() {
-        assertFailsNaming("limiter.default-budget", "limiter.default-budget=gold");
-    }
+	@Test
+	void defaultBudgetWhenUnknownShouldFailNamingTheProperty() {
+		assertFailsNaming("limiter.default-budget", "limiter.default-budget=gold");
+	}
 
-    @Test
-    void anonymousBudgetWhenUnknownShouldFailNamingTheProperty() {
-        assertFailsNaming("limiter.anonymous-budget", "limiter.anonymous-budget=guest");
-    }
+	@Test
+	void anonymousBudgetWhenUnknownShouldFailNamingTheProperty() {
+		assertFailsNaming("limiter.anonymous-budget", "limiter.anonymous-budget=guest");
+	}
 
-    @Test
-    void budgetNameWhenUnsafeShouldFailNamingTheProperty() {
-        assertFailsNaming("limiter.budgets.a b", "limiter.budgets[a b].windows.minute.limit=1",
-                "limiter.budgets[a b].windows.minute.duration=1m");
-    }
+	@Test
+	void budgetNameWhenUnsafeShouldFailNamingTheProperty() {
+		assertFailsNaming("limiter.budgets.a b", "limiter.budgets[a b].windows.minute.limit=1",
+				"limiter.budgets[a b].windows.minute.duration=1m");
+	}
 
-    @Test
-    void windowNameWhenConcurrencyShouldFailNamingTheProperty() {
-        assertFailsNaming("limiter.budgets.standard.windows.concurrency",
-                "limiter.budgets.standard.windows.concurrency.limit=1",
-                "limiter.budgets.standard.windows.concurrency.duration=1m");
-    }
+	@Test
+	void windowNameWhenConcurrencyShouldFailNamingTheProperty() {
+		assertFailsNaming("limiter.budgets.standard.windows.concurrency",
+				"limiter.budgets.standard.windows.concurrency.limit=1",
+				"limiter.budgets.standard.windows.concurrency.duration=1m");
+	}
 
-    @Test
-    void memoryMaxKeysWhenZeroShouldFailNamingTheProperty() {
-        assertFailsNaming("limiter.memory.max-keys", "limiter.memory.max-keys=0");
-    }
+	@Test
+	void memoryMaxKeysWhenZeroShouldFailNamingTheProperty() {
+		assertFailsNaming("limiter.memory.max-keys", "limiter.memory.max-keys=0");
+	}
 
-    @Test
-    void redisTimeoutWhenZeroShouldFailNamingTheProperty() {
-        assertFailsNaming("limiter.redis.timeout", "limiter.redis.timeout=0s");
-    }
+	@Test
+	void redisTimeoutWhenZeroShouldFailNamingTheProperty() {
+		assertFailsNaming("limiter.redis.timeout", "limiter.redis.timeout=0s");
+	}
 
-    @Test
-    void unknownKeyWhenATypoOfWindowsShouldFailSuggestingTheNearOne() {
-        runner.withPropertyValues("limiter.budgets.standard.window.minute.limit=1").run(context -> {
-            assertThat(context).hasFailed();
-            assertThat(context.getStartupFailure()).rootCause()
-                    .hasMessageContaining("'limiter.budgets.standard.window.minute.limit'")
-                    .hasMessageContaining("did you mean 'limiter.budgets.standard.windows'?");
-        });
-    }
+	@Test
+	void unknownKeyWhenATypoOfWindowsShouldFailSuggestingTheNearOne() {
+		runner.withPropertyValues("limiter.budgets.standard.window.minute.limit=1").run(context -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause()
+				.hasMessageContaining("'limiter.budgets.standard.window.minute.limit'")
+				.hasMessageContaining("did you mean 'limiter.budgets.standard.windows'?");
+		});
+	}
 
-    @Test
-    void unknownKeyAtTheTopShouldFailNamingIt() {
-        runner.withPropertyValues("limiter.heders=both").run(context -> {
-            assertThat(context).hasFailed();
-            assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("'limiter.heders'")
-                    .hasMessageContaining("did you mean 'limiter.headers'?");
-        });
-    }
+	@Test
+	void unknownKeyAtTheTopShouldFailNamingIt() {
+		runner.withPropertyValues("limiter.heders=both").run(context -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause()
+				.hasMessageContaining("'limiter.heders'")
+				.hasMessageContaining("did you mean 'limiter.headers'?");
+		});
+	}
 
-    @Test
-    void unknownKeyUnderARouteShouldFailNamingIt() {
-        runner.withPropertyValues("limiter.routes[0].pattern=/x", "limiter.routes[0].expensiv=true").run(context -> {
-            assertThat(context).hasFailed();
-            assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("'limiter.routes[0].expensiv'");
-        });
-    }
+	@Test
+	void unknownKeyUnderARouteShouldFailNamingIt() {
+		runner.withPropertyValues("limiter.routes[0].pattern=/x", "limiter.routes[0].expensiv=true").run(context -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("'limiter.routes[0].expensiv'");
+		});
+	}
 
-    @Test
-    void systemPropertiesOfTheTestInfrastructureShouldNotBeChecked() {
-        runner.withSystemProperties("limiter.test.redis-server=embedded").run(context ->
-                assertThat(context).hasNotFailed());
-    }
+	@Test
+	void systemPropertiesOfTheTestInfrastructureShouldNotBeChecked() {
+		runner.withSystemProperties("limiter.test.redis-server=embedded")
+			.run(context -> assertThat(context).hasNotFailed());
+	}
 
-    @Test
-    void everyKnownKindOfKeyShouldStart() {
-        runner.withPropertyValues("limiter.budgets.gold.windows.minute.limit=5",
-                "limiter.budgets.gold.windows.minute.duration=1m", "limiter.budgets.gold.concurrency.max=2",
-                "limiter.budgets.gold.count-refused=true", "limiter.routes[0].pattern=/x",
-                "limiter.routes[0].methods[0]=GET", "limiter.redis.key-prefix=app", "limiter.auth-guard.threshold=5",
-                "limiter.headers=both", "limiter.max-request-body=1MB").run(context ->
-                assertThat(context).hasNotFailed());
-    }
+	@Test
+	void everyKnownKindOfKeyShouldStart() {
+		runner
+			.withPropertyValues("limiter.budgets.gold.windows.minute.limit=5",
+					"limiter.budgets.gold.windows.minute.duration=1m", "limiter.budgets.gold.concurrency.max=2",
+					"limiter.budgets.gold.count-refused=true", "limiter.routes[0].pattern=/x",
+					"limiter.routes[0].methods[0]=GET", "limiter.redis.key-prefix=app",
+					"limiter.auth-guard.threshold=5", "limiter.headers=both", "limiter.max-request-body=1MB")
+			.run(context -> assertThat(context).hasNotFailed());
+	}
 
-    @Test
-    void failureAnalysisShouldNameThePropertyAndPointAtTheDocs() {
-        InvalidLimiterConfigurationException ex = new InvalidLimiterConfigurationException(
-                "limiter.budgets.standard.windows.minute.limit", "must be at least 1, was 0");
-        FailureAnalysis analysis = new InvalidLimiterConfigurationFailureAnalyzer().analyze(
-                new RuntimeException("wrapper", ex));
-        assertThat(analysis.getDescription()).contains("'limiter.budgets.standard.windows.minute.limit'")
-                .contains("must be at least 1, was 0");
-        assertThat(analysis.getAction()).contains("limiter.budgets.standard.windows.minute.limit")
-                .contains("docs/configuration.md");
-    }
+	@Test
+	void failureAnalysisShouldNameThePropertyAndPointAtTheDocs() {
+		InvalidLimiterConfigurationException ex = new InvalidLimiterConfigurationException(
+				"limiter.budgets.standard.windows.minute.limit", "must be at least 1, was 0");
+		FailureAnalysis analysis = new InvalidLimiterConfigurationFailureAnalyzer()
+			.analyze(new RuntimeException("wrapper", ex));
+		assertThat(analysis.getDescription()).contains("'limiter.budgets.standard.windows.minute.limit'")
+			.contains("must be at least 1, was 0");
+		assertThat(analysis.getAction()).contains("limiter.budgets.standard.windows.minute.limit")
+			.contains("docs/configuration.md");
+	}
 
-    private void assertFailsNaming(String property, String... properties) {
-        runner.withPropertyValues(properties).run(context -> {
-            assertThat(context).hasFailed();
-            assertThat(context.getStartupFailure()).rootCause()
-                    .isInstanceOf(InvalidLimiterConfigurationException.class)
-                    .hasMessageContaining("'" + property + "'");
-        });
-    }
+	private void assertFailsNaming(String property, String... properties) {
+		runner.withPropertyValues(properties).run(context -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause()
+				.isInstanceOf(InvalidLimiterConfigurationException.class)
+				.hasMessageContaining("'" + property + "'");
+		});
+	}
+
 }

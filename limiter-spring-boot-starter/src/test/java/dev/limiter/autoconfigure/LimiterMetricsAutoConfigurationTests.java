@@ -15,37 +15,39 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class LimiterMetricsAutoConfigurationTests {
 
-    private final WebApplicationContextRunner runner = new WebApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(LimiterAutoConfiguration.class,
-                    LimiterServletAutoConfiguration.class, LimiterMetricsAutoConfiguration.class,
-                    LimiterEndpointAutoConfiguration.class));
+	private final WebApplicationContextRunner runner = new WebApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(LimiterAutoConfiguration.class, LimiterServletAutoConfiguration.class,
+				LimiterMetricsAutoConfiguration.class, LimiterEndpointAutoConfiguration.class));
 
-    @Test
-    void metersWhenAMeterRegistryExistsShouldBeRegistered() {
-        runner.withBean(MeterRegistry.class, SimpleMeterRegistry::new).run(context -> {
-            assertThat(context).hasSingleBean(MicrometerRateLimitObserver.class);
-            assertThat(context.getBean(MeterRegistry.class).find("limiter.store.latency").timer()).isNotNull();
-        });
-    }
+	@Test
+	void metersWhenAMeterRegistryExistsShouldBeRegistered() {
+		runner.withBean(MeterRegistry.class, SimpleMeterRegistry::new).run(context -> {
+			assertThat(context).hasSingleBean(MicrometerRateLimitObserver.class);
+			assertThat(context.getBean(MeterRegistry.class).find("limiter.store.latency").timer()).isNotNull();
+		});
+	}
 
-    @Test
-    void metersWithoutAMeterRegistryShouldBackOff() {
-        runner.run(context -> {
-            assertThat(context).hasNotFailed();
-            assertThat(context).doesNotHaveBean(MicrometerRateLimitObserver.class);
-            assertThat(context).hasSingleBean(RateLimitFilter.class);
-        });
-    }
+	@Test
+	void metersWithoutAMeterRegistryShouldBackOff() {
+		runner.run(context -> {
+			assertThat(context).hasNotFailed();
+			assertThat(context).doesNotHaveBean(MicrometerRateLimitObserver.class);
+			assertThat(context).hasSingleBean(RateLimitFilter.class);
+		});
+	}
 
-    @Test
-    void starterWithoutMicrometerOnTheClasspathShouldStart() {
-        // A registry object exists, but its classes cannot be loaded by the application: the meters must back off
-        // on the class condition, not merely for want of a registry bean.
-        runner.withClassLoader(new FilteredClassLoader("io.micrometer"))
-                .withBean("meterRegistry", Object.class, SimpleMeterRegistry::new).run(context -> {
-            assertThat(context).hasNotFailed();
-            assertThat(context).hasSingleBean(RateLimitFilter.class);
-            assertThat(context).doesNotHaveBean(MicrometerRateLimitObserver.class);
-        });
-    }
+	@Test
+	void starterWithoutMicrometerOnTheClasspathShouldStart() {
+		// A registry object exists, but its classes cannot be loaded by the application:
+		// the meters must back off
+		// on the class condition, not merely for want of a registry bean.
+		runner.withClassLoader(new FilteredClassLoader("io.micrometer"))
+			.withBean("meterRegistry", Object.class, SimpleMeterRegistry::new)
+			.run(context -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context).hasSingleBean(RateLimitFilter.class);
+				assertThat(context).doesNotHaveBean(MicrometerRateLimitObserver.class);
+			});
+	}
+
 }

@@ -27,192 +27,202 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/** The guard over a real port with Spring Security's AuthenticationFilter; time is set by the limiter clock. */
+/**
+ * The guard over a real port with Spring Security's AuthenticationFilter; time is set by
+ * the limiter clock.
+ */
 @SpringBootTest(classes = GuardTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class AuthGuardHttpTests {
 
-    private static final long BLOCK_MILLIS = Duration.ofMinutes(30).toMillis();
-    /** Each test starts a day after the last, so every lease of an earlier test has expired. */
-    private static final AtomicLong day = new AtomicLong();
+	private static final long BLOCK_MILLIS = Duration.ofMinutes(30).toMillis();
 
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-    private final ObjectMapper json = new ObjectMapper();
+	/**
+	 * Each test starts a day after the last, so every lease of an earlier test has
+	 * expired.
+	 */
+	private static final AtomicLong day = new AtomicLong();
 
-    @LocalServerPort
-    private int port;
+	private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
-    @Autowired
-    @Qualifier("limiterClock")
-    private MutableClock clock;
+	private final ObjectMapper json = new ObjectMapper();
 
-    @Autowired
-    private AuthGuard guard;
+	@LocalServerPort
+	private int port;
 
-    private Instant start;
+	@Autowired
+	@Qualifier("limiterClock")
+	private MutableClock clock;
 
-    @BeforeEach
-    void aNewDay() {
-        start = GuardTestApplication.NOW.plus(Duration.ofDays(day.incrementAndGet()));
-        clock.set(start);
-        GuardTestApplication.slowLookups.set(new CountDownLatch(0));
-    }
+	@Autowired
+	private AuthGuard guard;
 
-    @Test
-    void theFiftiethFailureShouldBlockWithAProblemAndTheExactRetryAfter() throws Exception {
-        for (int i = 1; i <= 50; i++) {
-            assertThat(get("/hello", "Bearer sp_bad" + i).statusCode()).as("failure %d", i).isEqualTo(401);
-        }
+	private Instant start;
 
-        HttpResponse<String> refused = get("/hello", "Bearer " + GuardTestApplication.GOOD_TOKEN);
+	@BeforeEach
+	void aNewDay() {
+		start = GuardTestApplication.NOW.plus(Duration.ofDays(day.incrementAndGet()));
+		clock.set(start);
+		GuardTestApplication.slowLookups.set(new CountDownLatch(0));
+	}
 
-        assertThat(refused.statusCode()).isEqualTo(429);
-        assertThat(refused.headers().firstValue("Retry-After")).hasValue("1800");
-        assertThat(refused.headers().firstValue("Cache-Control")).hasValue("no-store");
-        assertThat(refused.headers().firstValue("CDN-Cache-Control")).hasValue("no-store");
-        assertThat(refused.headers().firstValue("Content-Type")).hasValueSatisfying(
-                type -> assertThat(type).startsWith("application/problem+json"));
-        JsonNode body = json.readTree(refused.body());
-        assertThat(body.get("status").asInt()).isEqualTo(429);
-        assertThat(body.get("error").asText()).isEqualTo("auth_rate_limit_exceeded");
-        assertThat(body.get("retryAfter").asLong()).isEqualTo(1800);
-        assertThat(body.get("bound").asText()).isEqualTo("block");
-        assertThat(body.get("resetTime").asText()).isEqualTo(start.plusSeconds(1800).toString());
-    }
+	@Test
+	void theFiftiethFailureShouldBlockWithAProblemAndTheExactRetryAfter() throws Exception {
+		for (int i = 1; i <= 50; i++) {
+			assertThat(get("/hello", "Bearer sp_bad" + i).statusCode()).as("failure %d", i).isEqualTo(401);
+		}
 
-    @Test
-    void aBlockedAddressShouldNotReachTheLookupUntilTheBlockEndsToTheMillisecond() throws Exception {
-        fail(50);
-        int lookupsWhenBlocked = GuardTestApplication.lookups.get();
+		HttpResponse<String> refused = get("/hello", "Bearer " + GuardTestApplication.GOOD_TOKEN);
 
-        clock.set(start.plusMillis(BLOCK_MILLIS - 1));
-        HttpResponse<String> lastMillisecond = get("/hello", "Bearer " + GuardTestApplication.GOOD_TOKEN);
-        assertThat(lastMillisecond.statusCode()).isEqualTo(429);
-        assertThat(lastMillisecond.headers().firstValue("Retry-After")).hasValue("1");
-        assertThat(GuardTestApplication.lookups.get()).isEqualTo(lookupsWhenBlocked);
+		assertThat(refused.statusCode()).isEqualTo(429);
+		assertThat(refused.headers().firstValue("Retry-After")).hasValue("1800");
+		assertThat(refused.headers().firstValue("Cache-Control")).hasValue("no-store");
+		assertThat(refused.headers().firstValue("CDN-Cache-Control")).hasValue("no-store");
+		assertThat(refused.headers().firstValue("Content-Type"))
+			.hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
+		JsonNode body = json.readTree(refused.body());
+		assertThat(body.get("status").asInt()).isEqualTo(429);
+		assertThat(body.get("error").asText()).isEqualTo("auth_rate_limit_exceeded");
+		assertThat(body.get("retryAfter").asLong()).isEqualTo(1800);
+		assertThat(body.get("bound").asText()).isEqualTo("block");
+		assertThat(body.get("resetTime").asText()).isEqualTo(start.plusSeconds(1800).toString());
+	}
 
-        clock.set(start.plusMillis(BLOCK_MILLIS));
-        assertThat(get("/hello", "Bearer " + GuardTestApplication.GOOD_TOKEN).statusCode()).isEqualTo(200);
-        assertThat(GuardTestApplication.lookups.get()).isEqualTo(lookupsWhenBlocked + 1);
-    }
+	@Test
+	void aBlockedAddressShouldNotReachTheLookupUntilTheBlockEndsToTheMillisecond() throws Exception {
+		fail(50);
+		int lookupsWhenBlocked = GuardTestApplication.lookups.get();
 
-    @Test
-    void aGoodCredentialShouldClearTheCompletedFailures() throws Exception {
-        fail(49);
-        assertThat(get("/hello", "Bearer " + GuardTestApplication.GOOD_TOKEN).statusCode()).isEqualTo(200);
+		clock.set(start.plusMillis(BLOCK_MILLIS - 1));
+		HttpResponse<String> lastMillisecond = get("/hello", "Bearer " + GuardTestApplication.GOOD_TOKEN);
+		assertThat(lastMillisecond.statusCode()).isEqualTo(429);
+		assertThat(lastMillisecond.headers().firstValue("Retry-After")).hasValue("1");
+		assertThat(GuardTestApplication.lookups.get()).isEqualTo(lookupsWhenBlocked);
 
-        fail(49);
-        assertThat(get("/hello", "Bearer " + GuardTestApplication.GOOD_TOKEN).statusCode()).isEqualTo(200);
-        fail(50);
-        assertThat(get("/hello", "Bearer " + GuardTestApplication.GOOD_TOKEN).statusCode()).isEqualTo(429);
-    }
+		clock.set(start.plusMillis(BLOCK_MILLIS));
+		assertThat(get("/hello", "Bearer " + GuardTestApplication.GOOD_TOKEN).statusCode()).isEqualTo(200);
+		assertThat(GuardTestApplication.lookups.get()).isEqualTo(lookupsWhenBlocked + 1);
+	}
 
-    @Test
-    void malformedHeadersShouldCountAsFailures() throws Exception {
-        for (int i = 0; i < 25; i++) {
-            assertThat(get("/hello", "Bearer").statusCode()).isEqualTo(401);
-            assertThat(get("/hello", "Basic Zm9vOmJhcg==").statusCode()).isEqualTo(401);
-        }
+	@Test
+	void aGoodCredentialShouldClearTheCompletedFailures() throws Exception {
+		fail(49);
+		assertThat(get("/hello", "Bearer " + GuardTestApplication.GOOD_TOKEN).statusCode()).isEqualTo(200);
 
-        assertThat(get("/hello", "Bearer " + GuardTestApplication.GOOD_TOKEN).statusCode()).isEqualTo(429);
-    }
+		fail(49);
+		assertThat(get("/hello", "Bearer " + GuardTestApplication.GOOD_TOKEN).statusCode()).isEqualTo(200);
+		fail(50);
+		assertThat(get("/hello", "Bearer " + GuardTestApplication.GOOD_TOKEN).statusCode()).isEqualTo(429);
+	}
 
-    @Test
-    void aRequestWithoutACredentialShouldNotBeGuarded() throws Exception {
-        fail(50);
+	@Test
+	void malformedHeadersShouldCountAsFailures() throws Exception {
+		for (int i = 0; i < 25; i++) {
+			assertThat(get("/hello", "Bearer").statusCode()).isEqualTo(401);
+			assertThat(get("/hello", "Basic Zm9vOmJhcg==").statusCode()).isEqualTo(401);
+		}
 
-        assertThat(get("/public/hello", null).statusCode()).isEqualTo(200);
-        assertThat(get("/public/hello", "Bearer " + GuardTestApplication.GOOD_TOKEN).statusCode()).isEqualTo(429);
-    }
+		assertThat(get("/hello", "Bearer " + GuardTestApplication.GOOD_TOKEN).statusCode()).isEqualTo(429);
+	}
 
-    @Test
-    void sixtyConcurrentBadGuessesAndOneGoodOneShouldStillEndInABlock() throws Exception {
-        CountDownLatch held = new CountDownLatch(1);
-        GuardTestApplication.slowLookups.set(held);
-        int lookupsBefore = GuardTestApplication.lookups.get();
+	@Test
+	void aRequestWithoutACredentialShouldNotBeGuarded() throws Exception {
+		fail(50);
 
-        List<CompletableFuture<HttpResponse<String>>> burst = new ArrayList<>();
-        for (int i = 0; i < 60; i++) {
-            burst.add(getAsync("/hello", "Bearer slow-" + i));
-        }
-        await().atMost(Duration.ofSeconds(20)).until(() -> GuardTestApplication.lookups.get() - lookupsBefore == 50
-                && burst.stream().filter(CompletableFuture::isDone).count() == 10);
-        HttpResponse<String> goodDuringTheBurst = get("/hello", "Bearer " + GuardTestApplication.GOOD_TOKEN);
-        held.countDown();
-        List<Integer> statuses = new ArrayList<>();
-        for (CompletableFuture<HttpResponse<String>> response : burst) {
-            statuses.add(response.get().statusCode());
-        }
+		assertThat(get("/public/hello", null).statusCode()).isEqualTo(200);
+		assertThat(get("/public/hello", "Bearer " + GuardTestApplication.GOOD_TOKEN).statusCode()).isEqualTo(429);
+	}
 
-        assertThat(statuses).filteredOn(status -> status == 401).hasSize(50);
-        assertThat(statuses).filteredOn(status -> status == 429).hasSize(10);
-        assertThat(burst.stream().map(CompletableFuture::join).filter(r -> r.statusCode() == 429))
-                .allSatisfy(r -> assertThat(r.headers().firstValue("Retry-After")).hasValue("1"));
-        assertThat(goodDuringTheBurst.statusCode()).isEqualTo(429);
-        assertThat(goodDuringTheBurst.headers().firstValue("Retry-After")).hasValue("1");
-        assertThat(GuardTestApplication.lookups.get() - lookupsBefore).isEqualTo(50);
+	@Test
+	void sixtyConcurrentBadGuessesAndOneGoodOneShouldStillEndInABlock() throws Exception {
+		CountDownLatch held = new CountDownLatch(1);
+		GuardTestApplication.slowLookups.set(held);
+		int lookupsBefore = GuardTestApplication.lookups.get();
 
-        clock.set(start.plusSeconds(1));
-        HttpResponse<String> goodAfterwards = get("/hello", "Bearer " + GuardTestApplication.GOOD_TOKEN);
-        assertThat(goodAfterwards.statusCode()).isEqualTo(429);
-        assertThat(json.readTree(goodAfterwards.body()).get("bound").asText()).isEqualTo("block");
-        assertThat(goodAfterwards.headers().firstValue("Retry-After")).hasValue("1799");
-    }
+		List<CompletableFuture<HttpResponse<String>>> burst = new ArrayList<>();
+		for (int i = 0; i < 60; i++) {
+			burst.add(getAsync("/hello", "Bearer slow-" + i));
+		}
+		await().atMost(Duration.ofSeconds(20))
+			.until(() -> GuardTestApplication.lookups.get() - lookupsBefore == 50
+					&& burst.stream().filter(CompletableFuture::isDone).count() == 10);
+		HttpResponse<String> goodDuringTheBurst = get("/hello", "Bearer " + GuardTestApplication.GOOD_TOKEN);
+		held.countDown();
+		List<Integer> statuses = new ArrayList<>();
+		for (CompletableFuture<HttpResponse<String>> response : burst) {
+			statuses.add(response.get().statusCode());
+		}
 
-    @Test
-    void fiftyOneSuccessfulVerificationsShouldNeverLockAnyoneOut() throws Exception {
-        for (int i = 1; i <= 51; i++) {
-            assertThat(get("/hello", "Bearer sp_good-fresh-" + day.get() + "-" + i).statusCode())
-                    .as("verification %d", i).isEqualTo(200);
-        }
+		assertThat(statuses).filteredOn(status -> status == 401).hasSize(50);
+		assertThat(statuses).filteredOn(status -> status == 429).hasSize(10);
+		assertThat(burst.stream().map(CompletableFuture::join).filter(r -> r.statusCode() == 429))
+			.allSatisfy(r -> assertThat(r.headers().firstValue("Retry-After")).hasValue("1"));
+		assertThat(goodDuringTheBurst.statusCode()).isEqualTo(429);
+		assertThat(goodDuringTheBurst.headers().firstValue("Retry-After")).hasValue("1");
+		assertThat(GuardTestApplication.lookups.get() - lookupsBefore).isEqualTo(50);
 
-        assertThat(get("/hello", "Bearer sp_good-fresh-" + day.get() + "-52").statusCode()).isEqualTo(200);
-        assertThat(guard.state(AuthGuard.addressKey("127.0.0.1"), clock.millis()))
-                .isEqualTo(new GuardState(0, 0, 0));
-    }
+		clock.set(start.plusSeconds(1));
+		HttpResponse<String> goodAfterwards = get("/hello", "Bearer " + GuardTestApplication.GOOD_TOKEN);
+		assertThat(goodAfterwards.statusCode()).isEqualTo(429);
+		assertThat(json.readTree(goodAfterwards.body()).get("bound").asText()).isEqualTo("block");
+		assertThat(goodAfterwards.headers().firstValue("Retry-After")).hasValue("1799");
+	}
 
-    @Test
-    void aLongRunningHandlerShouldHoldNoReservation() throws Exception {
-        CountDownLatch gate = new CountDownLatch(1);
-        CountDownLatch entered = new CountDownLatch(1);
-        GuardTestApplication.handlerGate.set(gate);
-        GuardTestApplication.handlerEntered.set(entered);
-        try {
-            CompletableFuture<HttpResponse<String>> running = getAsync("/slow-handler",
-                    "Bearer sp_good-long-" + day.get());
-            assertThat(entered.await(20, java.util.concurrent.TimeUnit.SECONDS)).as("handler entered").isTrue();
+	@Test
+	void fiftyOneSuccessfulVerificationsShouldNeverLockAnyoneOut() throws Exception {
+		for (int i = 1; i <= 51; i++) {
+			assertThat(get("/hello", "Bearer sp_good-fresh-" + day.get() + "-" + i).statusCode())
+				.as("verification %d", i)
+				.isEqualTo(200);
+		}
 
-            GuardState whileTheHandlerRuns = guard.state(AuthGuard.addressKey("127.0.0.1"), clock.millis());
+		assertThat(get("/hello", "Bearer sp_good-fresh-" + day.get() + "-52").statusCode()).isEqualTo(200);
+		assertThat(guard.state(AuthGuard.addressKey("127.0.0.1"), clock.millis())).isEqualTo(new GuardState(0, 0, 0));
+	}
 
-            gate.countDown();
-            assertThat(running.get().statusCode()).isEqualTo(200);
-            assertThat(whileTheHandlerRuns.pending()).as("lookups in flight while only the handler runs").isZero();
-        }
-        finally {
-            gate.countDown();
-            GuardTestApplication.handlerGate.set(new CountDownLatch(0));
-        }
-    }
+	@Test
+	void aLongRunningHandlerShouldHoldNoReservation() throws Exception {
+		CountDownLatch gate = new CountDownLatch(1);
+		CountDownLatch entered = new CountDownLatch(1);
+		GuardTestApplication.handlerGate.set(gate);
+		GuardTestApplication.handlerEntered.set(entered);
+		try {
+			CompletableFuture<HttpResponse<String>> running = getAsync("/slow-handler",
+					"Bearer sp_good-long-" + day.get());
+			assertThat(entered.await(20, java.util.concurrent.TimeUnit.SECONDS)).as("handler entered").isTrue();
 
-    private void fail(int times) throws Exception {
-        for (int i = 0; i < times; i++) {
-            assertThat(get("/hello", "Bearer sp_wrong" + i).statusCode()).isEqualTo(401);
-        }
-    }
+			GuardState whileTheHandlerRuns = guard.state(AuthGuard.addressKey("127.0.0.1"), clock.millis());
 
-    private HttpResponse<String> get(String path, String authorization) throws Exception {
-        return http.send(request(path, authorization), HttpResponse.BodyHandlers.ofString());
-    }
+			gate.countDown();
+			assertThat(running.get().statusCode()).isEqualTo(200);
+			assertThat(whileTheHandlerRuns.pending()).as("lookups in flight while only the handler runs").isZero();
+		}
+		finally {
+			gate.countDown();
+			GuardTestApplication.handlerGate.set(new CountDownLatch(0));
+		}
+	}
 
-    private CompletableFuture<HttpResponse<String>> getAsync(String path, String authorization) {
-        return http.sendAsync(request(path, authorization), HttpResponse.BodyHandlers.ofString());
-    }
+	private void fail(int times) throws Exception {
+		for (int i = 0; i < times; i++) {
+			assertThat(get("/hello", "Bearer sp_wrong" + i).statusCode()).isEqualTo(401);
+		}
+	}
 
-    private HttpRequest request(String path, String authorization) {
-        HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
-                .timeout(Duration.ofSeconds(30));
-        if (authorization != null) {
-            builder.header("Authorization", authorization);
-        }
-        return builder.GET().build();
-    }
+	private HttpResponse<String> get(String path, String authorization) throws Exception {
+		return http.send(request(path, authorization), HttpResponse.BodyHandlers.ofString());
+	}
+
+	private CompletableFuture<HttpResponse<String>> getAsync(String path, String authorization) {
+		return http.sendAsync(request(path, authorization), HttpResponse.BodyHandlers.ofString());
+	}
+
+	private HttpRequest request(String path, String authorization) {
+		HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+			.timeout(Duration.ofSeconds(30));
+		if (authorization != null) {
+			builder.header("Authorization", authorization);
+		}
+		return builder.GET().build();
+	}
+
 }

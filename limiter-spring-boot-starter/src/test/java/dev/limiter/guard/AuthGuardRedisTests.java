@@ -21,62 +21,68 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Two instances of one application on one real redis-server: a block started on one holds on the other. */
+/**
+ * Two instances of one application on one real redis-server: a block started on one holds
+ * on the other.
+ */
 class AuthGuardRedisTests {
 
-    @RegisterExtension
-    static RedisServerExtension redis = RedisServerExtension.perClass();
+	@RegisterExtension
+	static RedisServerExtension redis = RedisServerExtension.perClass();
 
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+	private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
-    @Test
-    void aBlockShouldHoldAcrossTwoApplicationContextsOnOneRedis() throws Exception {
-        Instant now = Instant.ofEpochMilli(System.currentTimeMillis() / 1000 * 1000);
-        try (ConfigurableApplicationContext first = start(now); ConfigurableApplicationContext second = start(now)) {
-            assertThat(first.getBean("limiterStore")).isInstanceOfSatisfying(FailOpenRateLimitStore.class,
-                    store -> assertThat(store.name()).isEqualTo("redis"));
-            for (int i = 0; i < 25; i++) {
-                assertThat(get(first, "Bearer sp_wrong-first-" + i).statusCode()).isEqualTo(401);
-                assertThat(get(second, "Bearer sp_wrong-second-" + i).statusCode()).isEqualTo(401);
-            }
+	@Test
+	void aBlockShouldHoldAcrossTwoApplicationContextsOnOneRedis() throws Exception {
+		Instant now = Instant.ofEpochMilli(System.currentTimeMillis() / 1000 * 1000);
+		try (ConfigurableApplicationContext first = start(now); ConfigurableApplicationContext second = start(now)) {
+			assertThat(first.getBean("limiterStore")).isInstanceOfSatisfying(FailOpenRateLimitStore.class,
+					store -> assertThat(store.name()).isEqualTo("redis"));
+			for (int i = 0; i < 25; i++) {
+				assertThat(get(first, "Bearer sp_wrong-first-" + i).statusCode()).isEqualTo(401);
+				assertThat(get(second, "Bearer sp_wrong-second-" + i).statusCode()).isEqualTo(401);
+			}
 
-            clock(second).set(now.plusSeconds(60));
-            HttpResponse<String> refusedBySecond = get(second, "Bearer " + GuardTestApplication.GOOD_TOKEN);
-            clock(first).set(now.plus(Duration.ofMinutes(30)).minusMillis(1));
-            HttpResponse<String> refusedByFirst = get(first, "Bearer " + GuardTestApplication.GOOD_TOKEN);
-            clock(second).set(now.plus(Duration.ofMinutes(30)));
-            HttpResponse<String> admittedBySecond = get(second, "Bearer " + GuardTestApplication.GOOD_TOKEN);
+			clock(second).set(now.plusSeconds(60));
+			HttpResponse<String> refusedBySecond = get(second, "Bearer " + GuardTestApplication.GOOD_TOKEN);
+			clock(first).set(now.plus(Duration.ofMinutes(30)).minusMillis(1));
+			HttpResponse<String> refusedByFirst = get(first, "Bearer " + GuardTestApplication.GOOD_TOKEN);
+			clock(second).set(now.plus(Duration.ofMinutes(30)));
+			HttpResponse<String> admittedBySecond = get(second, "Bearer " + GuardTestApplication.GOOD_TOKEN);
 
-            assertThat(refusedBySecond.statusCode()).isEqualTo(429);
-            assertThat(refusedBySecond.headers().firstValue("Retry-After")).hasValue("1740");
-            assertThat(refusedBySecond.body()).contains("\"error\":\"auth_rate_limit_exceeded\"");
-            assertThat(refusedByFirst.statusCode()).isEqualTo(429);
-            assertThat(refusedByFirst.headers().firstValue("Retry-After")).hasValue("1");
-            assertThat(admittedBySecond.statusCode()).isEqualTo(200);
-            assertThat(List.of(first, second)).allSatisfy(instance ->
-                    assertThat(instance.getBean("limiterStore", FailOpenRateLimitStore.class).mode())
-                            .as("decided by Redis, not by a fallback").isEqualTo(StoreMode.AUTHORITATIVE));
-        }
-    }
+			assertThat(refusedBySecond.statusCode()).isEqualTo(429);
+			assertThat(refusedBySecond.headers().firstValue("Retry-After")).hasValue("1740");
+			assertThat(refusedBySecond.body()).contains("\"error\":\"auth_rate_limit_exceeded\"");
+			assertThat(refusedByFirst.statusCode()).isEqualTo(429);
+			assertThat(refusedByFirst.headers().firstValue("Retry-After")).hasValue("1");
+			assertThat(admittedBySecond.statusCode()).isEqualTo(200);
+			assertThat(List.of(first, second)).allSatisfy(
+					instance -> assertThat(instance.getBean("limiterStore", FailOpenRateLimitStore.class).mode())
+						.as("decided by Redis, not by a fallback")
+						.isEqualTo(StoreMode.AUTHORITATIVE));
+		}
+	}
 
-    private ConfigurableApplicationContext start(Instant now) {
-        ConfigurableApplicationContext context = new SpringApplicationBuilder(GuardTestApplication.class)
-                .properties("server.port=0", "limiter.store=redis",
-                        "spring.data.redis.host=" + redis.server().host(),
-                        "spring.data.redis.port=" + redis.port())
-                .run();
-        clock(context).set(now);
-        return context;
-    }
+	private ConfigurableApplicationContext start(Instant now) {
+		ConfigurableApplicationContext context = new SpringApplicationBuilder(GuardTestApplication.class)
+			.properties("server.port=0", "limiter.store=redis", "spring.data.redis.host=" + redis.server().host(),
+					"spring.data.redis.port=" + redis.port())
+			.run();
+		clock(context).set(now);
+		return context;
+	}
 
-    private static MutableClock clock(ConfigurableApplicationContext context) {
-        return context.getBean("limiterClock", MutableClock.class);
-    }
+	private static MutableClock clock(ConfigurableApplicationContext context) {
+		return context.getBean("limiterClock", MutableClock.class);
+	}
 
-    private HttpResponse<String> get(ConfigurableApplicationContext context, String authorization) throws Exception {
-        int port = ((ServletWebServerApplicationContext) context).getWebServer().getPort();
-        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/hello"))
-                .timeout(Duration.ofSeconds(30)).header("Authorization", authorization).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
-    }
+	private HttpResponse<String> get(ConfigurableApplicationContext context, String authorization) throws Exception {
+		int port = ((ServletWebServerApplicationContext) context).getWebServer().getPort();
+		return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/hello"))
+			.timeout(Duration.ofSeconds(30))
+			.header("Authorization", authorization)
+			.GET()
+			.build(), HttpResponse.BodyHandlers.ofString());
+	}
+
 }

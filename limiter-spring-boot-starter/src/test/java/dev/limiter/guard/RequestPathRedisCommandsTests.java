@@ -23,151 +23,153 @@ import org.springframework.context.ConfigurableApplicationContext;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * What one HTTP request sends to a real {@code redis-server}, read from MONITOR (commands a script runs inside
- * Redis not counted): one round trip when admitted, none when refused from what the instance already knows, and
- * the lease release of an expensive route on top, asynchronously.
+ * What one HTTP request sends to a real {@code redis-server}, read from MONITOR (commands
+ * a script runs inside Redis not counted): one round trip when admitted, none when
+ * refused from what the instance already knows, and the lease release of an expensive
+ * route on top, asynchronously.
  */
 class RequestPathRedisCommandsTests {
 
-    @RegisterExtension
-    static RedisServerExtension redis = RedisServerExtension.perClass();
+	@RegisterExtension
+	static RedisServerExtension redis = RedisServerExtension.perClass();
 
-    /** Each test starts a day after the last: every window, lease, block and remembered credential has ended. */
-    private static final AtomicLong day = new AtomicLong();
+	/**
+	 * Each test starts a day after the last: every window, lease, block and remembered
+	 * credential has ended.
+	 */
+	private static final AtomicLong day = new AtomicLong();
 
-    private static ConfigurableApplicationContext app;
+	private static ConfigurableApplicationContext app;
 
-    private static RedisMonitor monitor;
+	private static RedisMonitor monitor;
 
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+	private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
-    private String token;
+	private String token;
 
-    @BeforeAll
-    static void start() throws Exception {
-        app = new SpringApplicationBuilder(GuardTestApplication.class)
-                .properties("server.port=0", "limiter.store=redis",
-                        "spring.data.redis.host=" + redis.server().host(),
-                        "spring.data.redis.port=" + redis.port(),
-                        "limiter.budgets.standard.windows.minute.limit=5",
-                        "limiter.budgets.anonymous.windows.minute.limit=3",
-                        "limiter.auth-guard.threshold=3",
-                        "limiter.routes[0].pattern=/expensive",
-                        "limiter.routes[0].budget=standard",
-                        "limiter.routes[0].expensive=true")
-                .run();
-        monitor = new RedisMonitor(redis.port());
-        // Connecting and loading the scripts is start-up's business, not a request's.
-        new RequestPathRedisCommandsTests().get("/public/hello", null);
-        monitor.commandsAfter(500);
-    }
+	@BeforeAll
+	static void start() throws Exception {
+		app = new SpringApplicationBuilder(GuardTestApplication.class)
+			.properties("server.port=0", "limiter.store=redis", "spring.data.redis.host=" + redis.server().host(),
+					"spring.data.redis.port=" + redis.port(), "limiter.budgets.standard.windows.minute.limit=5",
+					"limiter.budgets.anonymous.windows.minute.limit=3", "limiter.auth-guard.threshold=3",
+					"limiter.routes[0].pattern=/expensive", "limiter.routes[0].budget=standard",
+					"limiter.routes[0].expensive=true")
+			.run();
+		monitor = new RedisMonitor(redis.port());
+		// Connecting and loading the scripts is start-up's business, not a request's.
+		new RequestPathRedisCommandsTests().get("/public/hello", null);
+		monitor.commandsAfter(500);
+	}
 
-    @AfterAll
-    static void stop() {
-        if (monitor != null) {
-            monitor.close();
-        }
-        if (app != null) {
-            app.close();
-        }
-    }
+	@AfterAll
+	static void stop() {
+		if (monitor != null) {
+			monitor.close();
+		}
+		if (app != null) {
+			app.close();
+		}
+	}
 
-    @BeforeEach
-    void aNewDay() {
-        long today = day.incrementAndGet();
-        app.getBean("limiterClock", MutableClock.class)
-                .set(GuardTestApplication.NOW.plus(Duration.ofDays(today)).plusMillis(today));
-        token = "Bearer sp_good-commands-" + today;
-    }
+	@BeforeEach
+	void aNewDay() {
+		long today = day.incrementAndGet();
+		app.getBean("limiterClock", MutableClock.class)
+			.set(GuardTestApplication.NOW.plus(Duration.ofDays(today)).plusMillis(today));
+		token = "Bearer sp_good-commands-" + today;
+	}
 
-    @Test
-    void anAdmittedRequestWithARememberedCredentialShouldSendOneCommand() throws Exception {
-        assertThat(get("/hello", token).statusCode()).isEqualTo(200);
-        monitor.commandsAfter(200);
+	@Test
+	void anAdmittedRequestWithARememberedCredentialShouldSendOneCommand() throws Exception {
+		assertThat(get("/hello", token).statusCode()).isEqualTo(200);
+		monitor.commandsAfter(200);
 
-        assertThat(get("/hello", token).statusCode()).isEqualTo(200);
+		assertThat(get("/hello", token).statusCode()).isEqualTo(200);
 
-        assertThat(monitor.commandsAfter(200)).containsExactly("evalsha");
-    }
+		assertThat(monitor.commandsAfter(200)).containsExactly("evalsha");
+	}
 
-    @Test
-    void anAdmittedExpensiveRequestShouldSendOneCommandAndTheRelease() throws Exception {
-        assertThat(get("/hello", token).statusCode()).isEqualTo(200);
-        monitor.commandsAfter(200);
+	@Test
+	void anAdmittedExpensiveRequestShouldSendOneCommandAndTheRelease() throws Exception {
+		assertThat(get("/hello", token).statusCode()).isEqualTo(200);
+		monitor.commandsAfter(200);
 
-        assertThat(get("/expensive", token).statusCode()).isEqualTo(200);
+		assertThat(get("/expensive", token).statusCode()).isEqualTo(200);
 
-        assertThat(monitor.commandsAfter(200)).containsExactly("evalsha", "zrem");
-    }
+		assertThat(monitor.commandsAfter(200)).containsExactly("evalsha", "zrem");
+	}
 
-    @Test
-    void aRefusalOfACredentialKnownOverItsLimitShouldSendNothing() throws Exception {
-        for (int i = 0; i < 5; i++) {
-            assertThat(get("/hello", token).statusCode()).isEqualTo(200);
-        }
-        assertThat(get("/hello", token).statusCode()).as("the refusal Redis decides").isEqualTo(429);
-        monitor.commandsAfter(200);
+	@Test
+	void aRefusalOfACredentialKnownOverItsLimitShouldSendNothing() throws Exception {
+		for (int i = 0; i < 5; i++) {
+			assertThat(get("/hello", token).statusCode()).isEqualTo(200);
+		}
+		assertThat(get("/hello", token).statusCode()).as("the refusal Redis decides").isEqualTo(429);
+		monitor.commandsAfter(200);
 
-        assertThat(get("/hello", token).statusCode()).isEqualTo(429);
+		assertThat(get("/hello", token).statusCode()).isEqualTo(429);
 
-        assertThat(monitor.commandsAfter(200)).isEmpty();
-    }
+		assertThat(monitor.commandsAfter(200)).isEmpty();
+	}
 
-    @Test
-    void anAdmittedAnonymousRequestShouldSendOneCommand() throws Exception {
-        monitor.commandsAfter(200);
+	@Test
+	void anAdmittedAnonymousRequestShouldSendOneCommand() throws Exception {
+		monitor.commandsAfter(200);
 
-        assertThat(get("/public/hello", null).statusCode()).isEqualTo(200);
+		assertThat(get("/public/hello", null).statusCode()).isEqualTo(200);
 
-        assertThat(monitor.commandsAfter(200)).containsExactly("evalsha");
-    }
+		assertThat(monitor.commandsAfter(200)).containsExactly("evalsha");
+	}
 
-    @Test
-    void aRefusalOfAnAnonymousCallerKnownOverItsLimitShouldSendNothing() throws Exception {
-        for (int i = 0; i < 3; i++) {
-            assertThat(get("/public/hello", null).statusCode()).isEqualTo(200);
-        }
-        assertThat(get("/public/hello", null).statusCode()).as("the refusal Redis decides").isEqualTo(429);
-        monitor.commandsAfter(200);
+	@Test
+	void aRefusalOfAnAnonymousCallerKnownOverItsLimitShouldSendNothing() throws Exception {
+		for (int i = 0; i < 3; i++) {
+			assertThat(get("/public/hello", null).statusCode()).isEqualTo(200);
+		}
+		assertThat(get("/public/hello", null).statusCode()).as("the refusal Redis decides").isEqualTo(429);
+		monitor.commandsAfter(200);
 
-        assertThat(get("/public/hello", null).statusCode()).isEqualTo(429);
+		assertThat(get("/public/hello", null).statusCode()).isEqualTo(429);
 
-        assertThat(monitor.commandsAfter(200)).isEmpty();
-    }
+		assertThat(monitor.commandsAfter(200)).isEmpty();
+	}
 
-    @Test
-    void aRefusalOfAnAddressKnownBlockedShouldSendNothing() throws Exception {
-        for (int i = 0; i < 3; i++) {
-            assertThat(get("/hello", "Bearer sp_wrong-" + i).statusCode()).isEqualTo(401);
-        }
-        monitor.commandsAfter(200);
+	@Test
+	void aRefusalOfAnAddressKnownBlockedShouldSendNothing() throws Exception {
+		for (int i = 0; i < 3; i++) {
+			assertThat(get("/hello", "Bearer sp_wrong-" + i).statusCode()).isEqualTo(401);
+		}
+		monitor.commandsAfter(200);
 
-        HttpResponse<String> refused = get("/hello", token);
+		HttpResponse<String> refused = get("/hello", token);
 
-        assertThat(refused.statusCode()).isEqualTo(429);
-        assertThat(refused.body()).contains("\"bound\":\"block\"");
-        assertThat(monitor.commandsAfter(200)).isEmpty();
-    }
+		assertThat(refused.statusCode()).isEqualTo(429);
+		assertThat(refused.body()).contains("\"bound\":\"block\"");
+		assertThat(monitor.commandsAfter(200)).isEmpty();
+	}
 
-    @Test
-    void aFirstSeenCredentialShouldReserveItsLookupInOneCommandBesidesTheDecision() throws Exception {
-        monitor.commandsAfter(200);
+	@Test
+	void aFirstSeenCredentialShouldReserveItsLookupInOneCommandBesidesTheDecision() throws Exception {
+		monitor.commandsAfter(200);
 
-        assertThat(get("/hello", token).statusCode()).isEqualTo(200);
+		assertThat(get("/hello", token).statusCode()).isEqualTo(200);
 
-        List<String> commands = monitor.commandsAfter(200);
-        assertThat(commands).as("the guard's reservation (guard.lua, waited for), its settlement as soon as the "
-                + "credential authenticated (guard.lua, sent without waiting), then the budget decision (waited for)")
-                .containsExactly("evalsha", "evalsha", "evalsha");
-    }
+		List<String> commands = monitor.commandsAfter(200);
+		assertThat(commands).as("the guard's reservation (guard.lua, waited for), its settlement as soon as the "
+				+ "credential authenticated (guard.lua, sent without waiting), then the budget decision (waited for)")
+			.containsExactly("evalsha", "evalsha", "evalsha");
+	}
 
-    private HttpResponse<String> get(String path, String authorization) throws Exception {
-        int port = ((ServletWebServerApplicationContext) app).getWebServer().getPort();
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                .timeout(Duration.ofSeconds(30)).GET();
-        if (authorization != null) {
-            request.header("Authorization", authorization);
-        }
-        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-    }
+	private HttpResponse<String> get(String path, String authorization) throws Exception {
+		int port = ((ServletWebServerApplicationContext) app).getWebServer().getPort();
+		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+			.timeout(Duration.ofSeconds(30))
+			.GET();
+		if (authorization != null) {
+			request.header("Authorization", authorization);
+		}
+		return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+	}
+
 }

@@ -35,193 +35,216 @@ import static org.assertj.core.api.Assertions.assertThat;
 @ExtendWith(OutputCaptureExtension.class)
 class LimiterRedisAutoConfigurationTests {
 
-    @RegisterExtension
-    static RedisServerExtension redis = RedisServerExtension.shared();
+	@RegisterExtension
+	static RedisServerExtension redis = RedisServerExtension.shared();
 
-    @RegisterExtension
-    static RedisClusterExtension cluster = RedisClusterExtension.shared();
+	@RegisterExtension
+	static RedisClusterExtension cluster = RedisClusterExtension.shared();
 
-    private static final Budget BUDGET = Budget.builder("wiring").window("minute", 5, Duration.ofMinutes(1)).build();
+	private static final Budget BUDGET = Budget.builder("wiring").window("minute", 5, Duration.ofMinutes(1)).build();
 
-    private final WebApplicationContextRunner runner = new WebApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(RedisAutoConfiguration.class, LimiterResilienceAutoConfiguration.class,
-                    LimiterRedisAutoConfiguration.class,
-                    LimiterAutoConfiguration.class, LimiterServletAutoConfiguration.class))
-            .withClassLoader(new FilteredClassLoader("org.springframework.security"));
+	private final WebApplicationContextRunner runner = new WebApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(RedisAutoConfiguration.class, LimiterResilienceAutoConfiguration.class,
+				LimiterRedisAutoConfiguration.class, LimiterAutoConfiguration.class,
+				LimiterServletAutoConfiguration.class))
+		.withClassLoader(new FilteredClassLoader("org.springframework.security"));
 
-    @Test
-    void storeWhenRedisShouldCountInTheApplicationsStandaloneRedis() {
-        runner.withPropertyValues("limiter.store=redis", "limiter.redis.key-prefix=wired",
-                "spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + redis.port()).run(context -> {
-            assertThat(context).hasNotFailed();
-            RateLimitStore store = context.getBean(LimiterAutoConfiguration.STORE_BEAN_NAME, RateLimitStore.class);
-            assertThat(store).isInstanceOfSatisfying(FailOpenRateLimitStore.class, failOpen ->
-                    assertThat(failOpen.authoritative()).isInstanceOfSatisfying(CircuitBreakingRateLimitStore.class,
-                            breaking -> assertThat(breaking.delegate()).isInstanceOfSatisfying(
-                                    OverLimitRememberingStore.class, remembering -> assertThat(remembering.delegate())
-                                            .isInstanceOf(RedisRateLimitStore.class))));
-            assertThat(store.name()).isEqualTo("redis");
-            String key = UUID.randomUUID().toString();
+	@Test
+	void storeWhenRedisShouldCountInTheApplicationsStandaloneRedis() {
+		runner
+			.withPropertyValues("limiter.store=redis", "limiter.redis.key-prefix=wired",
+					"spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + redis.port())
+			.run(context -> {
+				assertThat(context).hasNotFailed();
+				RateLimitStore store = context.getBean(LimiterAutoConfiguration.STORE_BEAN_NAME, RateLimitStore.class);
+				assertThat(store).isInstanceOfSatisfying(FailOpenRateLimitStore.class, failOpen -> assertThat(
+						failOpen.authoritative())
+					.isInstanceOfSatisfying(CircuitBreakingRateLimitStore.class,
+							breaking -> assertThat(breaking.delegate()).isInstanceOfSatisfying(
+									OverLimitRememberingStore.class, remembering -> assertThat(remembering.delegate())
+										.isInstanceOf(RedisRateLimitStore.class))));
+				assertThat(store.name()).isEqualTo("redis");
+				String key = UUID.randomUUID().toString();
 
-            store.take(BUDGET, key, 1, false, System.currentTimeMillis());
+				store.take(BUDGET, key, 1, false, System.currentTimeMillis());
 
-            String windowKey = new RedisKeys("wired").all(BUDGET, key).get(0);
-            assertThat(redis.server().call("EXISTS", windowKey)).isEqualTo(1L);
-        });
-    }
+				String windowKey = new RedisKeys("wired").all(BUDGET, key).get(0);
+				assertThat(redis.server().call("EXISTS", windowKey)).isEqualTo(1L);
+			});
+	}
 
-    @Test
-    void storeWhenRedisShouldAnswerARefusalLoopWithoutAskingRedis() {
-        // A long timeout: when this runs first, the first calls also pay Lettuce's warm-up, which must not open
-        // the breaker on a loaded machine; this test is about the over-limit memory, not about timeouts.
-        runner.withPropertyValues("limiter.store=redis", "limiter.redis.key-prefix=remembered",
-                "limiter.redis.timeout=10s", "spring.data.redis.host=127.0.0.1",
-                "spring.data.redis.port=" + redis.port()).run(context -> {
-            RateLimitStore store = context.getBean(LimiterAutoConfiguration.STORE_BEAN_NAME, RateLimitStore.class);
-            String key = UUID.randomUUID().toString();
-            long now = System.currentTimeMillis();
-            for (int i = 0; i <= 5; i++) {
-                store.take(BUDGET, key, 1, false, now);
-            }
-            // Behind the store's back: Redis alone would now admit the key again.
-            redis.server().call("DEL", new RedisKeys("remembered").all(BUDGET, key).get(0));
+	@Test
+	void storeWhenRedisShouldAnswerARefusalLoopWithoutAskingRedis() {
+		// A long timeout: when this runs first, the first calls also pay Lettuce's
+		// warm-up, which must not open
+		// the breaker on a loaded machine; this test is about the over-limit memory, not
+		// about timeouts.
+		runner
+			.withPropertyValues("limiter.store=redis", "limiter.redis.key-prefix=remembered",
+					"limiter.redis.timeout=10s", "spring.data.redis.host=127.0.0.1",
+					"spring.data.redis.port=" + redis.port())
+			.run(context -> {
+				RateLimitStore store = context.getBean(LimiterAutoConfiguration.STORE_BEAN_NAME, RateLimitStore.class);
+				String key = UUID.randomUUID().toString();
+				long now = System.currentTimeMillis();
+				for (int i = 0; i <= 5; i++) {
+					store.take(BUDGET, key, 1, false, now);
+				}
+				// Behind the store's back: Redis alone would now admit the key again.
+				redis.server().call("DEL", new RedisKeys("remembered").all(BUDGET, key).get(0));
 
-            boolean refusedFromMemory = !store.take(BUDGET, key, 1, false, now).allowed();
-            store.reset(BUDGET, key);
+				boolean refusedFromMemory = !store.take(BUDGET, key, 1, false, now).allowed();
+				store.reset(BUDGET, key);
 
-            assertThat(refusedFromMemory).isTrue();
-            assertThat(store.take(BUDGET, key, 1, false, now).allowed()).isTrue();
-        });
-    }
+				assertThat(refusedFromMemory).isTrue();
+				assertThat(store.take(BUDGET, key, 1, false, now).allowed()).isTrue();
+			});
+	}
 
-    @Test
-    void storeWhenRedisShouldCountInTheApplicationsRedisCluster() {
-        runner.withPropertyValues("limiter.store=redis",
-                "spring.data.redis.cluster.nodes=" + String.join(",", cluster.cluster().addresses())).run(context -> {
-            assertThat(context).hasNotFailed();
-            RateLimitStore store = context.getBean(RateLimitStore.class);
-            String key = UUID.randomUUID().toString();
+	@Test
+	void storeWhenRedisShouldCountInTheApplicationsRedisCluster() {
+		runner
+			.withPropertyValues("limiter.store=redis",
+					"spring.data.redis.cluster.nodes=" + String.join(",", cluster.cluster().addresses()))
+			.run(context -> {
+				assertThat(context).hasNotFailed();
+				RateLimitStore store = context.getBean(RateLimitStore.class);
+				String key = UUID.randomUUID().toString();
 
-            store.take(BUDGET, key, 1, false, System.currentTimeMillis());
+				store.take(BUDGET, key, 1, false, System.currentTimeMillis());
 
-            String windowKey = new RedisKeys("limiter").all(BUDGET, key).get(0);
-            assertThat(cluster.cluster().nodeFor(windowKey).call("EXISTS", windowKey)).isEqualTo(1L);
-        });
-    }
+				String windowKey = new RedisKeys("limiter").all(BUDGET, key).get(0);
+				assertThat(cluster.cluster().nodeFor(windowKey).call("EXISTS", windowKey)).isEqualTo(1L);
+			});
+	}
 
-    @Test
-    void storeWhenRedisShouldCountInTheMasterThatSentinelNames() {
-        try (RedisServerProcess master = RedisServerProcess.start();
-             RedisServerProcess sentinel = RedisServerProcess.startSentinel("limiter-master", master.port())) {
-            runner.withPropertyValues("limiter.store=redis", "spring.data.redis.sentinel.master=limiter-master",
-                    "spring.data.redis.sentinel.nodes=" + sentinel.address()).run(context -> {
-                assertThat(context).hasNotFailed();
-                RateLimitStore store = context.getBean(RateLimitStore.class);
-                String key = UUID.randomUUID().toString();
+	@Test
+	void storeWhenRedisShouldCountInTheMasterThatSentinelNames() {
+		try (RedisServerProcess master = RedisServerProcess.start();
+				RedisServerProcess sentinel = RedisServerProcess.startSentinel("limiter-master", master.port())) {
+			runner
+				.withPropertyValues("limiter.store=redis", "spring.data.redis.sentinel.master=limiter-master",
+						"spring.data.redis.sentinel.nodes=" + sentinel.address())
+				.run(context -> {
+					assertThat(context).hasNotFailed();
+					RateLimitStore store = context.getBean(RateLimitStore.class);
+					String key = UUID.randomUUID().toString();
 
-                store.take(BUDGET, key, 1, false, System.currentTimeMillis());
+					store.take(BUDGET, key, 1, false, System.currentTimeMillis());
 
-                String windowKey = new RedisKeys("limiter").all(BUDGET, key).get(0);
-                assertThat(master.call("EXISTS", windowKey)).isEqualTo(1L);
-            });
-        }
-    }
+					String windowKey = new RedisKeys("limiter").all(BUDGET, key).get(0);
+					assertThat(master.call("EXISTS", windowKey)).isEqualTo(1L);
+				});
+		}
+	}
 
-    @Test
-    void storeWhenRedisWithoutAConnectionFactoryShouldFailNamingThePropertyAndTheMissingBean() {
-        new WebApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(LimiterResilienceAutoConfiguration.class,
-                        LimiterRedisAutoConfiguration.class,
-                        LimiterAutoConfiguration.class, LimiterServletAutoConfiguration.class))
-                .withPropertyValues("limiter.store=redis").run(context -> {
-                    assertThat(context).hasFailed();
-                    assertThat(context.getStartupFailure()).rootCause()
-                            .hasMessageContaining("limiter.store")
-                            .hasMessageContaining("no single RedisConnectionFactory bean")
-                            .hasMessageContaining("spring-boot-starter-data-redis");
-                });
-    }
+	@Test
+	void storeWhenRedisWithoutAConnectionFactoryShouldFailNamingThePropertyAndTheMissingBean() {
+		new WebApplicationContextRunner()
+			.withConfiguration(
+					AutoConfigurations.of(LimiterResilienceAutoConfiguration.class, LimiterRedisAutoConfiguration.class,
+							LimiterAutoConfiguration.class, LimiterServletAutoConfiguration.class))
+			.withPropertyValues("limiter.store=redis")
+			.run(context -> {
+				assertThat(context).hasFailed();
+				assertThat(context.getStartupFailure()).rootCause()
+					.hasMessageContaining("limiter.store")
+					.hasMessageContaining("no single RedisConnectionFactory bean")
+					.hasMessageContaining("spring-boot-starter-data-redis");
+			});
+	}
 
-    @Test
-    void storeWhenRedisWithoutSpringDataRedisShouldFailNamingTheDependency() {
-        runner.withClassLoader(new FilteredClassLoader("org.springframework.data.redis", "io.lettuce",
-                        "org.springframework.security"))
-                .withPropertyValues("limiter.store=redis").run(context -> {
-                    assertThat(context).hasFailed();
-                    assertThat(context.getStartupFailure()).rootCause()
-                            .hasMessageContaining("limiter.store")
-                            .hasMessageContaining("spring-data-redis is not on the classpath")
-                            .hasMessageContaining("spring-boot-starter-data-redis");
-                });
-    }
+	@Test
+	void storeWhenRedisWithoutSpringDataRedisShouldFailNamingTheDependency() {
+		runner
+			.withClassLoader(new FilteredClassLoader("org.springframework.data.redis", "io.lettuce",
+					"org.springframework.security"))
+			.withPropertyValues("limiter.store=redis")
+			.run(context -> {
+				assertThat(context).hasFailed();
+				assertThat(context.getStartupFailure()).rootCause()
+					.hasMessageContaining("limiter.store")
+					.hasMessageContaining("spring-data-redis is not on the classpath")
+					.hasMessageContaining("spring-boot-starter-data-redis");
+			});
+	}
 
-    @Test
-    void storeWhenMemoryWithoutSpringDataRedisShouldNeverTouchARedisClass() {
-        runner.withClassLoader(new FilteredClassLoader("org.springframework.data.redis", "io.lettuce",
-                        "org.springframework.security"))
-                .run(context -> {
-                    assertThat(context).hasNotFailed();
-                    assertThat(context.getBean(RateLimitStore.class).name()).isEqualTo("memory");
-                });
-    }
+	@Test
+	void storeWhenMemoryWithoutSpringDataRedisShouldNeverTouchARedisClass() {
+		runner
+			.withClassLoader(new FilteredClassLoader("org.springframework.data.redis", "io.lettuce",
+					"org.springframework.security"))
+			.run(context -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context.getBean(RateLimitStore.class).name()).isEqualTo("memory");
+			});
+	}
 
-    @Test
-    void storeWhenMemoryShouldIgnoreAnAvailableRedis() {
-        runner.withPropertyValues("spring.data.redis.port=" + redis.port()).run(context -> {
-            assertThat(context).hasNotFailed();
-            assertThat(context.getBean(RateLimitStore.class).name()).isEqualTo("memory");
-            assertThat(context).doesNotHaveBean(RedisRateLimitStore.class);
-        });
-    }
+	@Test
+	void storeWhenMemoryShouldIgnoreAnAvailableRedis() {
+		runner.withPropertyValues("spring.data.redis.port=" + redis.port()).run(context -> {
+			assertThat(context).hasNotFailed();
+			assertThat(context.getBean(RateLimitStore.class).name()).isEqualTo("memory");
+			assertThat(context).doesNotHaveBean(RedisRateLimitStore.class);
+		});
+	}
 
-    @Test
-    void storeWhenRedisAndTheUserDefinesOneShouldBackOff() {
-        runner.withPropertyValues("limiter.store=redis", "spring.data.redis.port=" + redis.port())
-                .withUserConfiguration(UserStore.class).run(context -> {
-                    assertThat(context).hasSingleBean(RateLimitStore.class);
-                    assertThat(context.getBean(RateLimitStore.class)).isSameAs(context.getBean("userStore"));
-                });
-    }
+	@Test
+	void storeWhenRedisAndTheUserDefinesOneShouldBackOff() {
+		runner.withPropertyValues("limiter.store=redis", "spring.data.redis.port=" + redis.port())
+			.withUserConfiguration(UserStore.class)
+			.run(context -> {
+				assertThat(context).hasSingleBean(RateLimitStore.class);
+				assertThat(context.getBean(RateLimitStore.class)).isSameAs(context.getBean("userStore"));
+			});
+	}
 
-    @Test
-    void storeWhenTheKeyPrefixWouldBreakTheHashTagShouldFailNamingTheProperty() {
-        runner.withPropertyValues("limiter.store=redis", "limiter.redis.key-prefix=a{b}",
-                "spring.data.redis.port=" + redis.port()).run(context -> {
-            assertThat(context).hasFailed();
-            assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("limiter.redis.key-prefix");
-        });
-    }
+	@Test
+	void storeWhenTheKeyPrefixWouldBreakTheHashTagShouldFailNamingTheProperty() {
+		runner
+			.withPropertyValues("limiter.store=redis", "limiter.redis.key-prefix=a{b}",
+					"spring.data.redis.port=" + redis.port())
+			.run(context -> {
+				assertThat(context).hasFailed();
+				assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("limiter.redis.key-prefix");
+			});
+	}
 
-    @Test
-    void storeWhenRedisTimeoutIsZeroShouldFailNamingTheTimeoutNotTheKeyPrefix() {
-        runner.withPropertyValues("limiter.store=redis", "limiter.redis.timeout=0s",
-                "spring.data.redis.port=" + redis.port()).run(context -> {
-            assertThat(context).hasFailed();
-            assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("limiter.redis.timeout")
-                    .hasMessageNotContaining("key-prefix");
-        });
-    }
+	@Test
+	void storeWhenRedisTimeoutIsZeroShouldFailNamingTheTimeoutNotTheKeyPrefix() {
+		runner
+			.withPropertyValues("limiter.store=redis", "limiter.redis.timeout=0s",
+					"spring.data.redis.port=" + redis.port())
+			.run(context -> {
+				assertThat(context).hasFailed();
+				assertThat(context.getStartupFailure()).rootCause()
+					.hasMessageContaining("limiter.redis.timeout")
+					.hasMessageNotContaining("key-prefix");
+			});
+	}
 
-    @Test
-    void startupShouldLogTheRedisStoreOnce(CapturedOutput output) {
-        runner.withPropertyValues("limiter.store=redis", "spring.data.redis.port=" + redis.port()).run(context -> {
-            assertThat(context).hasNotFailed();
-            assertThat(output.getOut().split("Limiter counting in store 'redis'", -1)).hasSize(2);
-        });
-    }
+	@Test
+	void startupShouldLogTheRedisStoreOnce(CapturedOutput output) {
+		runner.withPropertyValues("limiter.store=redis", "spring.data.redis.port=" + redis.port()).run(context -> {
+			assertThat(context).hasNotFailed();
+			assertThat(output.getOut().split("Limiter counting in store 'redis'", -1)).hasSize(2);
+		});
+	}
 
-    @Test
-    void redisAutoConfigurationShouldBeListedForDiscovery() {
-        assertThat(ImportCandidates.load(AutoConfiguration.class, getClass().getClassLoader()))
-                .contains(LimiterRedisAutoConfiguration.class.getName());
-    }
+	@Test
+	void redisAutoConfigurationShouldBeListedForDiscovery() {
+		assertThat(ImportCandidates.load(AutoConfiguration.class, getClass().getClassLoader()))
+			.contains(LimiterRedisAutoConfiguration.class.getName());
+	}
 
-    @Configuration(proxyBeanMethods = false)
-    static class UserStore {
+	@Configuration(proxyBeanMethods = false)
+	static class UserStore {
 
-        @Bean
-        RateLimitStore userStore() {
-            return RateLimitStores.inMemory(10);
-        }
-    }
+		@Bean
+		RateLimitStore userStore() {
+			return RateLimitStores.inMemory(10);
+		}
+
+	}
+
 }

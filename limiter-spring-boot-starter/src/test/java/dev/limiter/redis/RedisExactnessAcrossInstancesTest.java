@@ -34,97 +34,109 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * "137 a minute" means 137 across every instance: two application contexts (two instances, each with its own
- * connection factory) share one Redis, 16 threads each hammer one token through the servlet filter, and
- * exactly the limit is admitted; on standalone Redis and on a three-master Cluster.
+ * "137 a minute" means 137 across every instance: two application contexts (two
+ * instances, each with its own connection factory) share one Redis, 16 threads each
+ * hammer one token through the servlet filter, and exactly the limit is admitted; on
+ * standalone Redis and on a three-master Cluster.
  */
 class RedisExactnessAcrossInstancesTest {
 
-    @RegisterExtension
-    static RedisServerExtension redis = RedisServerExtension.shared();
+	@RegisterExtension
+	static RedisServerExtension redis = RedisServerExtension.shared();
 
-    @RegisterExtension
-    static RedisClusterExtension cluster = RedisClusterExtension.shared();
+	@RegisterExtension
+	static RedisClusterExtension cluster = RedisClusterExtension.shared();
 
-    private static final int LIMIT = 137;
-    private static final int THREADS_PER_INSTANCE = 16;
-    private static final int REQUESTS_PER_THREAD = 25;
+	private static final int LIMIT = 137;
 
-    private final WebApplicationContextRunner instance = new WebApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(RedisAutoConfiguration.class,
-                    dev.limiter.autoconfigure.resilience.LimiterResilienceAutoConfiguration.class, LimiterRedisAutoConfiguration.class,
-                    LimiterAutoConfiguration.class, LimiterServletAutoConfiguration.class))
-            .withClassLoader(new FilteredClassLoader("org.springframework.security"))
-            .withUserConfiguration(FixedClock.class)
-            .withPropertyValues("limiter.store=redis", "limiter.budgets.standard.windows.minute.limit=" + LIMIT);
+	private static final int THREADS_PER_INSTANCE = 16;
 
-    @Test
-    void twoInstancesOnStandaloneRedisAdmitExactlyTheLimit() throws Exception {
-        String[] redisProperties = {"spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + redis.port()};
-        assertExactAcrossTwoInstances(redisProperties);
-    }
+	private static final int REQUESTS_PER_THREAD = 25;
 
-    @Test
-    void twoInstancesOnARedisClusterAdmitExactlyTheLimit() throws Exception {
-        String[] redisProperties = {"spring.data.redis.cluster.nodes=" + String.join(",", cluster.cluster().addresses())};
-        assertExactAcrossTwoInstances(redisProperties);
-    }
+	private final WebApplicationContextRunner instance = new WebApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(RedisAutoConfiguration.class,
+				dev.limiter.autoconfigure.resilience.LimiterResilienceAutoConfiguration.class,
+				LimiterRedisAutoConfiguration.class, LimiterAutoConfiguration.class,
+				LimiterServletAutoConfiguration.class))
+		.withClassLoader(new FilteredClassLoader("org.springframework.security"))
+		.withUserConfiguration(FixedClock.class)
+		.withPropertyValues("limiter.store=redis", "limiter.budgets.standard.windows.minute.limit=" + LIMIT);
 
-    private void assertExactAcrossTwoInstances(String[] redisProperties) throws Exception {
-        String token = "tok-" + UUID.randomUUID();
-        instance.withPropertyValues(redisProperties).run(first ->
-                instance.withPropertyValues(redisProperties).run(second -> {
-                    assertThat(first.getBean(RateLimitFilter.class)).isNotSameAs(second.getBean(RateLimitFilter.class));
-                    List<Integer> statuses = hammer(token, first, second);
+	@Test
+	void twoInstancesOnStandaloneRedisAdmitExactlyTheLimit() throws Exception {
+		String[] redisProperties = { "spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + redis.port() };
+		assertExactAcrossTwoInstances(redisProperties);
+	}
 
-                    assertThat(statuses).hasSize(2 * THREADS_PER_INSTANCE * REQUESTS_PER_THREAD);
-                    assertThat(statuses).filteredOn(s -> s == 200).hasSize(LIMIT);
-                    assertThat(statuses).filteredOn(s -> s == 429).hasSize(statuses.size() - LIMIT);
-                }));
-    }
+	@Test
+	void twoInstancesOnARedisClusterAdmitExactlyTheLimit() throws Exception {
+		String[] redisProperties = {
+				"spring.data.redis.cluster.nodes=" + String.join(",", cluster.cluster().addresses()) };
+		assertExactAcrossTwoInstances(redisProperties);
+	}
 
-    private static List<Integer> hammer(String token, AssertableWebApplicationContext... instances) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(THREADS_PER_INSTANCE * instances.length);
-        CountDownLatch start = new CountDownLatch(1);
-        List<Future<List<Integer>>> futures = new ArrayList<>();
-        try {
-            for (AssertableWebApplicationContext context : instances) {
-                RateLimitFilter filter = context.getBean(RateLimitFilter.class);
-                for (int t = 0; t < THREADS_PER_INSTANCE; t++) {
-                    futures.add(pool.submit(() -> {
-                        start.await();
-                        List<Integer> statuses = new ArrayList<>();
-                        for (int i = 0; i < REQUESTS_PER_THREAD; i++) {
-                            MockHttpServletRequest request = new MockHttpServletRequest("GET", "/api/items");
-                            request.setUserPrincipal(() -> "alice");
-                            request.addHeader("Authorization", "Bearer " + token);
-                            MockHttpServletResponse response = new MockHttpServletResponse();
-                            FilterChain application = (req, res) -> { };
-                            filter.doFilter(request, response, application);
-                            statuses.add(response.getStatus());
-                        }
-                        return statuses;
-                    }));
-                }
-            }
-            start.countDown();
-            List<Integer> all = new ArrayList<>();
-            for (Future<List<Integer>> future : futures) {
-                all.addAll(future.get(60, TimeUnit.SECONDS));
-            }
-            return all;
-        } finally {
-            pool.shutdownNow();
-        }
-    }
+	private void assertExactAcrossTwoInstances(String[] redisProperties) throws Exception {
+		String token = "tok-" + UUID.randomUUID();
+		instance.withPropertyValues(redisProperties)
+			.run(first -> instance.withPropertyValues(redisProperties).run(second -> {
+				assertThat(first.getBean(RateLimitFilter.class)).isNotSameAs(second.getBean(RateLimitFilter.class));
+				List<Integer> statuses = hammer(token, first, second);
 
-    /** Both instances decide in the same minute, wherever the wall clock happens to be when the test runs. */
-    @Configuration(proxyBeanMethods = false)
-    static class FixedClock {
+				assertThat(statuses).hasSize(2 * THREADS_PER_INSTANCE * REQUESTS_PER_THREAD);
+				assertThat(statuses).filteredOn(s -> s == 200).hasSize(LIMIT);
+				assertThat(statuses).filteredOn(s -> s == 429).hasSize(statuses.size() - LIMIT);
+			}));
+	}
 
-        @Bean(name = LimiterAutoConfiguration.CLOCK_BEAN_NAME)
-        Clock limiterClock() {
-            return Clock.fixed(Instant.parse("2030-01-01T00:00:30Z"), ZoneOffset.UTC);
-        }
-    }
+	private static List<Integer> hammer(String token, AssertableWebApplicationContext... instances) throws Exception {
+		ExecutorService pool = Executors.newFixedThreadPool(THREADS_PER_INSTANCE * instances.length);
+		CountDownLatch start = new CountDownLatch(1);
+		List<Future<List<Integer>>> futures = new ArrayList<>();
+		try {
+			for (AssertableWebApplicationContext context : instances) {
+				RateLimitFilter filter = context.getBean(RateLimitFilter.class);
+				for (int t = 0; t < THREADS_PER_INSTANCE; t++) {
+					futures.add(pool.submit(() -> {
+						start.await();
+						List<Integer> statuses = new ArrayList<>();
+						for (int i = 0; i < REQUESTS_PER_THREAD; i++) {
+							MockHttpServletRequest request = new MockHttpServletRequest("GET", "/api/items");
+							request.setUserPrincipal(() -> "alice");
+							request.addHeader("Authorization", "Bearer " + token);
+							MockHttpServletResponse response = new MockHttpServletResponse();
+							FilterChain application = (req, res) -> {
+							};
+							filter.doFilter(request, response, application);
+							statuses.add(response.getStatus());
+						}
+						return statuses;
+					}));
+				}
+			}
+			start.countDown();
+			List<Integer> all = new ArrayList<>();
+			for (Future<List<Integer>> future : futures) {
+				all.addAll(future.get(60, TimeUnit.SECONDS));
+			}
+			return all;
+		}
+		finally {
+			pool.shutdownNow();
+		}
+	}
+
+	/**
+	 * Both instances decide in the same minute, wherever the wall clock happens to be
+	 * when the test runs.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	static class FixedClock {
+
+		@Bean(name = LimiterAutoConfiguration.CLOCK_BEAN_NAME)
+		Clock limiterClock() {
+			return Clock.fixed(Instant.parse("2030-01-01T00:00:30Z"), ZoneOffset.UTC);
+		}
+
+	}
+
 }

@@ -18,65 +18,74 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 class CircuitBreakingRateLimitStoreTests {
 
-    private static final long T0 = 1_699_999_200_000L;
-    private static final Budget BUDGET = Budget.builder("b").window("minute", 10, Duration.ofMinutes(1)).build();
+	private static final long T0 = 1_699_999_200_000L;
 
-    private final IllegalStateException storeError = new IllegalStateException("connection refused");
-    private final CircuitBreaker breaker = CircuitBreaker.of("limiter", CircuitBreakerConfig.custom()
-            .slidingWindowSize(2).minimumNumberOfCalls(2).failureRateThreshold(50)
-            .waitDurationInOpenState(Duration.ofMinutes(1)).build());
-    private final CircuitBreakingRateLimitStore store = new CircuitBreakingRateLimitStore(new FailingStore(), breaker);
+	private static final Budget BUDGET = Budget.builder("b").window("minute", 10, Duration.ofMinutes(1)).build();
 
-    @Test
-    void takeWhenTheStoreFailsShouldWrapItsErrorAsAStoreFailure() {
-        assertThatExceptionOfType(RateLimitStoreException.class)
-                .isThrownBy(() -> store.take(BUDGET, "k", 1, false, T0)).withCause(storeError);
-    }
+	private final IllegalStateException storeError = new IllegalStateException("connection refused");
 
-    @Test
-    void takeWhenTheBreakerIsOpenShouldNameTheStoresLastError() {
-        for (int i = 0; i < 2; i++) {
-            assertThatExceptionOfType(RateLimitStoreException.class)
-                    .isThrownBy(() -> store.take(BUDGET, "k", 1, false, T0));
-        }
+	private final CircuitBreaker breaker = CircuitBreaker.of("limiter",
+			CircuitBreakerConfig.custom()
+				.slidingWindowSize(2)
+				.minimumNumberOfCalls(2)
+				.failureRateThreshold(50)
+				.waitDurationInOpenState(Duration.ofMinutes(1))
+				.build());
 
-        assertThatExceptionOfType(StoreNotCalledException.class)
-                .isThrownBy(() -> store.take(BUDGET, "k", 1, false, T0))
-                .withMessage("circuit breaker 'limiter' is open; store not called").withCause(storeError);
-        assertThat(breaker.getMetrics().getNumberOfNotPermittedCalls()).isEqualTo(1);
-    }
+	private final CircuitBreakingRateLimitStore store = new CircuitBreakingRateLimitStore(new FailingStore(), breaker);
 
-    @Test
-    void settledWhenTheBreakerOpenedShouldBeFalse() {
-        breaker.transitionToOpenState();
+	@Test
+	void takeWhenTheStoreFailsShouldWrapItsErrorAsAStoreFailure() {
+		assertThatExceptionOfType(RateLimitStoreException.class).isThrownBy(() -> store.take(BUDGET, "k", 1, false, T0))
+			.withCause(storeError);
+	}
 
-        assertThat(store.settled()).isFalse();
-    }
+	@Test
+	void takeWhenTheBreakerIsOpenShouldNameTheStoresLastError() {
+		for (int i = 0; i < 2; i++) {
+			assertThatExceptionOfType(RateLimitStoreException.class)
+				.isThrownBy(() -> store.take(BUDGET, "k", 1, false, T0));
+		}
 
-    private final class FailingStore implements RateLimitStore {
+		assertThatExceptionOfType(StoreNotCalledException.class).isThrownBy(() -> store.take(BUDGET, "k", 1, false, T0))
+			.withMessage("circuit breaker 'limiter' is open; store not called")
+			.withCause(storeError);
+		assertThat(breaker.getMetrics().getNumberOfNotPermittedCalls()).isEqualTo(1);
+	}
 
-        @Override
-        public Decision take(Budget budget, String key, long cost, boolean expensive, long nowMillis) {
-            throw storeError;
-        }
+	@Test
+	void settledWhenTheBreakerOpenedShouldBeFalse() {
+		breaker.transitionToOpenState();
 
-        @Override
-        public void release(Lease lease, long nowMillis) {
-        }
+		assertThat(store.settled()).isFalse();
+	}
 
-        @Override
-        public KeyState peek(Budget budget, String key, long nowMillis) {
-            throw storeError;
-        }
+	private final class FailingStore implements RateLimitStore {
 
-        @Override
-        public void reset(Budget budget, String key) {
-            throw storeError;
-        }
+		@Override
+		public Decision take(Budget budget, String key, long cost, boolean expensive, long nowMillis) {
+			throw storeError;
+		}
 
-        @Override
-        public String name() {
-            return "failing";
-        }
-    }
+		@Override
+		public void release(Lease lease, long nowMillis) {
+		}
+
+		@Override
+		public KeyState peek(Budget budget, String key, long nowMillis) {
+			throw storeError;
+		}
+
+		@Override
+		public void reset(Budget budget, String key) {
+			throw storeError;
+		}
+
+		@Override
+		public String name() {
+			return "failing";
+		}
+
+	}
+
 }

@@ -12,32 +12,40 @@ import org.springframework.web.bind.annotation.RestController;
 import java.time.Clock;
 import java.time.Instant;
 
-/** A servlet application on the starter with the Redis store, for real faults of a real redis-server. */
+/**
+ * A servlet application on the starter with the Redis store, for real faults of a real
+ * redis-server.
+ */
 @SpringBootConfiguration
 @EnableAutoConfiguration
 public class StoreFailureTestApplication {
 
-    /** 2030-01-01T00:00:05Z: every request of a test falls in one minute, whatever the wall clock does. */
-    public static final Instant NOW = Instant.parse("2030-01-01T00:00:05Z");
+	/**
+	 * 2030-01-01T00:00:05Z: every request of a test falls in one minute, whatever the
+	 * wall clock does.
+	 */
+	public static final Instant NOW = Instant.parse("2030-01-01T00:00:05Z");
 
-    @Bean(name = "limiterClock")
-    Clock limiterClock() {
-        return new MutableClock(NOW);
-    }
+	@Bean(name = "limiterClock")
+	Clock limiterClock() {
+		return new MutableClock(NOW);
+	}
 
-    @Bean
-    SecurityFilterChain permitAll(HttpSecurity http) throws Exception {
-        return http.csrf(csrf -> csrf.disable())
-                .authorizeHttpRequests(authorize -> authorize.anyRequest().permitAll())
-                .build();
-    }
+	@Bean
+	SecurityFilterChain permitAll(HttpSecurity http) throws Exception {
+		return http.csrf(csrf -> csrf.disable())
+			.authorizeHttpRequests(authorize -> authorize.anyRequest().permitAll())
+			.build();
+	}
 
-    @RestController
-    static class PingController {
+	@RestController
+	static class PingController {
 
-        @GetMapping("/ping")
-        String ping() {
-            return "pong";
-        }
-    }
+		@GetMapping("/ping")
+		String ping() {
+			return "pong";
+		}
+
+	}
+
 }

@@ -20,57 +20,66 @@ import org.springframework.web.servlet.HandlerMapping;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The handler is resolved once per request: the dispatcher gets the limiter's lookup instead of its own pass. */
-@SpringBootTest(classes = {GuardTestApplication.class, HandlerResolvedOnceTests.Counting.class},
-        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+/**
+ * The handler is resolved once per request: the dispatcher gets the limiter's lookup
+ * instead of its own pass.
+ */
+@SpringBootTest(classes = { GuardTestApplication.class, HandlerResolvedOnceTests.Counting.class },
+		webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class HandlerResolvedOnceTests {
 
-    static final AtomicInteger byDispatcher = new AtomicInteger();
-    static final AtomicInteger byOthers = new AtomicInteger();
+	static final AtomicInteger byDispatcher = new AtomicInteger();
+	static final AtomicInteger byOthers = new AtomicInteger();
 
-    @LocalServerPort
-    private int port;
+	@LocalServerPort
+	private int port;
 
-    @Test
-    void dispatcherShouldNotMapAgainAHandlerTheLimiterAlreadyResolved() throws Exception {
-        int dispatcherBefore = byDispatcher.get();
-        int othersBefore = byOthers.get();
+	@Test
+	void dispatcherShouldNotMapAgainAHandlerTheLimiterAlreadyResolved() throws Exception {
+		int dispatcherBefore = byDispatcher.get();
+		int othersBefore = byOthers.get();
 
-        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + port + "/public/hello")).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
+		HttpResponse<String> response = HttpClient.newHttpClient()
+			.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/public/hello")).GET().build(),
+					HttpResponse.BodyHandlers.ofString());
 
-        assertThat(response.statusCode()).isEqualTo(200);
-        assertThat(response.body()).isEqualTo("hello");
-        assertThat(byOthers.get() - othersBefore).as("the limiter's lookup").isPositive();
-        assertThat(byDispatcher.get() - dispatcherBefore).as("the dispatcher's own pass").isZero();
-    }
+		assertThat(response.statusCode()).isEqualTo(200);
+		assertThat(response.body()).isEqualTo("hello");
+		assertThat(byOthers.get() - othersBefore).as("the limiter's lookup").isPositive();
+		assertThat(byDispatcher.get() - dispatcherBefore).as("the dispatcher's own pass").isZero();
+	}
 
-    /** A mapping that finds nothing and counts who asked it: the dispatcher, or anyone else (the limiter). */
-    @TestConfiguration(proxyBeanMethods = false)
-    static class Counting {
+	/**
+	 * A mapping that finds nothing and counts who asked it: the dispatcher, or anyone
+	 * else (the limiter).
+	 */
+	@TestConfiguration(proxyBeanMethods = false)
+	static class Counting {
 
-        @Bean
-        HandlerMapping countingHandlerMapping() {
-            return new CountingMapping();
-        }
-    }
+		@Bean
+		HandlerMapping countingHandlerMapping() {
+			return new CountingMapping();
+		}
 
-    static final class CountingMapping implements HandlerMapping, Ordered {
+	}
 
-        @Override
-        public HandlerExecutionChain getHandler(HttpServletRequest request) {
-            boolean dispatcher = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE)
-                    .walk(frames -> frames.skip(1).findFirst())
-                    .map(frame -> DispatcherServlet.class.isAssignableFrom(frame.getDeclaringClass()))
-                    .orElse(false);
-            (dispatcher ? byDispatcher : byOthers).incrementAndGet();
-            return null;
-        }
+	static final class CountingMapping implements HandlerMapping, Ordered {
 
-        @Override
-        public int getOrder() {
-            return Ordered.HIGHEST_PRECEDENCE + 1;
-        }
-    }
+		@Override
+		public HandlerExecutionChain getHandler(HttpServletRequest request) {
+			boolean dispatcher = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE)
+				.walk(frames -> frames.skip(1).findFirst())
+				.map(frame -> DispatcherServlet.class.isAssignableFrom(frame.getDeclaringClass()))
+				.orElse(false);
+			(dispatcher ? byDispatcher : byOthers).incrementAndGet();
+			return null;
+		}
+
+		@Override
+		public int getOrder() {
+			return Ordered.HIGHEST_PRECEDENCE + 1;
+		}
+
+	}
+
 }

@@ -32,172 +32,175 @@ import static org.assertj.core.api.Assertions.assertThat;
 @ExtendWith(OutputCaptureExtension.class)
 class RouteInventoryTests {
 
-    private final WebApplicationContextRunner runner = new WebApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(DispatcherServletAutoConfiguration.class,
-                    WebMvcAutoConfiguration.class, HttpMessageConvertersAutoConfiguration.class,
-                    LimiterAutoConfiguration.class, LimiterRoutesAutoConfiguration.class,
-                    LimiterServletAutoConfiguration.class))
-            .withUserConfiguration(Handlers.class)
-            .withPropertyValues(
-                    "limiter.routes[0].pattern=/covered",
-                    "limiter.routes[1].pattern=/old/**",
-                    "limiter.routes[1].budget=anonymous",
-                    "limiter.routes[2].pattern=/annotated",
-                    "limiter.routes[2].methods=DELETE",
-                    "limiter.routes[3].pattern=/fn/**",
-                    "limiter.routes[3].exempt=true",
-                    "limiter.routes[3].reason=functional probes");
+	private final WebApplicationContextRunner runner = new WebApplicationContextRunner()
+		.withConfiguration(
+				AutoConfigurations.of(DispatcherServletAutoConfiguration.class, WebMvcAutoConfiguration.class,
+						HttpMessageConvertersAutoConfiguration.class, LimiterAutoConfiguration.class,
+						LimiterRoutesAutoConfiguration.class, LimiterServletAutoConfiguration.class))
+		.withUserConfiguration(Handlers.class)
+		.withPropertyValues("limiter.routes[0].pattern=/covered", "limiter.routes[1].pattern=/old/**",
+				"limiter.routes[1].budget=anonymous", "limiter.routes[2].pattern=/annotated",
+				"limiter.routes[2].methods=DELETE", "limiter.routes[3].pattern=/fn/**", "limiter.routes[3].exempt=true",
+				"limiter.routes[3].reason=functional probes");
 
-    @Test
-    void strictInventoryShouldFailListingEveryImplicitHandlerAndEveryDeadRule() {
-        runner.withPropertyValues("limiter.inventory.strict=true").run(context -> {
-            assertThat(context).hasFailed();
-            RouteInventoryException failure = (RouteInventoryException) rootCause(context.getStartupFailure());
-            assertThat(failure.getProblems()).containsExactly(
-                    "handler GET /forgotten (RouteInventoryTests.InventoryController#forgotten) falls to the "
-                            + "default budget 'standard' implicitly",
-                    "handler POST /orders/{id} (RouteInventoryTests.InventoryController#order) falls to the "
-                            + "default budget 'standard' implicitly",
-                    "rule limiter.routes[1] (/old/**) matches no handler",
-                    "rule limiter.routes[2] (DELETE /annotated) matches no handler");
-            assertThat(new RouteInventoryFailureAnalyzer().analyze(context.getStartupFailure()).getDescription())
-                    .contains("\n    - handler GET /forgotten").contains("\n    - rule limiter.routes[1] (/old/**)");
-        });
-    }
+	@Test
+	void strictInventoryShouldFailListingEveryImplicitHandlerAndEveryDeadRule() {
+		runner.withPropertyValues("limiter.inventory.strict=true").run(context -> {
+			assertThat(context).hasFailed();
+			RouteInventoryException failure = (RouteInventoryException) rootCause(context.getStartupFailure());
+			assertThat(failure.getProblems()).containsExactly(
+					"handler GET /forgotten (RouteInventoryTests.InventoryController#forgotten) falls to the "
+							+ "default budget 'standard' implicitly",
+					"handler POST /orders/{id} (RouteInventoryTests.InventoryController#order) falls to the "
+							+ "default budget 'standard' implicitly",
+					"rule limiter.routes[1] (/old/**) matches no handler",
+					"rule limiter.routes[2] (DELETE /annotated) matches no handler");
+			assertThat(new RouteInventoryFailureAnalyzer().analyze(context.getStartupFailure()).getDescription())
+				.contains("\n    - handler GET /forgotten")
+				.contains("\n    - rule limiter.routes[1] (/old/**)");
+		});
+	}
 
-    @Test
-    void strictInventoryWhenEveryHandlerIsAccountedForShouldStart() {
-        runner.withPropertyValues("limiter.inventory.strict=true",
-                        "limiter.routes[1].pattern=/forgotten",
-                        "limiter.routes[2].pattern=/orders/{id}",
-                        "limiter.routes[2].methods=POST")
-                .run(context -> assertThat(context).hasNotFailed());
-    }
+	@Test
+	void strictInventoryWhenEveryHandlerIsAccountedForShouldStart() {
+		runner
+			.withPropertyValues("limiter.inventory.strict=true", "limiter.routes[1].pattern=/forgotten",
+					"limiter.routes[2].pattern=/orders/{id}", "limiter.routes[2].methods=POST")
+			.run(context -> assertThat(context).hasNotFailed());
+	}
 
-    @Test
-    void inventoryWhenNotStrictShouldStartAndLogEveryHandlerOnce(CapturedOutput output) {
-        runner.run(context -> {
-            assertThat(context).hasNotFailed();
-            RouteInventory inventory = context.getBean(RouteInventoryCheck.class).inventory();
-            assertThat(inventory.entries()).extracting(RouteInventory.Entry::pattern)
-                    .containsExactly("/annotated", "/covered", "/fn/{id}", "/forgotten", "/orders/{id}");
-            assertThat(inventory.entries()).extracting(entry -> entry.source().label())
-                    .containsExactly("method annotation", "yaml rule", "yaml rule", "default", "default");
-            assertThat(inventory.deadRules()).containsExactly("limiter.routes[1] (/old/**)",
-                    "limiter.routes[2] (DELETE /annotated)");
-        });
-        assertThat(output).containsOnlyOnce("Limiter route inventory (5 handlers, 2 on the default budget "
-                + "implicitly, 2 rules matching no handler):");
-        assertThat(output).containsPattern("GET +/forgotten +RouteInventoryTests.InventoryController#forgotten +"
-                + "standard +default");
-        assertThat(output).containsPattern("GET +/fn/\\{id} +route .* +exempt \\(functional probes\\) +yaml rule");
-        assertThat(output).contains("rule matching no handler: limiter.routes[1] (/old/**)");
-    }
+	@Test
+	void inventoryWhenNotStrictShouldStartAndLogEveryHandlerOnce(CapturedOutput output) {
+		runner.run(context -> {
+			assertThat(context).hasNotFailed();
+			RouteInventory inventory = context.getBean(RouteInventoryCheck.class).inventory();
+			assertThat(inventory.entries()).extracting(RouteInventory.Entry::pattern)
+				.containsExactly("/annotated", "/covered", "/fn/{id}", "/forgotten", "/orders/{id}");
+			assertThat(inventory.entries()).extracting(entry -> entry.source().label())
+				.containsExactly("method annotation", "yaml rule", "yaml rule", "default", "default");
+			assertThat(inventory.deadRules()).containsExactly("limiter.routes[1] (/old/**)",
+					"limiter.routes[2] (DELETE /annotated)");
+		});
+		assertThat(output).containsOnlyOnce("Limiter route inventory (5 handlers, 2 on the default budget "
+				+ "implicitly, 2 rules matching no handler):");
+		assertThat(output).containsPattern(
+				"GET +/forgotten +RouteInventoryTests.InventoryController#forgotten +" + "standard +default");
+		assertThat(output).containsPattern("GET +/fn/\\{id} +route .* +exempt \\(functional probes\\) +yaml rule");
+		assertThat(output).contains("rule matching no handler: limiter.routes[1] (/old/**)");
+	}
 
-    @Test
-    void annotationNamingAnUnknownBudgetShouldFailStartUpNamingClassAndMethod() {
-        runner.withUserConfiguration(UnknownBudget.class).run(context -> {
-            assertThat(context).hasFailed();
-            RouteInventoryException failure = (RouteInventoryException) rootCause(context.getStartupFailure());
-            assertThat(failure.getProblems()).containsExactly("@RateLimited(budget = \"platinum\") on "
-                    + UnknownBudgetController.class.getName() + "#premium names an unknown budget; known budgets "
-                    + "are [standard, anonymous]");
-        });
-    }
+	@Test
+	void annotationNamingAnUnknownBudgetShouldFailStartUpNamingClassAndMethod() {
+		runner.withUserConfiguration(UnknownBudget.class).run(context -> {
+			assertThat(context).hasFailed();
+			RouteInventoryException failure = (RouteInventoryException) rootCause(context.getStartupFailure());
+			assertThat(failure.getProblems())
+				.containsExactly("@RateLimited(budget = \"platinum\") on " + UnknownBudgetController.class.getName()
+						+ "#premium names an unknown budget; known budgets " + "are [standard, anonymous]");
+		});
+	}
 
-    @Test
-    void exemptionWithABlankReasonShouldFailStartUp() {
-        runner.withUserConfiguration(BlankReason.class).run(context -> {
-            assertThat(context).hasFailed();
-            RouteInventoryException failure = (RouteInventoryException) rootCause(context.getStartupFailure());
-            assertThat(failure.getProblems()).singleElement().asString()
-                    .contains(BlankReasonController.class.getName()).contains("must say why");
-        });
-    }
+	@Test
+	void exemptionWithABlankReasonShouldFailStartUp() {
+		runner.withUserConfiguration(BlankReason.class).run(context -> {
+			assertThat(context).hasFailed();
+			RouteInventoryException failure = (RouteInventoryException) rootCause(context.getStartupFailure());
+			assertThat(failure.getProblems()).singleElement()
+				.asString()
+				.contains(BlankReasonController.class.getName())
+				.contains("must say why");
+		});
+	}
 
-    private static Throwable rootCause(Throwable failure) {
-        Throwable cause = failure;
-        while (cause.getCause() != null) {
-            cause = cause.getCause();
-        }
-        return cause;
-    }
+	private static Throwable rootCause(Throwable failure) {
+		Throwable cause = failure;
+		while (cause.getCause() != null) {
+			cause = cause.getCause();
+		}
+		return cause;
+	}
 
-    @Configuration(proxyBeanMethods = false)
-    static class Handlers {
+	@Configuration(proxyBeanMethods = false)
+	static class Handlers {
 
-        @Bean
-        InventoryController inventoryController() {
-            return new InventoryController();
-        }
+		@Bean
+		InventoryController inventoryController() {
+			return new InventoryController();
+		}
 
-        @Bean
-        RouterFunction<ServerResponse> functionalRoutes() {
-            return RouterFunctions.route().GET("/fn/{id}", request -> ServerResponse.ok().body("fn")).build();
-        }
-    }
+		@Bean
+		RouterFunction<ServerResponse> functionalRoutes() {
+			return RouterFunctions.route().GET("/fn/{id}", request -> ServerResponse.ok().body("fn")).build();
+		}
 
-    @RestController
-    static class InventoryController {
+	}
 
-        @GetMapping("/covered")
-        String covered() {
-            return "covered";
-        }
+	@RestController
+	static class InventoryController {
 
-        @RateLimited
-        @GetMapping("/annotated")
-        String annotated() {
-            return "annotated";
-        }
+		@GetMapping("/covered")
+		String covered() {
+			return "covered";
+		}
 
-        @GetMapping("/forgotten")
-        String forgotten() {
-            return "forgotten";
-        }
+		@RateLimited
+		@GetMapping("/annotated")
+		String annotated() {
+			return "annotated";
+		}
 
-        @PostMapping("/orders/{id}")
-        String order(@PathVariable String id) {
-            return id;
-        }
-    }
+		@GetMapping("/forgotten")
+		String forgotten() {
+			return "forgotten";
+		}
 
-    @Configuration(proxyBeanMethods = false)
-    static class UnknownBudget {
+		@PostMapping("/orders/{id}")
+		String order(@PathVariable String id) {
+			return id;
+		}
 
-        @Bean
-        UnknownBudgetController unknownBudgetController() {
-            return new UnknownBudgetController();
-        }
-    }
+	}
 
-    @RestController
-    static class UnknownBudgetController {
+	@Configuration(proxyBeanMethods = false)
+	static class UnknownBudget {
 
-        @RateLimited(budget = "platinum")
-        @GetMapping("/premium")
-        String premium() {
-            return "premium";
-        }
-    }
+		@Bean
+		UnknownBudgetController unknownBudgetController() {
+			return new UnknownBudgetController();
+		}
 
-    @Configuration(proxyBeanMethods = false)
-    static class BlankReason {
+	}
 
-        @Bean
-        BlankReasonController blankReasonController() {
-            return new BlankReasonController();
-        }
-    }
+	@RestController
+	static class UnknownBudgetController {
 
-    @RestController
-    @RateLimitExempt(reason = " ")
-    static class BlankReasonController {
+		@RateLimited(budget = "platinum")
+		@GetMapping("/premium")
+		String premium() {
+			return "premium";
+		}
 
-        @GetMapping("/blank")
-        String blank() {
-            return "blank";
-        }
-    }
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class BlankReason {
+
+		@Bean
+		BlankReasonController blankReasonController() {
+			return new BlankReasonController();
+		}
+
+	}
+
+	@RestController
+	@RateLimitExempt(reason = " ")
+	static class BlankReasonController {
+
+		@GetMapping("/blank")
+		String blank() {
+			return "blank";
+		}
+
+	}
 
 }

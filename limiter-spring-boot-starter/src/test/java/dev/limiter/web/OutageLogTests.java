@@ -10,52 +10,55 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class OutageLogTests {
 
-    private final RecordingLog log = new RecordingLog();
-    private final OutageLog outage = new OutageLog(log, "store failed: ", "store answers again");
+	private final RecordingLog log = new RecordingLog();
 
-    @Test
-    void failedWhenCalledOftenShouldWarnOnce() {
-        outage.failed("timeout");
-        outage.failed("timeout");
-        outage.failed("refused");
+	private final OutageLog outage = new OutageLog(log, "store failed: ", "store answers again");
 
-        assertThat(log.warnings).containsExactly("store failed: timeout");
-    }
+	@Test
+	void failedWhenCalledOftenShouldWarnOnce() {
+		outage.failed("timeout");
+		outage.failed("timeout");
+		outage.failed("refused");
 
-    @Test
-    void answeredWhenNoOutageIsOpenShouldSayNothing() {
-        outage.answered();
+		assertThat(log.warnings).containsExactly("store failed: timeout");
+	}
 
-        assertThat(log.warnings).isEmpty();
-    }
+	@Test
+	void answeredWhenNoOutageIsOpenShouldSayNothing() {
+		outage.answered();
 
-    @Test
-    void answeredWhenAnOutageIsOpenShouldWarnOnceAndCloseIt() {
-        outage.failed("timeout");
-        outage.answered();
-        outage.answered();
+		assertThat(log.warnings).isEmpty();
+	}
 
-        assertThat(log.warnings).containsExactly("store failed: timeout", "store answers again");
-        assertThat(outage.failing()).isFalse();
-    }
+	@Test
+	void answeredWhenAnOutageIsOpenShouldWarnOnceAndCloseIt() {
+		outage.failed("timeout");
+		outage.answered();
+		outage.answered();
 
-    @Test
-    void failedWhenASecondOutageStartsShouldWarnAgain() {
-        outage.failed("timeout");
-        outage.answered();
-        outage.failed("refused");
+		assertThat(log.warnings).containsExactly("store failed: timeout", "store answers again");
+		assertThat(outage.failing()).isFalse();
+	}
 
-        assertThat(log.warnings).containsExactly("store failed: timeout", "store answers again",
-                "store failed: refused");
-    }
+	@Test
+	void failedWhenASecondOutageStartsShouldWarnAgain() {
+		outage.failed("timeout");
+		outage.answered();
+		outage.failed("refused");
 
-    private static final class RecordingLog extends NoOpLog {
+		assertThat(log.warnings).containsExactly("store failed: timeout", "store answers again",
+				"store failed: refused");
+	}
 
-        final List<String> warnings = new ArrayList<>();
+	private static final class RecordingLog extends NoOpLog {
 
-        @Override
-        public void warn(Object message) {
-            warnings.add(String.valueOf(message));
-        }
-    }
+		final List<String> warnings = new ArrayList<>();
+
+		@Override
+		public void warn(Object message) {
+			warnings.add(String.valueOf(message));
+		}
+
+	}
+
 }

@@ -13,44 +13,46 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class RequestEndTests {
 
-    private final List<String> ends = new ArrayList<>();
-    private final RequestEnd end = new RequestEnd((status, completed) -> ends.add(status + "/" + completed));
+	private final List<String> ends = new ArrayList<>();
 
-    @Test
-    void endWhenCalledTwiceShouldRunTheActionOnce() {
-        end.end(200, true);
-        end.end(500, false);
+	private final RequestEnd end = new RequestEnd((status, completed) -> ends.add(status + "/" + completed));
 
-        assertThat(ends).containsExactly("200/true");
-    }
+	@Test
+	void endWhenCalledTwiceShouldRunTheActionOnce() {
+		end.end(200, true);
+		end.end(500, false);
 
-    @Test
-    void onCompleteWhenTheAsyncRequestCompletesShouldPassTheResponseStatus() {
-        MockHttpServletResponse response = new MockHttpServletResponse();
-        response.setStatus(401);
+		assertThat(ends).containsExactly("200/true");
+	}
 
-        end.onComplete(new AsyncEvent(null, new MockHttpServletRequest(), response));
+	@Test
+	void onCompleteWhenTheAsyncRequestCompletesShouldPassTheResponseStatus() {
+		MockHttpServletResponse response = new MockHttpServletResponse();
+		response.setStatus(401);
 
-        assertThat(ends).containsExactly("401/true");
-    }
+		end.onComplete(new AsyncEvent(null, new MockHttpServletRequest(), response));
 
-    @Test
-    void onTimeoutWhenTheAsyncRequestTimesOutShouldSayItDidNotComplete() {
-        end.onTimeout(new AsyncEvent(null, new MockHttpServletRequest(), new MockHttpServletResponse()));
-        end.onComplete(new AsyncEvent(null, new MockHttpServletRequest(), new MockHttpServletResponse()));
+		assertThat(ends).containsExactly("401/true");
+	}
 
-        assertThat(ends).containsExactly("0/false");
-    }
+	@Test
+	void onTimeoutWhenTheAsyncRequestTimesOutShouldSayItDidNotComplete() {
+		end.onTimeout(new AsyncEvent(null, new MockHttpServletRequest(), new MockHttpServletResponse()));
+		end.onComplete(new AsyncEvent(null, new MockHttpServletRequest(), new MockHttpServletResponse()));
 
-    @Test
-    void onStartAsyncWhenTheRequestRestartsShouldListenToTheNewCycle() {
-        MockHttpServletRequest request = new MockHttpServletRequest();
-        MockHttpServletResponse response = new MockHttpServletResponse();
-        MockAsyncContext context = new MockAsyncContext(request, response);
+		assertThat(ends).containsExactly("0/false");
+	}
 
-        end.onStartAsync(new AsyncEvent(context, request, response));
-        context.complete();
+	@Test
+	void onStartAsyncWhenTheRequestRestartsShouldListenToTheNewCycle() {
+		MockHttpServletRequest request = new MockHttpServletRequest();
+		MockHttpServletResponse response = new MockHttpServletResponse();
+		MockAsyncContext context = new MockAsyncContext(request, response);
 
-        assertThat(ends).containsExactly("200/true");
-    }
+		end.onStartAsync(new AsyncEvent(context, request, response));
+		context.complete();
+
+		assertThat(ends).containsExactly("200/true");
+	}
+
 }

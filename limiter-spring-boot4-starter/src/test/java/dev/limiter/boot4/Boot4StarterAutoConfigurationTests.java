@@ -37,140 +37,152 @@ import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The Boot 4 wiring: the shared auto-configurations plus the Boot 4 health pair, on Boot 4's own modules. */
+/**
+ * The Boot 4 wiring: the shared auto-configurations plus the Boot 4 health pair, on Boot
+ * 4's own modules.
+ */
 class Boot4StarterAutoConfigurationTests {
 
-    @RegisterExtension
-    static RedisServerExtension redis = RedisServerExtension.shared();
+	@RegisterExtension
+	static RedisServerExtension redis = RedisServerExtension.shared();
 
-    private final WebApplicationContextRunner runner = new WebApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class,
-                    LimiterResilienceAutoConfiguration.class, LimiterRedisAutoConfiguration.class,
-                    LimiterAutoConfiguration.class, LimiterServletAutoConfiguration.class,
-                    LimiterHealthContributorAutoConfiguration.class));
+	private final WebApplicationContextRunner runner = new WebApplicationContextRunner().withConfiguration(
+			AutoConfigurations.of(DataRedisAutoConfiguration.class, LimiterResilienceAutoConfiguration.class,
+					LimiterRedisAutoConfiguration.class, LimiterAutoConfiguration.class,
+					LimiterServletAutoConfiguration.class, LimiterHealthContributorAutoConfiguration.class));
 
-    @Test
-    void lettuceWhenClusterOnBoot4ShouldRefreshTheTopologyByDefault() {
-        runner.withConfiguration(AutoConfigurations.of(Boot4LimiterLettuceAutoConfiguration.class))
-                .withPropertyValues("limiter.store=redis", "spring.data.redis.cluster.nodes=127.0.0.1:1")
-                .run(context -> {
-                    LettuceClientConfiguration.LettuceClientConfigurationBuilder builder =
-                            LettuceClientConfiguration.builder().clientOptions(ClusterClientOptions.create());
-                    context.getBean(Boot4ClusterTopologyRefreshCustomizer.class).customize(builder);
-                    ClusterClientOptions options = (ClusterClientOptions) builder.build().getClientOptions()
-                            .orElseThrow();
-                    assertThat(options.getTopologyRefreshOptions().isPeriodicRefreshEnabled()).isTrue();
-                    assertThat(options.getTopologyRefreshOptions().getAdaptiveRefreshTriggers()).isNotEmpty();
-                });
-    }
+	@Test
+	void lettuceWhenClusterOnBoot4ShouldRefreshTheTopologyByDefault() {
+		runner.withConfiguration(AutoConfigurations.of(Boot4LimiterLettuceAutoConfiguration.class))
+			.withPropertyValues("limiter.store=redis", "spring.data.redis.cluster.nodes=127.0.0.1:1")
+			.run(context -> {
+				LettuceClientConfiguration.LettuceClientConfigurationBuilder builder = LettuceClientConfiguration
+					.builder()
+					.clientOptions(ClusterClientOptions.create());
+				context.getBean(Boot4ClusterTopologyRefreshCustomizer.class).customize(builder);
+				ClusterClientOptions options = (ClusterClientOptions) builder.build().getClientOptions().orElseThrow();
+				assertThat(options.getTopologyRefreshOptions().isPeriodicRefreshEnabled()).isTrue();
+				assertThat(options.getTopologyRefreshOptions().getAdaptiveRefreshTriggers()).isNotEmpty();
+			});
+	}
 
-    @Test
-    void lettuceWhenTheApplicationSetsItsRefreshOnBoot4ShouldLeaveItAlone() {
-        runner.withConfiguration(AutoConfigurations.of(Boot4LimiterLettuceAutoConfiguration.class))
-                .withPropertyValues("limiter.store=redis", "spring.data.redis.cluster.nodes=127.0.0.1:1",
-                        "spring.data.redis.lettuce.cluster.refresh.period=30s")
-                .run(context -> {
-                    LettuceClientConfiguration.LettuceClientConfigurationBuilder builder =
-                            LettuceClientConfiguration.builder().clientOptions(ClusterClientOptions.create());
-                    context.getBean(Boot4ClusterTopologyRefreshCustomizer.class).customize(builder);
-                    ClusterClientOptions options = (ClusterClientOptions) builder.build().getClientOptions()
-                            .orElseThrow();
-                    assertThat(options.getTopologyRefreshOptions().isPeriodicRefreshEnabled()).isFalse();
-                });
-    }
+	@Test
+	void lettuceWhenTheApplicationSetsItsRefreshOnBoot4ShouldLeaveItAlone() {
+		runner.withConfiguration(AutoConfigurations.of(Boot4LimiterLettuceAutoConfiguration.class))
+			.withPropertyValues("limiter.store=redis", "spring.data.redis.cluster.nodes=127.0.0.1:1",
+					"spring.data.redis.lettuce.cluster.refresh.period=30s")
+			.run(context -> {
+				LettuceClientConfiguration.LettuceClientConfigurationBuilder builder = LettuceClientConfiguration
+					.builder()
+					.clientOptions(ClusterClientOptions.create());
+				context.getBean(Boot4ClusterTopologyRefreshCustomizer.class).customize(builder);
+				ClusterClientOptions options = (ClusterClientOptions) builder.build().getClientOptions().orElseThrow();
+				assertThat(options.getTopologyRefreshOptions().isPeriodicRefreshEnabled()).isFalse();
+			});
+	}
 
-    @Test
-    void healthIndicatorWhenBootHealthPresentShouldReportTheStore() {
-        runner.run(context -> {
-            assertThat(context).hasNotFailed();
-            Health health = context.getBean("limiterHealthIndicator", HealthIndicator.class).health(true);
-            assertThat(health.getStatus()).isEqualTo(Status.UP);
-            assertThat(health.getDetails()).containsEntry("store", "memory").containsEntry("mode", "authoritative");
-        });
-    }
+	@Test
+	void healthIndicatorWhenBootHealthPresentShouldReportTheStore() {
+		runner.run(context -> {
+			assertThat(context).hasNotFailed();
+			Health health = context.getBean("limiterHealthIndicator", HealthIndicator.class).health(true);
+			assertThat(health.getStatus()).isEqualTo(Status.UP);
+			assertThat(health.getDetails()).containsEntry("store", "memory").containsEntry("mode", "authoritative");
+		});
+	}
 
-    @Test
-    void healthIndicatorWhenBootHealthAbsentShouldBackOff() {
-        runner.withClassLoader(new FilteredClassLoader(HealthIndicator.class)).run(context -> {
-            assertThat(context).hasNotFailed();
-            assertThat(context).doesNotHaveBean("limiterHealthIndicator");
-            assertThat(context).hasSingleBean(RateLimitFilter.class);
-        });
-    }
+	@Test
+	void healthIndicatorWhenBootHealthAbsentShouldBackOff() {
+		runner.withClassLoader(new FilteredClassLoader(HealthIndicator.class)).run(context -> {
+			assertThat(context).hasNotFailed();
+			assertThat(context).doesNotHaveBean("limiterHealthIndicator");
+			assertThat(context).hasSingleBean(RateLimitFilter.class);
+		});
+	}
 
-    @Test
-    void healthIndicatorWhenDisabledByBootPropertyShouldBackOff() {
-        runner.withPropertyValues("management.health.limiter.enabled=false")
-                .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean("limiterHealthIndicator"));
-    }
+	@Test
+	void healthIndicatorWhenDisabledByBootPropertyShouldBackOff() {
+		runner.withPropertyValues("management.health.limiter.enabled=false")
+			.run(context -> assertThat(context).hasNotFailed().doesNotHaveBean("limiterHealthIndicator"));
+	}
 
-    @Test
-    void storeWhenRedisOnBoot4ShouldCountInTheApplicationsRedis() {
-        // A generous timeout: a cold connection must not send this one decision to the fallback.
-        runner.withPropertyValues("limiter.store=redis", "limiter.redis.key-prefix=boot4wired", "limiter.redis.timeout=5s",
-                "spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + redis.port()).run(context -> {
-            assertThat(context).hasNotFailed();
-            RateLimitStore store = context.getBean(LimiterAutoConfiguration.STORE_BEAN_NAME, RateLimitStore.class);
-            assertThat(store).isInstanceOfSatisfying(FailOpenRateLimitStore.class, failOpen ->
-                    assertThat(failOpen.authoritative()).isInstanceOfSatisfying(CircuitBreakingRateLimitStore.class,
-                            breaking -> assertThat(breaking.delegate()).isInstanceOfSatisfying(
-                                    OverLimitRememberingStore.class, remembering ->
-                                            assertThat(remembering.delegate()).isInstanceOf(RedisRateLimitStore.class))));
-            Budget budget = Budget.builder("boot4").window("minute", 5, Duration.ofMinutes(1)).build();
-            String key = UUID.randomUUID().toString();
-            assertThat(store.take(budget, key, 1, false, System.currentTimeMillis()).degraded()).isFalse();
-            assertThat(((Number) redis.server().call("DBSIZE")).longValue()).isPositive();
-            assertThat(context.getBean("limiterHealthIndicator", HealthIndicator.class).health(true)
-                    .getDetails()).containsEntry("store", "redis").containsEntry("circuitBreaker", "CLOSED");
-        });
-    }
+	@Test
+	void storeWhenRedisOnBoot4ShouldCountInTheApplicationsRedis() {
+		// A generous timeout: a cold connection must not send this one decision to the
+		// fallback.
+		runner
+			.withPropertyValues("limiter.store=redis", "limiter.redis.key-prefix=boot4wired",
+					"limiter.redis.timeout=5s", "spring.data.redis.host=127.0.0.1",
+					"spring.data.redis.port=" + redis.port())
+			.run(context -> {
+				assertThat(context).hasNotFailed();
+				RateLimitStore store = context.getBean(LimiterAutoConfiguration.STORE_BEAN_NAME, RateLimitStore.class);
+				assertThat(store).isInstanceOfSatisfying(FailOpenRateLimitStore.class, failOpen -> assertThat(
+						failOpen.authoritative())
+					.isInstanceOfSatisfying(CircuitBreakingRateLimitStore.class,
+							breaking -> assertThat(breaking.delegate()).isInstanceOfSatisfying(
+									OverLimitRememberingStore.class, remembering -> assertThat(remembering.delegate())
+										.isInstanceOf(RedisRateLimitStore.class))));
+				Budget budget = Budget.builder("boot4").window("minute", 5, Duration.ofMinutes(1)).build();
+				String key = UUID.randomUUID().toString();
+				assertThat(store.take(budget, key, 1, false, System.currentTimeMillis()).degraded()).isFalse();
+				assertThat(((Number) redis.server().call("DBSIZE")).longValue()).isPositive();
+				assertThat(context.getBean("limiterHealthIndicator", HealthIndicator.class).health(true).getDetails())
+					.containsEntry("store", "redis")
+					.containsEntry("circuitBreaker", "CLOSED");
+			});
+	}
 
-    @Test
-    void limiterWhenDisabledShouldBackOff() {
-        runner.withPropertyValues("limiter.enabled=false").run(context -> {
-            assertThat(context).hasNotFailed();
-            assertThat(context).doesNotHaveBean(RateLimitFilter.class);
-            assertThat(context).doesNotHaveBean(RateLimitStore.class);
-            assertThat(context).doesNotHaveBean("limiterHealthIndicator");
-        });
-    }
+	@Test
+	void limiterWhenDisabledShouldBackOff() {
+		runner.withPropertyValues("limiter.enabled=false").run(context -> {
+			assertThat(context).hasNotFailed();
+			assertThat(context).doesNotHaveBean(RateLimitFilter.class);
+			assertThat(context).doesNotHaveBean(RateLimitStore.class);
+			assertThat(context).doesNotHaveBean("limiterHealthIndicator");
+		});
+	}
 
-    @Test
-    void breakerWithoutResilience4jBootIntegrationShouldReadTheStandardInstanceKeys() {
-        runner.withPropertyValues("resilience4j.circuitbreaker.instances.limiter.wait-duration-in-open-state=7s",
-                "resilience4j.circuitbreaker.instances.limiter.failure-rate-threshold=25").run(context -> {
-            assertThat(context).hasNotFailed();
-            assertThat(context).doesNotHaveBean(CircuitBreakerRegistry.class);
-            CircuitBreaker breaker = context.getBean(LimiterResilienceAutoConfiguration.BREAKER_BEAN_NAME,
-                    CircuitBreaker.class);
-            assertThat(breaker.getName()).isEqualTo("limiter");
-            assertThat(breaker.getCircuitBreakerConfig().getWaitIntervalFunctionInOpenState().apply(1))
-                    .isEqualTo(7000L);
-            assertThat(breaker.getCircuitBreakerConfig().getFailureRateThreshold()).isEqualTo(25f);
-        });
-    }
+	@Test
+	void breakerWithoutResilience4jBootIntegrationShouldReadTheStandardInstanceKeys() {
+		runner
+			.withPropertyValues("resilience4j.circuitbreaker.instances.limiter.wait-duration-in-open-state=7s",
+					"resilience4j.circuitbreaker.instances.limiter.failure-rate-threshold=25")
+			.run(context -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context).doesNotHaveBean(CircuitBreakerRegistry.class);
+				CircuitBreaker breaker = context.getBean(LimiterResilienceAutoConfiguration.BREAKER_BEAN_NAME,
+						CircuitBreaker.class);
+				assertThat(breaker.getName()).isEqualTo("limiter");
+				assertThat(breaker.getCircuitBreakerConfig().getWaitIntervalFunctionInOpenState().apply(1))
+					.isEqualTo(7000L);
+				assertThat(breaker.getCircuitBreakerConfig().getFailureRateThreshold()).isEqualTo(25f);
+			});
+	}
 
-    @Test
-    void breakerWithResilience4jSpringBoot4ShouldComeFromItsRegistry() {
-        runner.withConfiguration(AutoConfigurations.of(CircuitBreakerAutoConfiguration.class))
-                .withPropertyValues("resilience4j.circuitbreaker.instances.limiter.wait-duration-in-open-state=7s")
-                .run(context -> {
-                    assertThat(context).hasNotFailed();
-                    CircuitBreaker breaker = context.getBean(LimiterResilienceAutoConfiguration.BREAKER_BEAN_NAME,
-                            CircuitBreaker.class);
-                    assertThat(context.getBean(CircuitBreakerRegistry.class).find("limiter")).containsSame(breaker);
-                    assertThat(breaker.getCircuitBreakerConfig().getWaitIntervalFunctionInOpenState().apply(1))
-                            .isEqualTo(7000L);
-                });
-    }
+	@Test
+	void breakerWithResilience4jSpringBoot4ShouldComeFromItsRegistry() {
+		runner.withConfiguration(AutoConfigurations.of(CircuitBreakerAutoConfiguration.class))
+			.withPropertyValues("resilience4j.circuitbreaker.instances.limiter.wait-duration-in-open-state=7s")
+			.run(context -> {
+				assertThat(context).hasNotFailed();
+				CircuitBreaker breaker = context.getBean(LimiterResilienceAutoConfiguration.BREAKER_BEAN_NAME,
+						CircuitBreaker.class);
+				assertThat(context.getBean(CircuitBreakerRegistry.class).find("limiter")).containsSame(breaker);
+				assertThat(breaker.getCircuitBreakerConfig().getWaitIntervalFunctionInOpenState().apply(1))
+					.isEqualTo(7000L);
+			});
+	}
 
-    @Test
-    void importsShouldListTheBoot4HealthConfigurationAndNoBoot3One() {
-        java.util.List<String> imports = ImportCandidates.load(AutoConfiguration.class,
-                getClass().getClassLoader()).getCandidates();
-        assertThat(imports).contains(LimiterHealthContributorAutoConfiguration.class.getName(),
-                LimiterAutoConfiguration.class.getName(), LimiterRedisAutoConfiguration.class.getName())
-                .doesNotContain("dev.limiter.autoconfigure.actuate.LimiterHealthContributorAutoConfiguration",
-                        "dev.limiter.autoconfigure.redis.LimiterLettuceAutoConfiguration");
-    }
+	@Test
+	void importsShouldListTheBoot4HealthConfigurationAndNoBoot3One() {
+		java.util.List<String> imports = ImportCandidates.load(AutoConfiguration.class, getClass().getClassLoader())
+			.getCandidates();
+		assertThat(imports)
+			.contains(LimiterHealthContributorAutoConfiguration.class.getName(),
+					LimiterAutoConfiguration.class.getName(), LimiterRedisAutoConfiguration.class.getName())
+			.doesNotContain("dev.limiter.autoconfigure.actuate.LimiterHealthContributorAutoConfiguration",
+					"dev.limiter.autoconfigure.redis.LimiterLettuceAutoConfiguration");
+	}
+
 }

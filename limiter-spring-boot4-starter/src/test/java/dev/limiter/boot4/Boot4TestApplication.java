@@ -10,23 +10,27 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
-/** A Boot 4 servlet application on the Boot 4 starter, configured only through properties. */
+/**
+ * A Boot 4 servlet application on the Boot 4 starter, configured only through properties.
+ */
 @SpringBootConfiguration
 @EnableAutoConfiguration
 public class Boot4TestApplication {
 
-    /** Every request of a run falls in one minute, whatever the wall clock does. */
-    @Bean(name = "limiterClock")
-    Clock limiterClock() {
-        return new MutableClock(Instant.parse("2030-01-01T00:00:05Z"));
-    }
+	/** Every request of a run falls in one minute, whatever the wall clock does. */
+	@Bean(name = "limiterClock")
+	Clock limiterClock() {
+		return new MutableClock(Instant.parse("2030-01-01T00:00:05Z"));
+	}
 
-    @RestController
-    static class PingController {
+	@RestController
+	static class PingController {
 
-        @GetMapping("/ping")
-        String ping() {
-            return "pong";
-        }
-    }
+		@GetMapping("/ping")
+		String ping() {
+			return "pong";
+		}
+
+	}
+
 }

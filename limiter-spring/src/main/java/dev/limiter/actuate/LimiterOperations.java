@@ -27,242 +27,268 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.lang.Nullable;
 
 /**
- * What the {@code limiter} actuator endpoint answers, without the actuator's annotations (they are wiring).
- * {@code /actuator/limiter}: the resolved budgets with their totals, the route inventory, the store and its mode.
- * {@code /actuator/limiter/keys/{keyHash}}: one key's counters, read without counting (GET), or forgotten
- * (DELETE). The key hash is the counter key the default key resolver produces ({@code t:} + SHA-256 of the
- * token, base64url without padding); a raw token is never accepted: anything else is a 400.
+ * What the {@code limiter} actuator endpoint answers, without the actuator's annotations
+ * (they are wiring). {@code /actuator/limiter}: the resolved budgets with their totals,
+ * the route inventory, the store and its mode. {@code /actuator/limiter/keys/{keyHash}}:
+ * one key's counters, read without counting (GET), or forgotten (DELETE). The key hash is
+ * the counter key the default key resolver produces ({@code t:} + SHA-256 of the token,
+ * base64url without padding); a raw token is never accepted: anything else is a 400.
  */
 public class LimiterOperations {
 
-    static final String KEYS_SEGMENT = "keys";
+	static final String KEYS_SEGMENT = "keys";
 
-    /** {@code t:} (token) or {@code p:} (principal) + 43 base64url characters, or {@code a:} + an IP address. */
-    private static final Pattern KEY_HASH = Pattern.compile("(?:[tp]:[A-Za-z0-9_-]{43})|(?:a:[0-9A-Fa-f:.]{2,45})");
+	/**
+	 * {@code t:} (token) or {@code p:} (principal) + 43 base64url characters, or
+	 * {@code a:} + an IP address.
+	 */
+	private static final Pattern KEY_HASH = Pattern.compile("(?:[tp]:[A-Za-z0-9_-]{43})|(?:a:[0-9A-Fa-f:.]{2,45})");
 
-    private final BudgetRegistry budgets;
-    private final BudgetOptions options;
-    private final ObjectProvider<RateLimitStore> stores;
-    private final ObjectProvider<RouteInventoryCheck> inventory;
-    private final RateLimitTotals totals;
-    private final Clock clock;
+	private final BudgetRegistry budgets;
 
-    public LimiterOperations(BudgetRegistry budgets, BudgetOptions options, ObjectProvider<RateLimitStore> stores,
-                           ObjectProvider<RouteInventoryCheck> inventory, RateLimitTotals totals, Clock clock) {
-        this.budgets = budgets;
-        this.options = options;
-        this.stores = stores;
-        this.inventory = inventory;
-        this.totals = totals;
-        this.clock = clock;
-    }
+	private final BudgetOptions options;
 
-    public LimiterDescriptor limiter() {
-        RateLimitStore store = stores.getIfAvailable();
-        Map<String, BudgetDescriptor> described = new LinkedHashMap<>();
-        for (Budget budget : budgets.all()) {
-            described.put(budget.name(), describe(budget));
-        }
-        RouteInventory routes = routes();
-        return new LimiterDescriptor(store == null ? "none" : store.name(), mode(store),
-                options.shadowEverywhere() ? "shadow" : "enforce", budgets.defaultBudget().name(),
-                budgets.anonymousBudget().name(), described,
-                routes.entries().stream().map(LimiterOperations::describe).toList(), routes.deadRules(),
-                totals.exempt());
-    }
+	private final ObjectProvider<RateLimitStore> stores;
 
-    /** One key's counters in one budget ({@code budget}) or in every budget, read without counting. */
-    public Answer key(String segment, String keyHash, @Nullable String budget) {
-        try {
-            return new Answer(200, peek(segment, keyHash, budget));
-        }
-        catch (BadRequest bad) {
-            return bad.response();
-        }
-    }
+	private final ObjectProvider<RouteInventoryCheck> inventory;
 
-    /** Forgets one key's counters and leases in one budget ({@code budget}) or in every budget. */
-    public Answer reset(String segment, String keyHash, @Nullable String budget) {
-        try {
-            return new Answer(200, forget(segment, keyHash, budget));
-        }
-        catch (BadRequest bad) {
-            return bad.response();
-        }
-    }
+	private final RateLimitTotals totals;
 
-    private KeyDescriptor peek(String segment, String keyHash, String budget) {
-        requireKeysSegment(segment);
-        RateLimitStore store = requireStore();
-        long now = clock.millis();
-        List<CountersDescriptor> counters = new ArrayList<>();
-        for (Budget target : targets(budget)) {
-            for (String route : routesOf(target, budget != null)) {
-                KeyState state = store.peek(target, counterKey(keyHash(keyHash), route), now);
-                if (route != null && budget == null && untouched(state)) {
-                    continue;
-                }
-                counters.add(new CountersDescriptor(target.name(), route,
-                        state.bounds().stream().map(LimiterOperations::describe).toList()));
-            }
-        }
-        return new KeyDescriptor(keyHash, Instant.ofEpochMilli(now).toString(), counters);
-    }
+	private final Clock clock;
 
-    private ResetDescriptor forget(String segment, String keyHash, String budget) {
-        requireKeysSegment(segment);
-        RateLimitStore store = requireStore();
-        String key = keyHash(keyHash);
-        List<String> reset = new ArrayList<>();
-        for (Budget target : targets(budget)) {
-            for (String route : routesOf(target, true)) {
-                store.reset(target, counterKey(key, route));
-            }
-            reset.add(target.name());
-        }
-        return new ResetDescriptor(keyHash, reset);
-    }
+	public LimiterOperations(BudgetRegistry budgets, BudgetOptions options, ObjectProvider<RateLimitStore> stores,
+			ObjectProvider<RouteInventoryCheck> inventory, RateLimitTotals totals, Clock clock) {
+		this.budgets = budgets;
+		this.options = options;
+		this.stores = stores;
+		this.inventory = inventory;
+		this.totals = totals;
+		this.clock = clock;
+	}
 
-    private static void requireKeysSegment(String segment) {
-        if (!KEYS_SEGMENT.equals(segment)) {
-            throw new BadRequest(404, "not_found", "Use /actuator/limiter/keys/{keyHash}.");
-        }
-    }
+	public LimiterDescriptor limiter() {
+		RateLimitStore store = stores.getIfAvailable();
+		Map<String, BudgetDescriptor> described = new LinkedHashMap<>();
+		for (Budget budget : budgets.all()) {
+			described.put(budget.name(), describe(budget));
+		}
+		RouteInventory routes = routes();
+		return new LimiterDescriptor(store == null ? "none" : store.name(), mode(store),
+				options.shadowEverywhere() ? "shadow" : "enforce", budgets.defaultBudget().name(),
+				budgets.anonymousBudget().name(), described,
+				routes.entries().stream().map(LimiterOperations::describe).toList(), routes.deadRules(),
+				totals.exempt());
+	}
 
-    private RateLimitStore requireStore() {
-        RateLimitStore store = stores.getIfAvailable();
-        if (store == null) {
-            throw new IllegalStateException("no RateLimitStore");
-        }
-        return store;
-    }
+	/**
+	 * One key's counters in one budget ({@code budget}) or in every budget, read without
+	 * counting.
+	 */
+	public Answer key(String segment, String keyHash, @Nullable String budget) {
+		try {
+			return new Answer(200, peek(segment, keyHash, budget));
+		}
+		catch (BadRequest bad) {
+			return bad.response();
+		}
+	}
 
-    private static String keyHash(String keyHash) {
-        if (keyHash == null || !KEY_HASH.matcher(keyHash).matches()) {
-            throw new BadRequest(400, "malformed_key_hash", "The key hash must be a counter key: 't:' followed by "
-                    + "the SHA-256 of the token in base64url without padding (43 characters), 'p:' and the same of a "
-                    + "principal name, or 'a:' and an IP address. Never send a raw token.");
-        }
-        return keyHash;
-    }
+	/**
+	 * Forgets one key's counters and leases in one budget ({@code budget}) or in every
+	 * budget.
+	 */
+	public Answer reset(String segment, String keyHash, @Nullable String budget) {
+		try {
+			return new Answer(200, forget(segment, keyHash, budget));
+		}
+		catch (BadRequest bad) {
+			return bad.response();
+		}
+	}
 
-    private List<Budget> targets(String budget) {
-        if (budget == null) {
-            return List.copyOf(budgets.all());
-        }
-        return List.of(budgets.find(budget).orElseThrow(() -> new BadRequest(400, "unknown_budget",
-                "Unknown budget; known budgets are " + budgets.all().stream().map(Budget::name).toList())));
-    }
+	private KeyDescriptor peek(String segment, String keyHash, String budget) {
+		requireKeysSegment(segment);
+		RateLimitStore store = requireStore();
+		long now = clock.millis();
+		List<CountersDescriptor> counters = new ArrayList<>();
+		for (Budget target : targets(budget)) {
+			for (String route : routesOf(target, budget != null)) {
+				KeyState state = store.peek(target, counterKey(keyHash(keyHash), route), now);
+				if (route != null && budget == null && untouched(state)) {
+					continue;
+				}
+				counters.add(new CountersDescriptor(target.name(), route,
+						state.bounds().stream().map(LimiterOperations::describe).toList()));
+			}
+		}
+		return new KeyDescriptor(keyHash, Instant.ofEpochMilli(now).toString(), counters);
+	}
 
-    /** {@code null} for a key-scoped budget; every route pattern in the inventory for a route-scoped one. */
-    private List<String> routesOf(Budget budget, boolean includeUnmatched) {
-        List<String> routes = new ArrayList<>();
-        if (options.scope(budget.name()) != BudgetScope.ROUTE) {
-            routes.add(null);
-            return routes;
-        }
-        Set<String> patterns = new LinkedHashSet<>();
-        routes().entries().forEach(entry -> patterns.add(entry.pattern()));
-        patterns.add(RouteScopedKeys.UNMATCHED);
-        routes.addAll(patterns);
-        return routes;
-    }
+	private ResetDescriptor forget(String segment, String keyHash, String budget) {
+		requireKeysSegment(segment);
+		RateLimitStore store = requireStore();
+		String key = keyHash(keyHash);
+		List<String> reset = new ArrayList<>();
+		for (Budget target : targets(budget)) {
+			for (String route : routesOf(target, true)) {
+				store.reset(target, counterKey(key, route));
+			}
+			reset.add(target.name());
+		}
+		return new ResetDescriptor(keyHash, reset);
+	}
 
-    private static String counterKey(String key, String route) {
-        return route == null ? key : RouteScopedKeys.withRoute(key, route);
-    }
+	private static void requireKeysSegment(String segment) {
+		if (!KEYS_SEGMENT.equals(segment)) {
+			throw new BadRequest(404, "not_found", "Use /actuator/limiter/keys/{keyHash}.");
+		}
+	}
 
-    private static boolean untouched(KeyState state) {
-        return state.bounds().stream().allMatch(bound -> bound.remaining() == bound.limit());
-    }
+	private RateLimitStore requireStore() {
+		RateLimitStore store = stores.getIfAvailable();
+		if (store == null) {
+			throw new IllegalStateException("no RateLimitStore");
+		}
+		return store;
+	}
 
-    private RouteInventory routes() {
-        RouteInventoryCheck check = inventory.getIfAvailable();
-        return check == null ? new RouteInventory(List.of(), List.of()) : check.inventory();
-    }
+	private static String keyHash(String keyHash) {
+		if (keyHash == null || !KEY_HASH.matcher(keyHash).matches()) {
+			throw new BadRequest(400, "malformed_key_hash", "The key hash must be a counter key: 't:' followed by "
+					+ "the SHA-256 of the token in base64url without padding (43 characters), 'p:' and the same of a "
+					+ "principal name, or 'a:' and an IP address. Never send a raw token.");
+		}
+		return keyHash;
+	}
 
-    static String mode(RateLimitStore store) {
-        if (store instanceof FailOpenRateLimitStore failOpen) {
-            return failOpen.mode().tag();
-        }
-        return "authoritative";
-    }
+	private List<Budget> targets(String budget) {
+		if (budget == null) {
+			return List.copyOf(budgets.all());
+		}
+		return List.of(budgets.find(budget)
+			.orElseThrow(() -> new BadRequest(400, "unknown_budget",
+					"Unknown budget; known budgets are " + budgets.all().stream().map(Budget::name).toList())));
+	}
 
-    private BudgetDescriptor describe(Budget budget) {
-        List<WindowDescriptor> windows = new ArrayList<>();
-        for (Window window : budget.windows()) {
-            windows.add(new WindowDescriptor(window.name(), window.limit(), window.durationMillis() / 1000.0));
-        }
-        ConcurrencyDescriptor concurrency = budget.concurrency()
-                .map(bound -> new ConcurrencyDescriptor(bound.max(), bound.leaseMillis() / 1000.0)).orElse(null);
-        return new BudgetDescriptor(windows, concurrency, budget.countRefused(),
-                options.scope(budget.name()).name().toLowerCase(Locale.ROOT), options.shadow(budget.name()),
-                totals.of(budget.name()));
-    }
+	/**
+	 * {@code null} for a key-scoped budget; every route pattern in the inventory for a
+	 * route-scoped one.
+	 */
+	private List<String> routesOf(Budget budget, boolean includeUnmatched) {
+		List<String> routes = new ArrayList<>();
+		if (options.scope(budget.name()) != BudgetScope.ROUTE) {
+			routes.add(null);
+			return routes;
+		}
+		Set<String> patterns = new LinkedHashSet<>();
+		routes().entries().forEach(entry -> patterns.add(entry.pattern()));
+		patterns.add(RouteScopedKeys.UNMATCHED);
+		routes.addAll(patterns);
+		return routes;
+	}
 
-    private static RouteDescriptor describe(RouteInventory.Entry entry) {
-        return new RouteDescriptor(entry.methods(), entry.pattern(), entry.handler(), entry.budget(),
-                entry.expensive(), entry.exempt(), entry.reason(), entry.source().label());
-    }
+	private static String counterKey(String key, String route) {
+		return route == null ? key : RouteScopedKeys.withRoute(key, route);
+	}
 
-    private static BoundDescriptor describe(BoundVerdict bound) {
-        return new BoundDescriptor(bound.name(), bound.concurrency(), bound.limit(), bound.remaining(),
-                Instant.ofEpochMilli(bound.resetAtMillis()).toString());
-    }
+	private static boolean untouched(KeyState state) {
+		return state.bounds().stream().allMatch(bound -> bound.remaining() == bound.limit());
+	}
 
-    public record LimiterDescriptor(String store, String mode, String enforcement, String defaultBudget,
-                                    String anonymousBudget, Map<String, BudgetDescriptor> budgets,
-                                    List<RouteDescriptor> routes, List<String> deadRules, long exemptRequests) {
-    }
+	private RouteInventory routes() {
+		RouteInventoryCheck check = inventory.getIfAvailable();
+		return check == null ? new RouteInventory(List.of(), List.of()) : check.inventory();
+	}
 
-    public record RouteDescriptor(List<String> methods, String pattern, String handler, String budget,
-                                  boolean expensive, boolean exempt, String reason, String source) {
-    }
+	static String mode(RateLimitStore store) {
+		if (store instanceof FailOpenRateLimitStore failOpen) {
+			return failOpen.mode().tag();
+		}
+		return "authoritative";
+	}
 
-    public record BudgetDescriptor(List<WindowDescriptor> windows, ConcurrencyDescriptor concurrency,
-                                   boolean countRefused, String scope, boolean shadow, RateLimitTotals.Totals totals) {
-    }
+	private BudgetDescriptor describe(Budget budget) {
+		List<WindowDescriptor> windows = new ArrayList<>();
+		for (Window window : budget.windows()) {
+			windows.add(new WindowDescriptor(window.name(), window.limit(), window.durationMillis() / 1000.0));
+		}
+		ConcurrencyDescriptor concurrency = budget.concurrency()
+			.map(bound -> new ConcurrencyDescriptor(bound.max(), bound.leaseMillis() / 1000.0))
+			.orElse(null);
+		return new BudgetDescriptor(windows, concurrency, budget.countRefused(),
+				options.scope(budget.name()).name().toLowerCase(Locale.ROOT), options.shadow(budget.name()),
+				totals.of(budget.name()));
+	}
 
-    public record WindowDescriptor(String name, long limit, double durationSeconds) {
-    }
+	private static RouteDescriptor describe(RouteInventory.Entry entry) {
+		return new RouteDescriptor(entry.methods(), entry.pattern(), entry.handler(), entry.budget(), entry.expensive(),
+				entry.exempt(), entry.reason(), entry.source().label());
+	}
 
-    public record ConcurrencyDescriptor(int max, double leaseSeconds) {
-    }
+	private static BoundDescriptor describe(BoundVerdict bound) {
+		return new BoundDescriptor(bound.name(), bound.concurrency(), bound.limit(), bound.remaining(),
+				Instant.ofEpochMilli(bound.resetAtMillis()).toString());
+	}
 
-    public record KeyDescriptor(String key, String at, List<CountersDescriptor> counters) {
-    }
+	public record LimiterDescriptor(String store, String mode, String enforcement, String defaultBudget,
+			String anonymousBudget, Map<String, BudgetDescriptor> budgets, List<RouteDescriptor> routes,
+			List<String> deadRules, long exemptRequests) {
+	}
 
-    public record CountersDescriptor(String budget, String route, List<BoundDescriptor> bounds) {
-    }
+	public record RouteDescriptor(List<String> methods, String pattern, String handler, String budget,
+			boolean expensive, boolean exempt, String reason, String source) {
+	}
 
-    public record BoundDescriptor(String name, boolean concurrency, long limit, long remaining, String resetAt) {
-    }
+	public record BudgetDescriptor(List<WindowDescriptor> windows, ConcurrencyDescriptor concurrency,
+			boolean countRefused, String scope, boolean shadow, RateLimitTotals.Totals totals) {
+	}
 
-    public record ResetDescriptor(String key, List<String> budgets) {
-    }
+	public record WindowDescriptor(String name, long limit, double durationSeconds) {
+	}
 
-    /** An HTTP status and the body to answer with. */
-    public record Answer(int status, Object body) {
-    }
+	public record ConcurrencyDescriptor(int max, double leaseSeconds) {
+	}
 
-    /** The body of a rejected request; it never repeats what the caller sent. */
-    public record ErrorDescriptor(int status, String error, String message) {
-    }
+	public record KeyDescriptor(String key, String at, List<CountersDescriptor> counters) {
+	}
 
-    /** Bad input ends as a 4xx answer written here, never as an exception the error page would echo. */
-    private static final class BadRequest extends RuntimeException {
+	public record CountersDescriptor(String budget, String route, List<BoundDescriptor> bounds) {
+	}
 
-        private final int status;
-        private final String error;
+	public record BoundDescriptor(String name, boolean concurrency, long limit, long remaining, String resetAt) {
+	}
 
-        BadRequest(int status, String error, String message) {
-            super(message, null, false, false);
-            this.status = status;
-            this.error = error;
-        }
+	public record ResetDescriptor(String key, List<String> budgets) {
+	}
 
-        Answer response() {
-            return new Answer(status, new ErrorDescriptor(status, error, getMessage()));
-        }
-    }
+	/** An HTTP status and the body to answer with. */
+	public record Answer(int status, Object body) {
+	}
+
+	/** The body of a rejected request; it never repeats what the caller sent. */
+	public record ErrorDescriptor(int status, String error, String message) {
+	}
+
+	/**
+	 * Bad input ends as a 4xx answer written here, never as an exception the error page
+	 * would echo.
+	 */
+	private static final class BadRequest extends RuntimeException {
+
+		private final int status;
+
+		private final String error;
+
+		BadRequest(int status, String error, String message) {
+			super(message, null, false, false);
+			this.status = status;
+			this.error = error;
+		}
+
+		Answer response() {
+			return new Answer(status, new ErrorDescriptor(status, error, getMessage()));
+		}
+
+	}
+
 }

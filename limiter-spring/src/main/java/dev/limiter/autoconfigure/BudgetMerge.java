@@ -4,72 +4,74 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The budgets in effect: the built-in ones with the written ones laid over them field by field, then the other
- * written ones. Builds new objects; the bound properties are never changed.
+ * The budgets in effect: the built-in ones with the written ones laid over them field by
+ * field, then the other written ones. Builds new objects; the bound properties are never
+ * changed.
  */
 final class BudgetMerge {
 
-    private BudgetMerge() {
-    }
+	private BudgetMerge() {
+	}
 
-    static Map<String, BudgetProperties> effectiveBudgets(LimiterProperties properties) {
-        Map<String, BudgetProperties> effective = LimiterProperties.builtInBudgets();
-        Map<String, BudgetProperties> written = properties.getBudgets() == null ? Map.of() : properties.getBudgets();
-        written.forEach((name, budget) -> {
-            BudgetProperties base = effective.get(name);
-            BudgetProperties merged = base == null ? budget : overlay(base, budget);
-            effective.put(name, merged == null ? new BudgetProperties() : merged);
-        });
-        return effective;
-    }
+	static Map<String, BudgetProperties> effectiveBudgets(LimiterProperties properties) {
+		Map<String, BudgetProperties> effective = LimiterProperties.builtInBudgets();
+		Map<String, BudgetProperties> written = properties.getBudgets() == null ? Map.of() : properties.getBudgets();
+		written.forEach((name, budget) -> {
+			BudgetProperties base = effective.get(name);
+			BudgetProperties merged = base == null ? budget : overlay(base, budget);
+			effective.put(name, merged == null ? new BudgetProperties() : merged);
+		});
+		return effective;
+	}
 
-    private static BudgetProperties overlay(BudgetProperties base, BudgetProperties written) {
-        if (written == null) {
-            return base;
-        }
-        BudgetProperties merged = new BudgetProperties();
-        Map<String, WindowProperties> windows = new LinkedHashMap<>();
-        base.getWindows().forEach((name, window) -> windows.put(name, copy(window, null)));
-        if (written.getWindows() != null) {
-            written.getWindows().forEach((name, window) -> windows.put(name, copy(windows.get(name), window)));
-        }
-        merged.setWindows(windows);
-        merged.setConcurrency(concurrency(base.getConcurrency(), written.getConcurrency()));
-        merged.setCountRefused(first(written.getCountRefused(), base.getCountRefused()));
-        merged.setScope(first(written.getScope(), base.getScope()));
-        merged.setShadow(first(written.getShadow(), base.getShadow()));
-        merged.setKeyBy(first(written.getKeyBy(), base.getKeyBy()));
-        merged.setOnStoreFailure(first(written.getOnStoreFailure(), base.getOnStoreFailure()));
-        return merged;
-    }
+	private static BudgetProperties overlay(BudgetProperties base, BudgetProperties written) {
+		if (written == null) {
+			return base;
+		}
+		BudgetProperties merged = new BudgetProperties();
+		Map<String, WindowProperties> windows = new LinkedHashMap<>();
+		base.getWindows().forEach((name, window) -> windows.put(name, copy(window, null)));
+		if (written.getWindows() != null) {
+			written.getWindows().forEach((name, window) -> windows.put(name, copy(windows.get(name), window)));
+		}
+		merged.setWindows(windows);
+		merged.setConcurrency(concurrency(base.getConcurrency(), written.getConcurrency()));
+		merged.setCountRefused(first(written.getCountRefused(), base.getCountRefused()));
+		merged.setScope(first(written.getScope(), base.getScope()));
+		merged.setShadow(first(written.getShadow(), base.getShadow()));
+		merged.setKeyBy(first(written.getKeyBy(), base.getKeyBy()));
+		merged.setOnStoreFailure(first(written.getOnStoreFailure(), base.getOnStoreFailure()));
+		return merged;
+	}
 
-    /** A written concurrency bound without a max keeps the built-in max. */
-    private static ConcurrencyProperties concurrency(ConcurrencyProperties base, ConcurrencyProperties written) {
-        if (written == null) {
-            return base;
-        }
-        ConcurrencyProperties merged = new ConcurrencyProperties();
-        merged.setMax(written.getMax() == null && base != null ? base.getMax() : written.getMax());
-        merged.setLease(written.getLease());
-        return merged;
-    }
+	/** A written concurrency bound without a max keeps the built-in max. */
+	private static ConcurrencyProperties concurrency(ConcurrencyProperties base, ConcurrencyProperties written) {
+		if (written == null) {
+			return base;
+		}
+		ConcurrencyProperties merged = new ConcurrencyProperties();
+		merged.setMax(written.getMax() == null && base != null ? base.getMax() : written.getMax());
+		merged.setLease(written.getLease());
+		return merged;
+	}
 
-    private static WindowProperties copy(WindowProperties base, WindowProperties written) {
-        WindowProperties copy = new WindowProperties();
-        if (base != null) {
-            copy.setLimit(base.getLimit());
-            copy.setDuration(base.getDuration());
-        }
-        if (written != null && written.getLimit() != null) {
-            copy.setLimit(written.getLimit());
-        }
-        if (written != null && written.getDuration() != null) {
-            copy.setDuration(written.getDuration());
-        }
-        return copy;
-    }
+	private static WindowProperties copy(WindowProperties base, WindowProperties written) {
+		WindowProperties copy = new WindowProperties();
+		if (base != null) {
+			copy.setLimit(base.getLimit());
+			copy.setDuration(base.getDuration());
+		}
+		if (written != null && written.getLimit() != null) {
+			copy.setLimit(written.getLimit());
+		}
+		if (written != null && written.getDuration() != null) {
+			copy.setDuration(written.getDuration());
+		}
+		return copy;
+	}
 
-    private static <T> T first(T written, T base) {
-        return written != null ? written : base;
-    }
+	private static <T> T first(T written, T base) {
+		return written != null ? written : base;
+	}
+
 }

@@ -1,23 +1,31 @@
 package dev.limiter.autoconfigure;
 
-/** A {@code limiter.*} property holds a value the limiter cannot work with; start-up stops. */
+/**
+ * A {@code limiter.*} property holds a value the limiter cannot work with; start-up
+ * stops.
+ */
 public class InvalidLimiterConfigurationException extends RuntimeException {
 
-    private final String property;
-    private final String reason;
+	private final String property;
 
-    public InvalidLimiterConfigurationException(String property, String reason) {
-        super("Invalid limiter configuration: '" + property + "' " + reason);
-        this.property = property;
-        this.reason = reason;
-    }
+	private final String reason;
 
-    /** The full name of the offending property, such as {@code limiter.budgets.standard.windows.minute.limit}. */
-    public String getProperty() {
-        return property;
-    }
+	public InvalidLimiterConfigurationException(String property, String reason) {
+		super("Invalid limiter configuration: '" + property + "' " + reason);
+		this.property = property;
+		this.reason = reason;
+	}
 
-    public String getReason() {
-        return reason;
-    }
+	/**
+	 * The full name of the offending property, such as
+	 * {@code limiter.budgets.standard.windows.minute.limit}.
+	 */
+	public String getProperty() {
+		return property;
+	}
+
+	public String getReason() {
+		return reason;
+	}
+
 }

@@ -18,79 +18,87 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 
 /**
- * The limiter's model: the resolved budgets, the clock it decides by, and the in-process store when
- * {@code limiter.store=memory} (the default). Another store (such as Redis) is contributed by its own
- * auto-configuration as a {@link RateLimitStore} bean, which makes the in-process one back off.
+ * The limiter's model: the resolved budgets, the clock it decides by, and the in-process
+ * store when {@code limiter.store=memory} (the default). Another store (such as Redis) is
+ * contributed by its own auto-configuration as a {@link RateLimitStore} bean, which makes
+ * the in-process one back off.
  */
 @AutoConfiguration
 @ConditionalOnLimiterEnabled
 @Import(LimiterSettingsConfiguration.class)
 public class LimiterAutoConfiguration {
 
-    /** Name of the limiter's clock bean; define a {@link Clock} bean with this name to replace it. */
-    public static final String CLOCK_BEAN_NAME = "limiterClock";
+	/**
+	 * Name of the limiter's clock bean; define a {@link Clock} bean with this name to
+	 * replace it.
+	 */
+	public static final String CLOCK_BEAN_NAME = "limiterClock";
 
-    /** Name of the store bean. */
-    public static final String STORE_BEAN_NAME = "limiterStore";
+	/** Name of the store bean. */
+	public static final String STORE_BEAN_NAME = "limiterStore";
 
-    private static final Log logger = LogFactory.getLog(LimiterAutoConfiguration.class);
+	private static final Log logger = LogFactory.getLog(LimiterAutoConfiguration.class);
 
-    @Bean
-    @ConditionalOnMissingBean
-    public BudgetRegistry limiterBudgetRegistry(LimiterSettings settings) {
-        return settings.budgets();
-    }
+	@Bean
+	@ConditionalOnMissingBean
+	public BudgetRegistry limiterBudgetRegistry(LimiterSettings settings) {
+		return settings.budgets();
+	}
 
-    @Bean
-    @ConditionalOnMissingBean
-    public BudgetOptions limiterBudgetOptions(LimiterSettings settings) {
-        return settings.options();
-    }
+	@Bean
+	@ConditionalOnMissingBean
+	public BudgetOptions limiterBudgetOptions(LimiterSettings settings) {
+		return settings.options();
+	}
 
-    /**
-     * Not a default candidate, so an application's own {@code Clock} bean is neither replaced by this one nor made
-     * ambiguous; the limiter asks for it by name.
-     */
-    @Bean(name = CLOCK_BEAN_NAME, defaultCandidate = false)
-    @ConditionalOnMissingBean(name = CLOCK_BEAN_NAME)
-    public Clock limiterClock() {
-        return Clock.systemUTC();
-    }
+	/**
+	 * Not a default candidate, so an application's own {@code Clock} bean is neither
+	 * replaced by this one nor made ambiguous; the limiter asks for it by name.
+	 */
+	@Bean(name = CLOCK_BEAN_NAME, defaultCandidate = false)
+	@ConditionalOnMissingBean(name = CLOCK_BEAN_NAME)
+	public Clock limiterClock() {
+		return Clock.systemUTC();
+	}
 
-    @Bean(name = STORE_BEAN_NAME)
-    @ConditionalOnMissingBean(RateLimitStore.class)
-    @ConditionalOnProperty(prefix = "limiter", name = "store", havingValue = "memory", matchIfMissing = true)
-    public RateLimitStore limiterStore(LimiterSettings settings) {
-        int maxKeys = settings.memoryMaxKeys();
-        // Refusal loops of an exhausted key skip the store's lock; never more keys remembered than counted.
-        return new OverLimitRememberingStore(RateLimitStores.inMemory(maxKeys),
-                Math.min(maxKeys, OverLimitRememberingStore.DEFAULT_MAX_ENTRIES));
-    }
+	@Bean(name = STORE_BEAN_NAME)
+	@ConditionalOnMissingBean(RateLimitStore.class)
+	@ConditionalOnProperty(prefix = "limiter", name = "store", havingValue = "memory", matchIfMissing = true)
+	public RateLimitStore limiterStore(LimiterSettings settings) {
+		int maxKeys = settings.memoryMaxKeys();
+		// Refusal loops of an exhausted key skip the store's lock; never more keys
+		// remembered than counted.
+		return new OverLimitRememberingStore(RateLimitStores.inMemory(maxKeys),
+				Math.min(maxKeys, OverLimitRememberingStore.DEFAULT_MAX_ENTRIES));
+	}
 
-    @Bean
-    @ConditionalOnMissingBean
-    public LimiterStartupReport limiterStartupReport(BudgetRegistry budgets, ObjectProvider<RateLimitStore> stores) {
-        return new LimiterStartupReport(budgets, stores);
-    }
+	@Bean
+	@ConditionalOnMissingBean
+	public LimiterStartupReport limiterStartupReport(BudgetRegistry budgets, ObjectProvider<RateLimitStore> stores) {
+		return new LimiterStartupReport(budgets, stores);
+	}
 
-    /** Says once, at start-up, which store counts and which budgets apply. */
-    public static class LimiterStartupReport implements SmartInitializingSingleton {
+	/** Says once, at start-up, which store counts and which budgets apply. */
+	public static class LimiterStartupReport implements SmartInitializingSingleton {
 
-        private final BudgetRegistry budgets;
-        private final ObjectProvider<RateLimitStore> stores;
+		private final BudgetRegistry budgets;
 
-        LimiterStartupReport(BudgetRegistry budgets, ObjectProvider<RateLimitStore> stores) {
-            this.budgets = budgets;
-            this.stores = stores;
-        }
+		private final ObjectProvider<RateLimitStore> stores;
 
-        @Override
-        public void afterSingletonsInstantiated() {
-            RateLimitStore store = stores.getIfAvailable();
-            String storeName = store == null ? "none" : store.name();
-            logger.info("Limiter counting in store '" + storeName + "'; budgets "
-                    + budgets.all().stream().map(b -> b.name()).toList() + ", default '"
-                    + budgets.defaultBudget().name() + "', anonymous '" + budgets.anonymousBudget().name() + "'");
-        }
-    }
+		LimiterStartupReport(BudgetRegistry budgets, ObjectProvider<RateLimitStore> stores) {
+			this.budgets = budgets;
+			this.stores = stores;
+		}
+
+		@Override
+		public void afterSingletonsInstantiated() {
+			RateLimitStore store = stores.getIfAvailable();
+			String storeName = store == null ? "none" : store.name();
+			logger.info("Limiter counting in store '" + storeName + "'; budgets "
+					+ budgets.all().stream().map(b -> b.name()).toList() + ", default '"
+					+ budgets.defaultBudget().name() + "', anonymous '" + budgets.anonymousBudget().name() + "'");
+		}
+
+	}
+
 }

@@ -26,215 +26,224 @@ import org.springframework.web.util.pattern.PathPatternParser;
 import org.springframework.web.util.pattern.PatternParseException;
 
 /**
- * Turns {@link LimiterProperties} into {@link LimiterSettings}, once. The core's constructors and builders decide
- * what is valid; this class only adds the property path to what they reject, and rejects what binding alone
- * leaves open (missing values, unknown budget names, route patterns), each with an
+ * Turns {@link LimiterProperties} into {@link LimiterSettings}, once. The core's
+ * constructors and builders decide what is valid; this class only adds the property path
+ * to what they reject, and rejects what binding alone leaves open (missing values,
+ * unknown budget names, route patterns), each with an
  * {@link InvalidLimiterConfigurationException} that names the property.
  */
 public final class LimiterConfigurationResolver {
 
-    private static final String PREFIX = "limiter.";
+	private static final String PREFIX = "limiter.";
 
-    private LimiterConfigurationResolver() {
-    }
+	private LimiterConfigurationResolver() {
+	}
 
-    /** The settings every auto-configuration uses; throws {@link InvalidLimiterConfigurationException}. */
-    public static LimiterSettings resolve(LimiterProperties properties) {
-        StoreType store = required("store", properties.getStore());
-        int memoryMaxKeys = atLeastOne("memory.max-keys", properties.getMemory().getMaxKeys());
-        int fallbackMaxKeys = atLeastOne("fallback.max-keys", properties.getFallback().getMaxKeys());
-        Duration redisTimeout = properties.getRedis().getTimeout();
-        if (redisTimeout == null || redisTimeout.toMillis() < 1) {
-            throw invalid("redis.timeout", "must be a positive duration such as 250ms, was " + redisTimeout);
-        }
-        if (!StringUtils.hasText(properties.getRedis().getKeyPrefix())) {
-            throw invalid("redis.key-prefix", "must not be empty");
-        }
-        Map<String, BudgetProperties> effective = BudgetMerge.effectiveBudgets(properties);
-        return new LimiterSettings(budgets(properties, effective), options(properties, effective),
-                routes(properties, effective), store, required("headers", properties.getHeaders()),
-                properties.getInventory().isStrict(), memoryMaxKeys, fallbackMaxKeys, failClosed(effective),
-                properties.getRedis().getKeyPrefix(), redisTimeout,
-                properties.getAuthGuard().isEnabled() ? Optional.of(authGuard(properties.getAuthGuard()))
-                        : Optional.empty(),
-                maxRequestBody(properties));
-    }
+	/**
+	 * The settings every auto-configuration uses; throws
+	 * {@link InvalidLimiterConfigurationException}.
+	 */
+	public static LimiterSettings resolve(LimiterProperties properties) {
+		StoreType store = required("store", properties.getStore());
+		int memoryMaxKeys = atLeastOne("memory.max-keys", properties.getMemory().getMaxKeys());
+		int fallbackMaxKeys = atLeastOne("fallback.max-keys", properties.getFallback().getMaxKeys());
+		Duration redisTimeout = properties.getRedis().getTimeout();
+		if (redisTimeout == null || redisTimeout.toMillis() < 1) {
+			throw invalid("redis.timeout", "must be a positive duration such as 250ms, was " + redisTimeout);
+		}
+		if (!StringUtils.hasText(properties.getRedis().getKeyPrefix())) {
+			throw invalid("redis.key-prefix", "must not be empty");
+		}
+		Map<String, BudgetProperties> effective = BudgetMerge.effectiveBudgets(properties);
+		return new LimiterSettings(budgets(properties, effective), options(properties, effective),
+				routes(properties, effective), store, required("headers", properties.getHeaders()),
+				properties.getInventory().isStrict(), memoryMaxKeys, fallbackMaxKeys, failClosed(effective),
+				properties.getRedis().getKeyPrefix(), redisTimeout, properties.getAuthGuard().isEnabled()
+						? Optional.of(authGuard(properties.getAuthGuard())) : Optional.empty(),
+				maxRequestBody(properties));
+	}
 
-    private static OptionalLong maxRequestBody(LimiterProperties properties) {
-        if (properties.getMaxRequestBody() == null) {
-            return OptionalLong.empty();
-        }
-        if (properties.getMaxRequestBody().toBytes() < 0) {
-            throw invalid("max-request-body", "must be a size such as 1MB, was " + properties.getMaxRequestBody());
-        }
-        return OptionalLong.of(properties.getMaxRequestBody().toBytes());
-    }
+	private static OptionalLong maxRequestBody(LimiterProperties properties) {
+		if (properties.getMaxRequestBody() == null) {
+			return OptionalLong.empty();
+		}
+		if (properties.getMaxRequestBody().toBytes() < 0) {
+			throw invalid("max-request-body", "must be a size such as 1MB, was " + properties.getMaxRequestBody());
+		}
+		return OptionalLong.of(properties.getMaxRequestBody().toBytes());
+	}
 
-    private static BudgetRegistry budgets(LimiterProperties properties, Map<String, BudgetProperties> effective) {
-        List<Budget> budgets = new ArrayList<>();
-        effective.forEach((name, budget) -> budgets.add(budget(name, budget)));
-        requireBudget(effective, properties.getDefaultBudget(), "default-budget");
-        requireBudget(effective, properties.getAnonymousBudget(), "anonymous-budget");
-        return new BudgetRegistry(budgets, properties.getDefaultBudget(), properties.getAnonymousBudget());
-    }
+	private static BudgetRegistry budgets(LimiterProperties properties, Map<String, BudgetProperties> effective) {
+		List<Budget> budgets = new ArrayList<>();
+		effective.forEach((name, budget) -> budgets.add(budget(name, budget)));
+		requireBudget(effective, properties.getDefaultBudget(), "default-budget");
+		requireBudget(effective, properties.getAnonymousBudget(), "anonymous-budget");
+		return new BudgetRegistry(budgets, properties.getDefaultBudget(), properties.getAnonymousBudget());
+	}
 
-    private static BudgetOptions options(LimiterProperties properties, Map<String, BudgetProperties> effective) {
-        Map<String, BudgetScope> scopes = new LinkedHashMap<>();
-        Map<String, Boolean> shadows = new LinkedHashMap<>();
-        Map<String, KeyBy> keyBys = new LinkedHashMap<>();
-        effective.forEach((name, budget) -> {
-            if (budget.getKeyBy() != null) {
-                keyBys.put(name, budget.getKeyBy());
-            }
-            if (budget.getScope() != null) {
-                scopes.put(name, budget.getScope());
-            }
-            if (budget.getShadow() != null) {
-                shadows.put(name, budget.getShadow());
-            }
-        });
-        if (properties.getMode() == null) {
-            throw invalid("mode", "must be enforce or shadow");
-        }
-        if (properties.getKeyBy() == null) {
-            throw invalid("key-by", "must be credential or principal");
-        }
-        return new BudgetOptions(properties.getMode() == Mode.SHADOW, scopes, shadows, properties.getKeyBy(), keyBys);
-    }
+	private static BudgetOptions options(LimiterProperties properties, Map<String, BudgetProperties> effective) {
+		Map<String, BudgetScope> scopes = new LinkedHashMap<>();
+		Map<String, Boolean> shadows = new LinkedHashMap<>();
+		Map<String, KeyBy> keyBys = new LinkedHashMap<>();
+		effective.forEach((name, budget) -> {
+			if (budget.getKeyBy() != null) {
+				keyBys.put(name, budget.getKeyBy());
+			}
+			if (budget.getScope() != null) {
+				scopes.put(name, budget.getScope());
+			}
+			if (budget.getShadow() != null) {
+				shadows.put(name, budget.getShadow());
+			}
+		});
+		if (properties.getMode() == null) {
+			throw invalid("mode", "must be enforce or shadow");
+		}
+		if (properties.getKeyBy() == null) {
+			throw invalid("key-by", "must be credential or principal");
+		}
+		return new BudgetOptions(properties.getMode() == Mode.SHADOW, scopes, shadows, properties.getKeyBy(), keyBys);
+	}
 
-    private static Set<String> failClosed(Map<String, BudgetProperties> effective) {
-        Set<String> failClosed = new LinkedHashSet<>();
-        effective.forEach((name, budget) -> {
-            if (budget.getOnStoreFailure() == StoreFailureMode.CLOSED) {
-                failClosed.add(name);
-            }
-        });
-        return failClosed;
-    }
+	private static Set<String> failClosed(Map<String, BudgetProperties> effective) {
+		Set<String> failClosed = new LinkedHashSet<>();
+		effective.forEach((name, budget) -> {
+			if (budget.getOnStoreFailure() == StoreFailureMode.CLOSED) {
+				failClosed.add(name);
+			}
+		});
+		return failClosed;
+	}
 
-    private static List<RouteRule> routes(LimiterProperties properties, Map<String, BudgetProperties> budgets) {
-        List<RouteRule> rules = new ArrayList<>();
-        List<RouteProperties> routes = properties.getRoutes() == null ? List.of() : properties.getRoutes();
-        for (int i = 0; i < routes.size(); i++) {
-            rules.add(route("routes[" + i + "].", routes.get(i), budgets));
-        }
-        return rules;
-    }
+	private static List<RouteRule> routes(LimiterProperties properties, Map<String, BudgetProperties> budgets) {
+		List<RouteRule> rules = new ArrayList<>();
+		List<RouteProperties> routes = properties.getRoutes() == null ? List.of() : properties.getRoutes();
+		for (int i = 0; i < routes.size(); i++) {
+			rules.add(route("routes[" + i + "].", routes.get(i), budgets));
+		}
+		return rules;
+	}
 
-    private static RouteRule route(String at, RouteProperties route, Map<String, BudgetProperties> budgets) {
-        if (route == null || !StringUtils.hasText(route.getPattern())) {
-            throw invalid(at + "pattern", "must be a path pattern such as /api/**");
-        }
-        try {
-            PathPatternParser.defaultInstance.parse(route.getPattern());
-        }
-        catch (PatternParseException ex) {
-            throw invalid(at + "pattern", "is not a valid Spring PathPattern ('" + route.getPattern() + "': "
-                    + ex.getMessage() + ")");
-        }
-        if (route.getBudget() != null && !budgets.containsKey(route.getBudget())) {
-            throw invalid(at + "budget", "names the unknown budget '" + route.getBudget() + "'; known budgets are "
-                    + budgets.keySet());
-        }
-        if (route.isExempt() && !StringUtils.hasText(route.getReason())) {
-            throw invalid(at + "reason", "must say why the exempt route '" + route.getPattern() + "' is not limited");
-        }
-        List<String> methods = route.getMethods() == null ? List.of() : route.getMethods();
-        for (int m = 0; m < methods.size(); m++) {
-            if (!StringUtils.hasText(methods.get(m)) || !methods.get(m).matches("[A-Za-z]+")) {
-                throw invalid(at + "methods[" + m + "]", "must be an HTTP method name such as GET or POST");
-            }
-        }
-        return new RouteRule(route.getPattern(), methods, new RoutePolicy(route.getPattern(), route.getBudget(),
-                route.isExpensive(), route.isExempt(), route.getReason()));
-    }
+	private static RouteRule route(String at, RouteProperties route, Map<String, BudgetProperties> budgets) {
+		if (route == null || !StringUtils.hasText(route.getPattern())) {
+			throw invalid(at + "pattern", "must be a path pattern such as /api/**");
+		}
+		try {
+			PathPatternParser.defaultInstance.parse(route.getPattern());
+		}
+		catch (PatternParseException ex) {
+			throw invalid(at + "pattern",
+					"is not a valid Spring PathPattern ('" + route.getPattern() + "': " + ex.getMessage() + ")");
+		}
+		if (route.getBudget() != null && !budgets.containsKey(route.getBudget())) {
+			throw invalid(at + "budget",
+					"names the unknown budget '" + route.getBudget() + "'; known budgets are " + budgets.keySet());
+		}
+		if (route.isExempt() && !StringUtils.hasText(route.getReason())) {
+			throw invalid(at + "reason", "must say why the exempt route '" + route.getPattern() + "' is not limited");
+		}
+		List<String> methods = route.getMethods() == null ? List.of() : route.getMethods();
+		for (int m = 0; m < methods.size(); m++) {
+			if (!StringUtils.hasText(methods.get(m)) || !methods.get(m).matches("[A-Za-z]+")) {
+				throw invalid(at + "methods[" + m + "]", "must be an HTTP method name such as GET or POST");
+			}
+		}
+		return new RouteRule(route.getPattern(), methods, new RoutePolicy(route.getPattern(), route.getBudget(),
+				route.isExpensive(), route.isExempt(), route.getReason()));
+	}
 
-    private static void requireBudget(Map<String, BudgetProperties> budgets, String name, String property) {
-        if (name == null || !budgets.containsKey(name)) {
-            throw invalid(property, "names the unknown budget '" + name + "'; known budgets are " + budgets.keySet());
-        }
-    }
+	private static void requireBudget(Map<String, BudgetProperties> budgets, String name, String property) {
+		if (name == null || !budgets.containsKey(name)) {
+			throw invalid(property, "names the unknown budget '" + name + "'; known budgets are " + budgets.keySet());
+		}
+	}
 
-    private static Budget budget(String name, BudgetProperties properties) {
-        String at = "budgets." + name;
-        Budget.Builder builder = core(at, () -> Budget.builder(name));
-        builder.countRefused(Boolean.TRUE.equals(properties.getCountRefused()));
-        Map<String, WindowProperties> windows = properties.getWindows() == null ? Map.of() : properties.getWindows();
-        windows.forEach((window, values) -> builder.window(window(at + ".windows." + window, window, values)));
-        ConcurrencyProperties concurrency = properties.getConcurrency();
-        if (concurrency != null) {
-            String max = at + ".concurrency.max";
-            String lease = at + ".concurrency.lease";
-            builder.concurrency(core(at + ".concurrency", () -> new ConcurrencyBound(
-                    required(max, concurrency.getMax()), required(lease, concurrency.getLease())), "max", "lease"));
-        }
-        // The builder only rejects a budget without windows (or with one twice) at this point.
-        return core(at + ".windows", builder::build);
-    }
+	private static Budget budget(String name, BudgetProperties properties) {
+		String at = "budgets." + name;
+		Budget.Builder builder = core(at, () -> Budget.builder(name));
+		builder.countRefused(Boolean.TRUE.equals(properties.getCountRefused()));
+		Map<String, WindowProperties> windows = properties.getWindows() == null ? Map.of() : properties.getWindows();
+		windows.forEach((window, values) -> builder.window(window(at + ".windows." + window, window, values)));
+		ConcurrencyProperties concurrency = properties.getConcurrency();
+		if (concurrency != null) {
+			String max = at + ".concurrency.max";
+			String lease = at + ".concurrency.lease";
+			builder
+				.concurrency(core(at + ".concurrency", () -> new ConcurrencyBound(required(max, concurrency.getMax()),
+						required(lease, concurrency.getLease())), "max", "lease"));
+		}
+		// The builder only rejects a budget without windows (or with one twice) at this
+		// point.
+		return core(at + ".windows", builder::build);
+	}
 
-    private static Window window(String at, String name, WindowProperties properties) {
-        long limit = required(at + ".limit", properties == null ? null : properties.getLimit());
-        Duration duration = required(at + ".duration", properties.getDuration());
-        Window window = core(at, () -> Window.of(name, limit, duration), "limit", "duration");
-        if (window.durationMillis() % 1000 != 0) {
-            // RateLimit-Policy's w, X-RateLimit-Window and Retry-After speak whole seconds only
-            throw invalid(at + ".duration", "must be a whole number of seconds (the rate-limit headers state "
-                    + "windows in seconds), was " + duration);
-        }
-        return window;
-    }
+	private static Window window(String at, String name, WindowProperties properties) {
+		long limit = required(at + ".limit", properties == null ? null : properties.getLimit());
+		Duration duration = required(at + ".duration", properties.getDuration());
+		Window window = core(at, () -> Window.of(name, limit, duration), "limit", "duration");
+		if (window.durationMillis() % 1000 != 0) {
+			// RateLimit-Policy's w, X-RateLimit-Window and Retry-After speak whole
+			// seconds only
+			throw invalid(at + ".duration", "must be a whole number of seconds (the rate-limit headers state "
+					+ "windows in seconds), was " + duration);
+		}
+		return window;
+	}
 
-    private static AuthGuardPolicy authGuard(AuthGuardProperties properties) {
-        String at = "auth-guard";
-        Duration window = required(at + ".window", properties.getWindow());
-        Duration block = required(at + ".block", properties.getBlock());
-        Duration remember = required(at + ".remember-authenticated", properties.getRememberAuthenticated());
-        return core(at, () -> new AuthGuardPolicy(properties.getThreshold(), window, block,
-                properties.getMaxPending(), AuthGuardPolicy.DEFAULT_LOOKUP_LEASE, remember),
-                "threshold", "max-pending", "window", "block", "remember-authenticated");
-    }
+	private static AuthGuardPolicy authGuard(AuthGuardProperties properties) {
+		String at = "auth-guard";
+		Duration window = required(at + ".window", properties.getWindow());
+		Duration block = required(at + ".block", properties.getBlock());
+		Duration remember = required(at + ".remember-authenticated", properties.getRememberAuthenticated());
+		return core(at,
+				() -> new AuthGuardPolicy(properties.getThreshold(), window, block, properties.getMaxPending(),
+						AuthGuardPolicy.DEFAULT_LOOKUP_LEASE, remember),
+				"threshold", "max-pending", "window", "block", "remember-authenticated");
+	}
 
-    /**
-     * Runs a core constructor or builder. Its message names the field it rejects ("limit must be at least 1,
-     * was 0"); that field, when one of {@code fields}, is appended to the property path and cut from the reason.
-     */
-    private static <T> T core(String at, Supplier<T> constructor, String... fields) {
-        try {
-            return constructor.get();
-        }
-        catch (IllegalArgumentException ex) {
-            String message = " " + ex.getMessage();
-            String field = null;
-            int at0 = -1;
-            for (String candidate : fields) {
-                int index = message.indexOf(" " + candidate + " ");
-                if (index >= 0 && (at0 < 0 || index < at0)) {
-                    field = candidate;
-                    at0 = index;
-                }
-            }
-            if (field == null) {
-                throw invalid(at, ex.getMessage());
-            }
-            throw invalid(at + "." + field, message.substring(at0 + field.length() + 2));
-        }
-    }
+	/**
+	 * Runs a core constructor or builder. Its message names the field it rejects ("limit
+	 * must be at least 1, was 0"); that field, when one of {@code fields}, is appended to
+	 * the property path and cut from the reason.
+	 */
+	private static <T> T core(String at, Supplier<T> constructor, String... fields) {
+		try {
+			return constructor.get();
+		}
+		catch (IllegalArgumentException ex) {
+			String message = " " + ex.getMessage();
+			String field = null;
+			int at0 = -1;
+			for (String candidate : fields) {
+				int index = message.indexOf(" " + candidate + " ");
+				if (index >= 0 && (at0 < 0 || index < at0)) {
+					field = candidate;
+					at0 = index;
+				}
+			}
+			if (field == null) {
+				throw invalid(at, ex.getMessage());
+			}
+			throw invalid(at + "." + field, message.substring(at0 + field.length() + 2));
+		}
+	}
 
-    private static <T> T required(String property, T value) {
-        if (value == null) {
-            throw invalid(property, "must be set");
-        }
-        return value;
-    }
+	private static <T> T required(String property, T value) {
+		if (value == null) {
+			throw invalid(property, "must be set");
+		}
+		return value;
+	}
 
-    private static int atLeastOne(String property, int value) {
-        if (value < 1) {
-            throw invalid(property, "must be at least 1, was " + value);
-        }
-        return value;
-    }
+	private static int atLeastOne(String property, int value) {
+		if (value < 1) {
+			throw invalid(property, "must be at least 1, was " + value);
+		}
+		return value;
+	}
 
-    private static InvalidLimiterConfigurationException invalid(String property, String reason) {
-        return new InvalidLimiterConfigurationException(PREFIX + property, reason);
-    }
+	private static InvalidLimiterConfigurationException invalid(String property, String reason) {
+		return new InvalidLimiterConfigurationException(PREFIX + property, reason);
+	}
+
 }

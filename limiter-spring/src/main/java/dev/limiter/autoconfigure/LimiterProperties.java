@@ -11,184 +11,196 @@ import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.util.unit.DataSize;
 
 /**
- * Configuration of the limiter, bound from {@code limiter.*}. Validated when the budgets are resolved
- * ({@link LimiterConfigurationResolver}); an invalid value fails start-up with a message naming the property.
+ * Configuration of the limiter, bound from {@code limiter.*}. Validated when the budgets
+ * are resolved ({@link LimiterConfigurationResolver}); an invalid value fails start-up
+ * with a message naming the property.
  */
 @ConfigurationProperties("limiter")
 public class LimiterProperties {
 
-    /** Name of the budget a request falls to when no route rule names one. */
-    public static final String DEFAULT_BUDGET = "standard";
+	/** Name of the budget a request falls to when no route rule names one. */
+	public static final String DEFAULT_BUDGET = "standard";
 
-    /** Name of the budget every request without a credential is counted against. */
-    public static final String ANONYMOUS_BUDGET = "anonymous";
+	/** Name of the budget every request without a credential is counted against. */
+	public static final String ANONYMOUS_BUDGET = "anonymous";
 
-    /** Whether the limiter is active at all; false registers none of its beans. */
-    private boolean enabled = true;
+	/** Whether the limiter is active at all; false registers none of its beans. */
+	private boolean enabled = true;
 
-    /** Where counters live: memory (this process) or redis (shared by every instance). */
-    private StoreType store = StoreType.MEMORY;
+	/** Where counters live: memory (this process) or redis (shared by every instance). */
+	private StoreType store = StoreType.MEMORY;
 
-    /** Budget for authenticated requests that no route rule gives another budget. */
-    private String defaultBudget = DEFAULT_BUDGET;
+	/** Budget for authenticated requests that no route rule gives another budget. */
+	private String defaultBudget = DEFAULT_BUDGET;
 
-    /** Budget for every request without a credential, keyed on the client address. */
-    private String anonymousBudget = ANONYMOUS_BUDGET;
+	/** Budget for every request without a credential, keyed on the client address. */
+	private String anonymousBudget = ANONYMOUS_BUDGET;
 
-    /** Which rate-limit headers counted responses carry: x-ratelimit, ietf or both. */
-    private HeaderStyle headers = HeaderStyle.X_RATELIMIT;
+	/** Which rate-limit headers counted responses carry: x-ratelimit, ietf or both. */
+	private HeaderStyle headers = HeaderStyle.X_RATELIMIT;
 
-    /** Whether refusals are enforced (enforce) or only counted, logged and metered (shadow) for every budget. */
-    private Mode mode = Mode.ENFORCE;
+	/**
+	 * Whether refusals are enforced (enforce) or only counted, logged and metered
+	 * (shadow) for every budget.
+	 */
+	private Mode mode = Mode.ENFORCE;
 
-    /**
-     * What an authenticated request is counted by: credential (each token its own budget) or principal (a JWT's
-     * issuer and subject, another authentication's principal name); a budget's own key-by overrides it.
-     */
-    private KeyBy keyBy = KeyBy.CREDENTIAL;
+	/**
+	 * What an authenticated request is counted by: credential (each token its own budget)
+	 * or principal (a JWT's issuer and subject, another authentication's principal name);
+	 * a budget's own key-by overrides it.
+	 */
+	private KeyBy keyBy = KeyBy.CREDENTIAL;
 
-    /** The start-up check of every handler against the route rules and annotations. */
-    @NestedConfigurationProperty
-    private final InventoryProperties inventory = new InventoryProperties();
+	/** The start-up check of every handler against the route rules and annotations. */
+	@NestedConfigurationProperty
+	private final InventoryProperties inventory = new InventoryProperties();
 
-    /**
-     * Budgets by name. 'standard' (600/minute, 36000/hour, 10 expensive in flight) and 'anonymous' (60/minute,
-     * 1000/hour) are built in; writing one of them overrides only the fields written.
-     */
-    private Map<String, BudgetProperties> budgets = new LinkedHashMap<>();
+	/**
+	 * Budgets by name. 'standard' (600/minute, 36000/hour, 10 expensive in flight) and
+	 * 'anonymous' (60/minute, 1000/hour) are built in; writing one of them overrides only
+	 * the fields written.
+	 */
+	private Map<String, BudgetProperties> budgets = new LinkedHashMap<>();
 
-    /** Route rules, first match wins; unmatched requests fall to the default budget. */
-    private List<RouteProperties> routes = new ArrayList<>();
+	/** Route rules, first match wins; unmatched requests fall to the default budget. */
+	private List<RouteProperties> routes = new ArrayList<>();
 
-    /** The in-process store. */
-    @NestedConfigurationProperty
-    private final MemoryProperties memory = new MemoryProperties();
+	/** The in-process store. */
+	@NestedConfigurationProperty
+	private final MemoryProperties memory = new MemoryProperties();
 
-    /** The Redis store. */
-    @NestedConfigurationProperty
-    private final RedisStoreProperties redis = new RedisStoreProperties();
+	/** The Redis store. */
+	@NestedConfigurationProperty
+	private final RedisStoreProperties redis = new RedisStoreProperties();
 
-    /** The in-process fallback used while the authoritative store is failing. */
-    @NestedConfigurationProperty
-    private final FallbackProperties fallback = new FallbackProperties();
+	/** The in-process fallback used while the authoritative store is failing. */
+	@NestedConfigurationProperty
+	private final FallbackProperties fallback = new FallbackProperties();
 
-    /** The authentication-failure guard, which blocks an address that keeps failing authentication. */
-    @NestedConfigurationProperty
-    private final AuthGuardProperties authGuard = new AuthGuardProperties();
+	/**
+	 * The authentication-failure guard, which blocks an address that keeps failing
+	 * authentication.
+	 */
+	@NestedConfigurationProperty
+	private final AuthGuardProperties authGuard = new AuthGuardProperties();
 
-    /** Largest request body accepted; a larger one is refused with 413 (unset: no bound). */
-    private DataSize maxRequestBody;
+	/**
+	 * Largest request body accepted; a larger one is refused with 413 (unset: no bound).
+	 */
+	private DataSize maxRequestBody;
 
-    /**
-     * The budgets that exist before any configuration: {@code standard} and {@code anonymous}. A budget of the same
-     * name under {@code limiter.budgets} starts from these values and overrides only the fields it writes, so one
-     * environment variable can change one bound.
-     */
-    public static Map<String, BudgetProperties> builtInBudgets() {
-        Map<String, BudgetProperties> builtIn = new LinkedHashMap<>();
-        builtIn.put(DEFAULT_BUDGET, BudgetProperties.builtInStandard());
-        builtIn.put(ANONYMOUS_BUDGET, BudgetProperties.builtInAnonymous());
-        return builtIn;
-    }
+	/**
+	 * The budgets that exist before any configuration: {@code standard} and
+	 * {@code anonymous}. A budget of the same name under {@code limiter.budgets} starts
+	 * from these values and overrides only the fields it writes, so one environment
+	 * variable can change one bound.
+	 */
+	public static Map<String, BudgetProperties> builtInBudgets() {
+		Map<String, BudgetProperties> builtIn = new LinkedHashMap<>();
+		builtIn.put(DEFAULT_BUDGET, BudgetProperties.builtInStandard());
+		builtIn.put(ANONYMOUS_BUDGET, BudgetProperties.builtInAnonymous());
+		return builtIn;
+	}
 
-    public boolean isEnabled() {
-        return enabled;
-    }
+	public boolean isEnabled() {
+		return enabled;
+	}
 
-    public void setEnabled(boolean enabled) {
-        this.enabled = enabled;
-    }
+	public void setEnabled(boolean enabled) {
+		this.enabled = enabled;
+	}
 
-    public StoreType getStore() {
-        return store;
-    }
+	public StoreType getStore() {
+		return store;
+	}
 
-    public void setStore(StoreType store) {
-        this.store = store;
-    }
+	public void setStore(StoreType store) {
+		this.store = store;
+	}
 
-    public String getDefaultBudget() {
-        return defaultBudget;
-    }
+	public String getDefaultBudget() {
+		return defaultBudget;
+	}
 
-    public void setDefaultBudget(String defaultBudget) {
-        this.defaultBudget = defaultBudget;
-    }
+	public void setDefaultBudget(String defaultBudget) {
+		this.defaultBudget = defaultBudget;
+	}
 
-    public String getAnonymousBudget() {
-        return anonymousBudget;
-    }
+	public String getAnonymousBudget() {
+		return anonymousBudget;
+	}
 
-    public void setAnonymousBudget(String anonymousBudget) {
-        this.anonymousBudget = anonymousBudget;
-    }
+	public void setAnonymousBudget(String anonymousBudget) {
+		this.anonymousBudget = anonymousBudget;
+	}
 
-    public HeaderStyle getHeaders() {
-        return headers;
-    }
+	public HeaderStyle getHeaders() {
+		return headers;
+	}
 
-    public void setHeaders(HeaderStyle headers) {
-        this.headers = headers;
-    }
+	public void setHeaders(HeaderStyle headers) {
+		this.headers = headers;
+	}
 
-    public Mode getMode() {
-        return mode;
-    }
+	public Mode getMode() {
+		return mode;
+	}
 
-    public void setMode(Mode mode) {
-        this.mode = mode;
-    }
+	public void setMode(Mode mode) {
+		this.mode = mode;
+	}
 
-    public KeyBy getKeyBy() {
-        return keyBy;
-    }
+	public KeyBy getKeyBy() {
+		return keyBy;
+	}
 
-    public void setKeyBy(KeyBy keyBy) {
-        this.keyBy = keyBy;
-    }
+	public void setKeyBy(KeyBy keyBy) {
+		this.keyBy = keyBy;
+	}
 
-    public InventoryProperties getInventory() {
-        return inventory;
-    }
+	public InventoryProperties getInventory() {
+		return inventory;
+	}
 
-    public Map<String, BudgetProperties> getBudgets() {
-        return budgets;
-    }
+	public Map<String, BudgetProperties> getBudgets() {
+		return budgets;
+	}
 
-    public void setBudgets(Map<String, BudgetProperties> budgets) {
-        this.budgets = budgets;
-    }
+	public void setBudgets(Map<String, BudgetProperties> budgets) {
+		this.budgets = budgets;
+	}
 
-    public List<RouteProperties> getRoutes() {
-        return routes;
-    }
+	public List<RouteProperties> getRoutes() {
+		return routes;
+	}
 
-    public void setRoutes(List<RouteProperties> routes) {
-        this.routes = routes;
-    }
+	public void setRoutes(List<RouteProperties> routes) {
+		this.routes = routes;
+	}
 
-    public MemoryProperties getMemory() {
-        return memory;
-    }
+	public MemoryProperties getMemory() {
+		return memory;
+	}
 
-    public RedisStoreProperties getRedis() {
-        return redis;
-    }
+	public RedisStoreProperties getRedis() {
+		return redis;
+	}
 
-    public AuthGuardProperties getAuthGuard() {
-        return authGuard;
-    }
+	public AuthGuardProperties getAuthGuard() {
+		return authGuard;
+	}
 
-    public DataSize getMaxRequestBody() {
-        return maxRequestBody;
-    }
+	public DataSize getMaxRequestBody() {
+		return maxRequestBody;
+	}
 
-    public void setMaxRequestBody(DataSize maxRequestBody) {
-        this.maxRequestBody = maxRequestBody;
-    }
+	public void setMaxRequestBody(DataSize maxRequestBody) {
+		this.maxRequestBody = maxRequestBody;
+	}
 
-    public FallbackProperties getFallback() {
-        return fallback;
-    }
+	public FallbackProperties getFallback() {
+		return fallback;
+	}
 
 }

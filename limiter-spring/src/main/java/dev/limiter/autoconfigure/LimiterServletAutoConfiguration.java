@@ -38,9 +38,10 @@ import org.springframework.core.annotation.Order;
 import org.springframework.core.env.Environment;
 
 /**
- * The request path of a servlet application: who a request is counted as, which budget its route uses, what
- * the response says, and the filter that ties them together, registered just after Spring Security's filter
- * chain so that authentication has already happened.
+ * The request path of a servlet application: who a request is counted as, which budget
+ * its route uses, what the response says, and the filter that ties them together,
+ * registered just after Spring Security's filter chain so that authentication has already
+ * happened.
  */
 @AutoConfiguration(after = LimiterAutoConfiguration.class)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
@@ -49,121 +50,126 @@ import org.springframework.core.env.Environment;
 @ConditionalOnBean(BudgetRegistry.class)
 public class LimiterServletAutoConfiguration {
 
-    /** How far after Spring Security's filter chain the limiter runs. */
-    public static final int ORDER_AFTER_SECURITY = 10;
+	/** How far after Spring Security's filter chain the limiter runs. */
+	public static final int ORDER_AFTER_SECURITY = 10;
 
-    private static final String OAUTH2_TOKEN_AUTHENTICATION =
-            "org.springframework.security.oauth2.server.resource.authentication.AbstractOAuth2TokenAuthenticationToken";
+	private static final String OAUTH2_TOKEN_AUTHENTICATION = "org.springframework.security.oauth2.server.resource.authentication.AbstractOAuth2TokenAuthenticationToken";
 
-    /** Name of the filter's registration bean; define a bean with this name to register the filter yourself. */
-    public static final String REGISTRATION_BEAN_NAME = "rateLimitFilterRegistration";
+	/**
+	 * Name of the filter's registration bean; define a bean with this name to register
+	 * the filter yourself.
+	 */
+	public static final String REGISTRATION_BEAN_NAME = "rateLimitFilterRegistration";
 
-    @Bean
-    @ConditionalOnMissingBean
-    public RouteResolver limiterRouteResolver(LimiterSettings settings) {
-        return new PropertiesRouteResolver(settings.routes());
-    }
+	@Bean
+	@ConditionalOnMissingBean
+	public RouteResolver limiterRouteResolver(LimiterSettings settings) {
+		return new PropertiesRouteResolver(settings.routes());
+	}
 
-    @Bean
-    @ConditionalOnMissingBean
-    public RateLimitResponseWriter limiterResponseWriter(LimiterSettings settings) {
-        return new DefaultRateLimitResponseWriter(settings.headers().xRateLimit(), settings.headers().ietf());
-    }
+	@Bean
+	@ConditionalOnMissingBean
+	public RateLimitResponseWriter limiterResponseWriter(LimiterSettings settings) {
+		return new DefaultRateLimitResponseWriter(settings.headers().xRateLimit(), settings.headers().ietf());
+	}
 
-    @Bean
-    @ConditionalOnMissingBean
-    public RateLimitFilter rateLimitFilter(LimiterSettings settings, BudgetRegistry budgets,
-                                           ObjectProvider<RateLimitStore> stores,
-                                           @Qualifier(LimiterAutoConfiguration.CLOCK_BEAN_NAME) Clock clock,
-                                           KeyResolver keyResolver, RouteResolver routeResolver,
-                                           ObjectProvider<BudgetSelector> budgetSelectors,
-                                           RateLimitResponseWriter responseWriter,
-                                           ObjectProvider<BudgetOptions> options,
-                                           ObjectProvider<RateLimitObserver> observers) {
-        RateLimitStore store = stores.getIfAvailable();
-        if (store == null) {
-            throw new InvalidLimiterConfigurationException("limiter.store", "is '"
-                    + settings.store().name().toLowerCase(java.util.Locale.ROOT)
-                    + "' but no RateLimitStore bean provides it (for redis: add spring-boot-starter-data-redis and "
-                    + "configure a RedisConnectionFactory)");
-        }
-        return new RateLimitFilter(budgets, store, clock, keyResolver, routeResolver,
-                budgetSelectors.orderedStream().toList(), responseWriter,
-                options.getIfAvailable(settings::options),
-                observers.orderedStream().toList());
-    }
+	@Bean
+	@ConditionalOnMissingBean
+	public RateLimitFilter rateLimitFilter(LimiterSettings settings, BudgetRegistry budgets,
+			ObjectProvider<RateLimitStore> stores, @Qualifier(LimiterAutoConfiguration.CLOCK_BEAN_NAME) Clock clock,
+			KeyResolver keyResolver, RouteResolver routeResolver, ObjectProvider<BudgetSelector> budgetSelectors,
+			RateLimitResponseWriter responseWriter, ObjectProvider<BudgetOptions> options,
+			ObjectProvider<RateLimitObserver> observers) {
+		RateLimitStore store = stores.getIfAvailable();
+		if (store == null) {
+			throw new InvalidLimiterConfigurationException("limiter.store", "is '"
+					+ settings.store().name().toLowerCase(java.util.Locale.ROOT)
+					+ "' but no RateLimitStore bean provides it (for redis: add spring-boot-starter-data-redis and "
+					+ "configure a RedisConnectionFactory)");
+		}
+		return new RateLimitFilter(budgets, store, clock, keyResolver, routeResolver,
+				budgetSelectors.orderedStream().toList(), responseWriter, options.getIfAvailable(settings::options),
+				observers.orderedStream().toList());
+	}
 
-    @Bean(name = REGISTRATION_BEAN_NAME)
-    @ConditionalOnMissingBean(name = REGISTRATION_BEAN_NAME)
-    public FilterRegistrationBean<RateLimitFilter> rateLimitFilterRegistration(RateLimitFilter filter,
-            Environment environment) {
-        return FilterRegistrations.of(filter, "rateLimitFilter",
-                FilterRegistrations.securityFilterOrder(environment) + ORDER_AFTER_SECURITY,
-                DispatcherType.REQUEST, DispatcherType.ASYNC);
-    }
+	@Bean(name = REGISTRATION_BEAN_NAME)
+	@ConditionalOnMissingBean(name = REGISTRATION_BEAN_NAME)
+	public FilterRegistrationBean<RateLimitFilter> rateLimitFilterRegistration(RateLimitFilter filter,
+			Environment environment) {
+		return FilterRegistrations.of(filter, "rateLimitFilter",
+				FilterRegistrations.securityFilterOrder(environment) + ORDER_AFTER_SECURITY, DispatcherType.REQUEST,
+				DispatcherType.ASYNC);
+	}
 
-    @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(name = "org.springframework.security.core.context.SecurityContextHolder")
-    static class SecurityKeyResolverConfiguration {
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = "org.springframework.security.core.context.SecurityContextHolder")
+	static class SecurityKeyResolverConfiguration {
 
-        /**
-         * Spring Security's authenticated, non-anonymous {@code Authentication}, else the container's principal,
-         * keyed by the {@link CredentialIdentity} beans in order.
-         */
-        @Bean
-        @ConditionalOnMissingBean
-        KeyResolver limiterKeyResolver(ObjectProvider<CredentialIdentity> identities) {
-            return new DefaultKeyResolver(request -> {
-                Principal principal = SecurityContextPrincipals.authenticated(request);
-                return principal != null ? principal : request.getUserPrincipal();
-            }, identities.orderedStream().toList());
-        }
+		/**
+		 * Spring Security's authenticated, non-anonymous {@code Authentication}, else the
+		 * container's principal, keyed by the {@link CredentialIdentity} beans in order.
+		 */
+		@Bean
+		@ConditionalOnMissingBean
+		KeyResolver limiterKeyResolver(ObjectProvider<CredentialIdentity> identities) {
+			return new DefaultKeyResolver(request -> {
+				Principal principal = SecurityContextPrincipals.authenticated(request);
+				return principal != null ? principal : request.getUserPrincipal();
+			}, identities.orderedStream().toList());
+		}
 
-        /** An authentication whose principal exposes its credential. */
-        @Bean
-        @Order(Ordered.LOWEST_PRECEDENCE - 10)
-        @ConditionalOnMissingBean(name = "limiterAuthenticationCredentialIdentity")
-        CredentialIdentity limiterAuthenticationCredentialIdentity() {
-            return new AuthenticationCredentialIdentity();
-        }
-    }
+		/** An authentication whose principal exposes its credential. */
+		@Bean
+		@Order(Ordered.LOWEST_PRECEDENCE - 10)
+		@ConditionalOnMissingBean(name = "limiterAuthenticationCredentialIdentity")
+		CredentialIdentity limiterAuthenticationCredentialIdentity() {
+			return new AuthenticationCredentialIdentity();
+		}
 
-    @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(name = {"org.springframework.security.core.context.SecurityContextHolder",
-            OAUTH2_TOKEN_AUTHENTICATION})
-    static class OAuth2CredentialIdentityConfiguration {
+	}
 
-        /** An opaque (or any other) OAuth2 token authentication: its token value. */
-        @Bean
-        @Order(Ordered.LOWEST_PRECEDENCE - 20)
-        @ConditionalOnMissingBean(name = "limiterOAuth2TokenCredentialIdentity")
-        CredentialIdentity limiterOAuth2TokenCredentialIdentity() {
-            return new OAuth2TokenCredentialIdentity();
-        }
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(
+			name = { "org.springframework.security.core.context.SecurityContextHolder", OAUTH2_TOKEN_AUTHENTICATION })
+	static class OAuth2CredentialIdentityConfiguration {
 
-        @Configuration(proxyBeanMethods = false)
-        @ConditionalOnClass(name = "org.springframework.security.oauth2.jwt.Jwt")
-        static class JwtCredentialIdentityConfiguration {
+		/** An opaque (or any other) OAuth2 token authentication: its token value. */
+		@Bean
+		@Order(Ordered.LOWEST_PRECEDENCE - 20)
+		@ConditionalOnMissingBean(name = "limiterOAuth2TokenCredentialIdentity")
+		CredentialIdentity limiterOAuth2TokenCredentialIdentity() {
+			return new OAuth2TokenCredentialIdentity();
+		}
 
-            /** A decoded JWT: its canonical header and claims, or its issuer and subject. */
-            @Bean
-            @Order(Ordered.LOWEST_PRECEDENCE - 30)
-            @ConditionalOnMissingBean(name = "limiterJwtCredentialIdentity")
-            CredentialIdentity limiterJwtCredentialIdentity() {
-                return new JwtCredentialIdentity();
-            }
-        }
-    }
+		@Configuration(proxyBeanMethods = false)
+		@ConditionalOnClass(name = "org.springframework.security.oauth2.jwt.Jwt")
+		static class JwtCredentialIdentityConfiguration {
 
-    @Configuration(proxyBeanMethods = false)
-    @ConditionalOnMissingClass("org.springframework.security.core.context.SecurityContextHolder")
-    static class ContainerKeyResolverConfiguration {
+			/**
+			 * A decoded JWT: its canonical header and claims, or its issuer and subject.
+			 */
+			@Bean
+			@Order(Ordered.LOWEST_PRECEDENCE - 30)
+			@ConditionalOnMissingBean(name = "limiterJwtCredentialIdentity")
+			CredentialIdentity limiterJwtCredentialIdentity() {
+				return new JwtCredentialIdentity();
+			}
 
-        @Bean
-        @ConditionalOnMissingBean
-        KeyResolver limiterKeyResolver(ObjectProvider<CredentialIdentity> identities) {
-            return new DefaultKeyResolver(jakarta.servlet.http.HttpServletRequest::getUserPrincipal,
-                    identities.orderedStream().toList());
-        }
-    }
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnMissingClass("org.springframework.security.core.context.SecurityContextHolder")
+	static class ContainerKeyResolverConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		KeyResolver limiterKeyResolver(ObjectProvider<CredentialIdentity> identities) {
+			return new DefaultKeyResolver(jakarta.servlet.http.HttpServletRequest::getUserPrincipal,
+					identities.orderedStream().toList());
+		}
+
+	}
+
 }

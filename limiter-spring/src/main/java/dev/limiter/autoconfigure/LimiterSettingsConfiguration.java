@@ -7,17 +7,19 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 
 /**
- * Binds {@code limiter.*} and resolves it, once, into the {@link LimiterSettings} bean. Imported by every
- * auto-configuration that reads the configuration, so each works whichever of them the application loads.
+ * Binds {@code limiter.*} and resolves it, once, into the {@link LimiterSettings} bean.
+ * Imported by every auto-configuration that reads the configuration, so each works
+ * whichever of them the application loads.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(LimiterProperties.class)
 public class LimiterSettingsConfiguration {
 
-    @Bean
-    @ConditionalOnMissingBean
-    public LimiterSettings limiterSettings(LimiterProperties properties, Environment environment) {
-        UnknownLimiterProperties.check(environment);
-        return LimiterConfigurationResolver.resolve(properties);
-    }
+	@Bean
+	@ConditionalOnMissingBean
+	public LimiterSettings limiterSettings(LimiterProperties properties, Environment environment) {
+		UnknownLimiterProperties.check(environment);
+		return LimiterConfigurationResolver.resolve(properties);
+	}
+
 }

@@ -19,155 +19,162 @@ import org.apache.commons.logging.LogFactory;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * Runs before Spring Security's filter chain, so before any credential is looked up: a request that carries
- * an {@code Authorization} header from a blocked address is refused with 429 and never reaches the lookup, and
- * one from an address with too many lookups in flight is told to retry in a second. An admitted request holds
- * a reservation while its credential is looked up, and the outcome is reported to the {@link AuthGuard} as soon
- * as it is known (an authentication event, or the request reaching the end of Spring Security's chain), not when
- * the handler is done:
+ * Runs before Spring Security's filter chain, so before any credential is looked up: a
+ * request that carries an {@code Authorization} header from a blocked address is refused
+ * with 429 and never reaches the lookup, and one from an address with too many lookups in
+ * flight is told to retry in a second. An admitted request holds a reservation while its
+ * credential is looked up, and the outcome is reported to the {@link AuthGuard} as soon
+ * as it is known (an authentication event, or the request reaching the end of Spring
+ * Security's chain), not when the handler is done:
  * <ul>
- *   <li>authenticated (seen by {@link AuthenticationOutcomeFilter} or an authentication success event): clears
- *   the address's completed failures;</li>
- *   <li>failed (an authentication failure event, or a 401 answer without an authentication): one failure;</li>
- *   <li>anything else (the chain threw, no authentication took place): the reservation is handed back.</li>
+ * <li>authenticated (seen by {@link AuthenticationOutcomeFilter} or an authentication
+ * success event): clears the address's completed failures;</li>
+ * <li>failed (an authentication failure event, or a 401 answer without an
+ * authentication): one failure;</li>
+ * <li>anything else (the chain threw, no authentication took place): the reservation is
+ * handed back.</li>
  * </ul>
  * Logs name the address by its hash only, never the address, the header or the path.
  */
 public class AuthGuardFilter extends OncePerRequestFilter {
 
-    /** The error code of every 429 the guard writes. */
-    public static final String ERROR_CODE = "auth_rate_limit_exceeded";
+	/** The error code of every 429 the guard writes. */
+	public static final String ERROR_CODE = "auth_rate_limit_exceeded";
 
-    static final String ATTEMPT_ATTRIBUTE = AuthGuardFilter.class.getName() + ".ATTEMPT";
+	static final String ATTEMPT_ATTRIBUTE = AuthGuardFilter.class.getName() + ".ATTEMPT";
 
-    private static final Log logger = LogFactory.getLog(AuthGuardFilter.class);
+	private static final Log logger = LogFactory.getLog(AuthGuardFilter.class);
 
-    private final AuthGuard guard;
-    private final Clock clock;
-    private final OutageLog outageLog = new OutageLog(logger,
-            "Authentication guard: the store failed; admitting lookups unguarded until it answers again: ",
-            "Authentication guard: the store answers again; failures are counted");
+	private final AuthGuard guard;
 
-    public AuthGuardFilter(AuthGuard guard, Clock clock) {
-        this.guard = guard;
-        this.clock = clock;
-    }
+	private final Clock clock;
 
-    @Override
-    protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
-            throws ServletException, IOException {
-        String authorization = request.getHeader("Authorization");
-        if (authorization == null) {
-            chain.doFilter(request, response);
-            return;
-        }
-        // One store timeout for the request: the limiter's budget decision later on shares this one.
-        try (RequestStoreTime.Scope storeTime = RequestStoreTime.open()) {
-            guard(request, response, chain, authorization);
-        }
-    }
+	private final OutageLog outageLog = new OutageLog(logger,
+			"Authentication guard: the store failed; admitting lookups unguarded until it answers again: ",
+			"Authentication guard: the store answers again; failures are counted");
 
-    private void guard(HttpServletRequest request, HttpServletResponse response, FilterChain chain,
-                       String authorization) throws ServletException, IOException {
-        GuardAdmission admission = admit(request, authorization);
-        if (admission == null) {
-            chain.doFilter(request, response);
-            return;
-        }
-        if (!admission.admitted()) {
-            refuse(response, admission);
-            return;
-        }
-        LookupAttempt attempt = new LookupAttempt(admission, settling -> settle(settling, 0, false));
-        request.setAttribute(ATTEMPT_ATTRIBUTE, attempt);
-        LookupAttempt outer = LookupAttempt.current();
-        LookupAttempt.bind(attempt);
-        boolean completed = false;
-        try {
-            chain.doFilter(request, response);
-            completed = true;
-        }
-        finally {
-            LookupAttempt.bind(outer);
-            if (completed && request.isAsyncStarted() && !attempt.authenticated() && !attempt.failed()) {
-                request.getAsyncContext().addListener(new RequestEnd((status, ok) -> settle(attempt, status, ok)));
-            }
-            else {
-                settle(attempt, response.getStatus(), completed);
-            }
-        }
-    }
+	public AuthGuardFilter(AuthGuard guard, Clock clock) {
+		this.guard = guard;
+		this.clock = clock;
+	}
 
-    private GuardAdmission admit(HttpServletRequest request, String authorization) {
-        try {
-            GuardAdmission admission = guard.admit(AuthGuard.addressKey(request.getRemoteAddr()),
-                    AuthGuard.credentialKey(authorization), clock.millis());
-            noteStoreAnswered(admission.degraded());
-            return admission;
-        }
-        catch (RuntimeException ex) {
-            noteStoreFailed(ex);
-            return null;
-        }
-    }
+	@Override
+	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+			throws ServletException, IOException {
+		String authorization = request.getHeader("Authorization");
+		if (authorization == null) {
+			chain.doFilter(request, response);
+			return;
+		}
+		// One store timeout for the request: the limiter's budget decision later on
+		// shares this one.
+		try (RequestStoreTime.Scope storeTime = RequestStoreTime.open()) {
+			guard(request, response, chain, authorization);
+		}
+	}
 
-    private void settle(LookupAttempt attempt, int status, boolean completed) {
-        if (!attempt.settle()) {
-            return;
-        }
-        GuardAdmission admission = attempt.admission();
-        long now = clock.millis();
-        try {
-            if (attempt.authenticated()) {
-                guard.succeeded(admission, now);
-            }
-            else if (attempt.failed() || (completed && status == HttpServletResponse.SC_UNAUTHORIZED)) {
-                if (guard.failed(admission, now)) {
-                    logger.warn("Authentication guard: address " + admission.addressKey() + " reached "
-                            + guard.policy().threshold() + " failed authentications; blocked for "
-                            + guard.policy().block());
-                }
-            }
-            else {
-                guard.abandoned(admission, now);
-            }
-        }
-        catch (RuntimeException ex) {
-            noteStoreFailed(ex);
-        }
-    }
+	private void guard(HttpServletRequest request, HttpServletResponse response, FilterChain chain,
+			String authorization) throws ServletException, IOException {
+		GuardAdmission admission = admit(request, authorization);
+		if (admission == null) {
+			chain.doFilter(request, response);
+			return;
+		}
+		if (!admission.admitted()) {
+			refuse(response, admission);
+			return;
+		}
+		LookupAttempt attempt = new LookupAttempt(admission, settling -> settle(settling, 0, false));
+		request.setAttribute(ATTEMPT_ATTRIBUTE, attempt);
+		LookupAttempt outer = LookupAttempt.current();
+		LookupAttempt.bind(attempt);
+		boolean completed = false;
+		try {
+			chain.doFilter(request, response);
+			completed = true;
+		}
+		finally {
+			LookupAttempt.bind(outer);
+			if (completed && request.isAsyncStarted() && !attempt.authenticated() && !attempt.failed()) {
+				request.getAsyncContext().addListener(new RequestEnd((status, ok) -> settle(attempt, status, ok)));
+			}
+			else {
+				settle(attempt, response.getStatus(), completed);
+			}
+		}
+	}
 
-    private void refuse(HttpServletResponse response, GuardAdmission admission) throws IOException {
-        boolean blocked = admission.outcome() == GuardAdmission.Outcome.BLOCKED;
-        long retryAfter = admission.retryAfterSeconds();
-        String message = blocked
-                ? "Too many failed authentications from this address; retry after " + retryAfter + " seconds."
-                : "Too many authentications from this address are in progress; retry after " + retryAfter
-                        + " second.";
-        ProblemResponse problem = ProblemResponse.of(429, "Too Many Requests")
-                .detail(message)
-                .with("error", ERROR_CODE)
-                .with("message", message)
-                .retryAfter(retryAfter)
-                .with("bound", blocked ? "block" : "pending");
-        if (blocked) {
-            problem.with("resetTime", java.time.Instant.ofEpochMilli(clock.millis())
-                    .plus(Duration.ofSeconds(retryAfter)).toString());
-        }
-        if (admission.degraded()) {
-            // before the write: writeTo commits the response, and a header set after that is never sent
-            problem.header("X-RateLimit-Degraded", "true");
-        }
-        problem.writeTo(response);
-    }
+	private GuardAdmission admit(HttpServletRequest request, String authorization) {
+		try {
+			GuardAdmission admission = guard.admit(AuthGuard.addressKey(request.getRemoteAddr()),
+					AuthGuard.credentialKey(authorization), clock.millis());
+			noteStoreAnswered(admission.degraded());
+			return admission;
+		}
+		catch (RuntimeException ex) {
+			noteStoreFailed(ex);
+			return null;
+		}
+	}
 
-    private void noteStoreAnswered(boolean degraded) {
-        if (!degraded) {
-            outageLog.answered();
-        }
-    }
+	private void settle(LookupAttempt attempt, int status, boolean completed) {
+		if (!attempt.settle()) {
+			return;
+		}
+		GuardAdmission admission = attempt.admission();
+		long now = clock.millis();
+		try {
+			if (attempt.authenticated()) {
+				guard.succeeded(admission, now);
+			}
+			else if (attempt.failed() || (completed && status == HttpServletResponse.SC_UNAUTHORIZED)) {
+				if (guard.failed(admission, now)) {
+					logger.warn("Authentication guard: address " + admission.addressKey() + " reached "
+							+ guard.policy().threshold() + " failed authentications; blocked for "
+							+ guard.policy().block());
+				}
+			}
+			else {
+				guard.abandoned(admission, now);
+			}
+		}
+		catch (RuntimeException ex) {
+			noteStoreFailed(ex);
+		}
+	}
 
-    private void noteStoreFailed(RuntimeException ex) {
-        outageLog.failed(ex.getClass().getName());
-    }
+	private void refuse(HttpServletResponse response, GuardAdmission admission) throws IOException {
+		boolean blocked = admission.outcome() == GuardAdmission.Outcome.BLOCKED;
+		long retryAfter = admission.retryAfterSeconds();
+		String message = blocked
+				? "Too many failed authentications from this address; retry after " + retryAfter + " seconds."
+				: "Too many authentications from this address are in progress; retry after " + retryAfter + " second.";
+		ProblemResponse problem = ProblemResponse.of(429, "Too Many Requests")
+			.detail(message)
+			.with("error", ERROR_CODE)
+			.with("message", message)
+			.retryAfter(retryAfter)
+			.with("bound", blocked ? "block" : "pending");
+		if (blocked) {
+			problem.with("resetTime",
+					java.time.Instant.ofEpochMilli(clock.millis()).plus(Duration.ofSeconds(retryAfter)).toString());
+		}
+		if (admission.degraded()) {
+			// before the write: writeTo commits the response, and a header set after that
+			// is never sent
+			problem.header("X-RateLimit-Degraded", "true");
+		}
+		problem.writeTo(response);
+	}
+
+	private void noteStoreAnswered(boolean degraded) {
+		if (!degraded) {
+			outageLog.answered();
+		}
+	}
+
+	private void noteStoreFailed(RuntimeException ex) {
+		outageLog.failed(ex.getClass().getName());
+	}
+
 }

@@ -14,89 +14,99 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
 /**
- * The limiter's Micrometer meters. Tags are bounded: budget and window names come from configuration, outcome,
- * reason and mode from small fixed sets. Never a key, a token or a raw path. Meters are looked up once per tag
- * combination and cached.
+ * The limiter's Micrometer meters. Tags are bounded: budget and window names come from
+ * configuration, outcome, reason and mode from small fixed sets. Never a key, a token or
+ * a raw path. Meters are looked up once per tag combination and cached.
  */
 public class MicrometerRateLimitObserver implements RateLimitObserver {
 
-    /** Counter of every request the limiter handled. */
-    public static final String REQUESTS = "limiter.requests";
+	/** Counter of every request the limiter handled. */
+	public static final String REQUESTS = "limiter.requests";
 
-    /** Timer of the store call that decided a request. */
-    public static final String STORE_LATENCY = "limiter.store.latency";
+	/** Timer of the store call that decided a request. */
+	public static final String STORE_LATENCY = "limiter.store.latency";
 
-    /** Counter of admitted requests that left less than 20 % of a window. */
-    public static final String NEAR_LIMIT = "limiter.near.limit";
+	/** Counter of admitted requests that left less than 20 % of a window. */
+	public static final String NEAR_LIMIT = "limiter.near.limit";
 
-    /** Tag value where a tag does not apply (an exempt request has no budget, no reason, no store mode). */
-    public static final String NONE = "none";
+	/**
+	 * Tag value where a tag does not apply (an exempt request has no budget, no reason,
+	 * no store mode).
+	 */
+	public static final String NONE = "none";
 
-    private final MeterRegistry registry;
-    private final Timer storeLatency;
-    private final Map<RequestTags, Counter> requests = new ConcurrentHashMap<>();
-    private final Map<NearLimitTags, Counter> nearLimit = new ConcurrentHashMap<>();
+	private final MeterRegistry registry;
 
-    public MicrometerRateLimitObserver(MeterRegistry registry, String storeName) {
-        this.registry = registry;
-        this.storeLatency = Timer.builder(STORE_LATENCY)
-                .description("Time the rate-limit store took to decide one request")
-                .tag("store", storeName)
-                .register(registry);
-    }
+	private final Timer storeLatency;
 
-    @Override
-    public void onDecision(RoutePolicy route, Decision decision, RateLimitOutcome outcome, long storeNanos) {
-        String reason = decision.refusingBound().map(BoundVerdict::name).orElse(NONE);
-        String mode = decision.degraded() ? "degraded" : "authoritative";
-        requests(new RequestTags(decision.budget(), outcome.tag(), reason, mode)).increment();
-        storeLatency.record(storeNanos, TimeUnit.NANOSECONDS);
-        if (outcome == RateLimitOutcome.ALLOWED) {
-            BoundVerdict nearest = nearestToLimit(decision);
-            if (nearest != null && nearest.remaining() * 5 < nearest.limit()) {
-                nearLimit.computeIfAbsent(new NearLimitTags(decision.budget(), nearest.name()), tags ->
-                        Counter.builder(NEAR_LIMIT)
-                                .description("Admitted requests that left less than 20 % of a window of their budget")
-                                .tag("budget", tags.budget())
-                                .tag("window", tags.window())
-                                .register(registry)).increment();
-            }
-        }
-    }
+	private final Map<RequestTags, Counter> requests = new ConcurrentHashMap<>();
 
-    @Override
-    public void onExempt(RoutePolicy route) {
-        requests(new RequestTags(NONE, RateLimitOutcome.EXEMPT.tag(), NONE, NONE)).increment();
-    }
+	private final Map<NearLimitTags, Counter> nearLimit = new ConcurrentHashMap<>();
 
-    private Counter requests(RequestTags tags) {
-        return requests.computeIfAbsent(tags, t -> Counter.builder(REQUESTS)
-                .description("Requests handled by the rate limiter, by budget, outcome (allowed, refused, "
-                        + "shadow-refused, exempt), reason (the refusing bound or none) and store mode")
-                .tag("budget", t.budget())
-                .tag("outcome", t.outcome())
-                .tag("reason", t.reason())
-                .tag("mode", t.mode())
-                .register(registry));
-    }
+	public MicrometerRateLimitObserver(MeterRegistry registry, String storeName) {
+		this.registry = registry;
+		this.storeLatency = Timer.builder(STORE_LATENCY)
+			.description("Time the rate-limit store took to decide one request")
+			.tag("store", storeName)
+			.register(registry);
+	}
 
-    /** The window with the smallest share left. */
-    private static BoundVerdict nearestToLimit(Decision decision) {
-        BoundVerdict nearest = null;
-        for (BoundVerdict verdict : decision.verdicts()) {
-            if (verdict.concurrency() || verdict.limit() <= 0) {
-                continue;
-            }
-            if (nearest == null || verdict.remaining() * nearest.limit() < nearest.remaining() * verdict.limit()) {
-                nearest = verdict;
-            }
-        }
-        return nearest;
-    }
+	@Override
+	public void onDecision(RoutePolicy route, Decision decision, RateLimitOutcome outcome, long storeNanos) {
+		String reason = decision.refusingBound().map(BoundVerdict::name).orElse(NONE);
+		String mode = decision.degraded() ? "degraded" : "authoritative";
+		requests(new RequestTags(decision.budget(), outcome.tag(), reason, mode)).increment();
+		storeLatency.record(storeNanos, TimeUnit.NANOSECONDS);
+		if (outcome == RateLimitOutcome.ALLOWED) {
+			BoundVerdict nearest = nearestToLimit(decision);
+			if (nearest != null && nearest.remaining() * 5 < nearest.limit()) {
+				nearLimit
+					.computeIfAbsent(new NearLimitTags(decision.budget(), nearest.name()),
+							tags -> Counter.builder(NEAR_LIMIT)
+								.description("Admitted requests that left less than 20 % of a window of their budget")
+								.tag("budget", tags.budget())
+								.tag("window", tags.window())
+								.register(registry))
+					.increment();
+			}
+		}
+	}
 
-    private record RequestTags(String budget, String outcome, String reason, String mode) {
-    }
+	@Override
+	public void onExempt(RoutePolicy route) {
+		requests(new RequestTags(NONE, RateLimitOutcome.EXEMPT.tag(), NONE, NONE)).increment();
+	}
 
-    private record NearLimitTags(String budget, String window) {
-    }
+	private Counter requests(RequestTags tags) {
+		return requests.computeIfAbsent(tags,
+				t -> Counter.builder(REQUESTS)
+					.description("Requests handled by the rate limiter, by budget, outcome (allowed, refused, "
+							+ "shadow-refused, exempt), reason (the refusing bound or none) and store mode")
+					.tag("budget", t.budget())
+					.tag("outcome", t.outcome())
+					.tag("reason", t.reason())
+					.tag("mode", t.mode())
+					.register(registry));
+	}
+
+	/** The window with the smallest share left. */
+	private static BoundVerdict nearestToLimit(Decision decision) {
+		BoundVerdict nearest = null;
+		for (BoundVerdict verdict : decision.verdicts()) {
+			if (verdict.concurrency() || verdict.limit() <= 0) {
+				continue;
+			}
+			if (nearest == null || verdict.remaining() * nearest.limit() < nearest.remaining() * verdict.limit()) {
+				nearest = verdict;
+			}
+		}
+		return nearest;
+	}
+
+	private record RequestTags(String budget, String outcome, String reason, String mode) {
+	}
+
+	private record NearLimitTags(String budget, String window) {
+	}
+
 }

@@ -11,90 +11,95 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The authentication guard in Redis: every step is one EVALSHA of {@code guard.lua} on the address's three keys,
- * which share a Cluster hash tag ({@link RedisKeys#guard}). A reservation is one synchronous round trip; a success
- * and a release are sent without waiting. Calls share the {@link RedisRateLimitStore}'s connection and its one
- * timeout per request.
+ * The authentication guard in Redis: every step is one EVALSHA of {@code guard.lua} on
+ * the address's three keys, which share a Cluster hash tag ({@link RedisKeys#guard}). A
+ * reservation is one synchronous round trip; a success and a release are sent without
+ * waiting. Calls share the {@link RedisRateLimitStore}'s connection and its one timeout
+ * per request.
  */
 final class RedisAuthGuardStore implements AuthGuardStore {
 
-    private static final String PENDING_BUDGET = "auth-guard-pending";
+	private static final String PENDING_BUDGET = "auth-guard-pending";
 
-    private final RedisRateLimitStore redis;
-    private final RedisKeys keys;
-    private final AuthGuardPolicy policy;
-    private final long marginMillis;
+	private final RedisRateLimitStore redis;
 
-    RedisAuthGuardStore(RedisRateLimitStore redis, RedisKeys keys, AuthGuardPolicy policy, long marginMillis) {
-        this.redis = Objects.requireNonNull(redis, "redis");
-        this.keys = Objects.requireNonNull(keys, "keys");
-        this.policy = Objects.requireNonNull(policy, "policy");
-        this.marginMillis = marginMillis;
-    }
+	private final RedisKeys keys;
 
-    @Override
-    public Reservation reserve(String addressKey, long nowMillis) {
-        String id = redis.nextLeaseId();
-        List<Object> reply = redis.execute(RedisRateLimitStore.GUARD, keys.guard(addressKey),
-                args("reserve", nowMillis, id, ""));
-        long outcome = number(reply, 0);
-        if (outcome == 1) {
-            return new Reservation(GuardAdmission.Outcome.ADMITTED, 0,
-                    new Lease(PENDING_BUDGET, addressKey, id, nowMillis + policy.lookupLease().toMillis()),
-                    number(reply, 2), false);
-        }
-        if (outcome == 2) {
-            return new Reservation(GuardAdmission.Outcome.BLOCKED, number(reply, 1), null, 0, false);
-        }
-        return new Reservation(GuardAdmission.Outcome.SATURATED, 0, null, 0, false);
-    }
+	private final AuthGuardPolicy policy;
 
-    @Override
-    public Failure fail(String addressKey, Lease reservation, long nowMillis) {
-        List<Object> reply = redis.execute(RedisRateLimitStore.GUARD, keys.guard(addressKey),
-                args("fail", nowMillis, idOf(reservation), redis.nextLeaseId()));
-        return new Failure(number(reply, 0) == 1, number(reply, 1));
-    }
+	private final long marginMillis;
 
-    @Override
-    public void succeed(String addressKey, Lease reservation, boolean clearFailures, long nowMillis) {
-        if (!clearFailures && reservation == null) {
-            return;
-        }
-        redis.executeWithoutWaiting(RedisRateLimitStore.GUARD, keys.guard(addressKey),
-                args("succeed", nowMillis, idOf(reservation), clearFailures ? "1" : "0"));
-    }
+	RedisAuthGuardStore(RedisRateLimitStore redis, RedisKeys keys, AuthGuardPolicy policy, long marginMillis) {
+		this.redis = Objects.requireNonNull(redis, "redis");
+		this.keys = Objects.requireNonNull(keys, "keys");
+		this.policy = Objects.requireNonNull(policy, "policy");
+		this.marginMillis = marginMillis;
+	}
 
-    @Override
-    public void release(Lease reservation, long nowMillis) {
-        if (reservation == null) {
-            return;
-        }
-        redis.executeWithoutWaiting(RedisRateLimitStore.GUARD, keys.guard(reservation.key()),
-                args("release", nowMillis, reservation.id(), ""));
-    }
+	@Override
+	public Reservation reserve(String addressKey, long nowMillis) {
+		String id = redis.nextLeaseId();
+		List<Object> reply = redis.execute(RedisRateLimitStore.GUARD, keys.guard(addressKey),
+				args("reserve", nowMillis, id, ""));
+		long outcome = number(reply, 0);
+		if (outcome == 1) {
+			return new Reservation(GuardAdmission.Outcome.ADMITTED, 0,
+					new Lease(PENDING_BUDGET, addressKey, id, nowMillis + policy.lookupLease().toMillis()),
+					number(reply, 2), false);
+		}
+		if (outcome == 2) {
+			return new Reservation(GuardAdmission.Outcome.BLOCKED, number(reply, 1), null, 0, false);
+		}
+		return new Reservation(GuardAdmission.Outcome.SATURATED, 0, null, 0, false);
+	}
 
-    @Override
-    public GuardState state(String addressKey, long nowMillis) {
-        List<Object> reply = redis.execute(RedisRateLimitStore.GUARD, keys.guard(addressKey),
-                args("state", nowMillis, "", ""));
-        return new GuardState(number(reply, 0), number(reply, 1), number(reply, 2));
-    }
+	@Override
+	public Failure fail(String addressKey, Lease reservation, long nowMillis) {
+		List<Object> reply = redis.execute(RedisRateLimitStore.GUARD, keys.guard(addressKey),
+				args("fail", nowMillis, idOf(reservation), redis.nextLeaseId()));
+		return new Failure(number(reply, 0) == 1, number(reply, 1));
+	}
 
-    private Object[] args(String operation, long nowMillis, String reservationId, String last) {
-        return new Object[] {operation, nowMillis, policy.threshold(), policy.window().toMillis(),
-                policy.block().toMillis(), policy.maxPending(), policy.lookupLease().toMillis(), reservationId, last,
-                marginMillis};
-    }
+	@Override
+	public void succeed(String addressKey, Lease reservation, boolean clearFailures, long nowMillis) {
+		if (!clearFailures && reservation == null) {
+			return;
+		}
+		redis.executeWithoutWaiting(RedisRateLimitStore.GUARD, keys.guard(addressKey),
+				args("succeed", nowMillis, idOf(reservation), clearFailures ? "1" : "0"));
+	}
 
-    private static String idOf(Lease reservation) {
-        return reservation == null ? "" : reservation.id();
-    }
+	@Override
+	public void release(Lease reservation, long nowMillis) {
+		if (reservation == null) {
+			return;
+		}
+		redis.executeWithoutWaiting(RedisRateLimitStore.GUARD, keys.guard(reservation.key()),
+				args("release", nowMillis, reservation.id(), ""));
+	}
 
-    private static long number(List<Object> reply, int index) {
-        if (reply.size() <= index || !(reply.get(index) instanceof Number value)) {
-            throw new RateLimitStoreException("Redis store: unexpected answer from guard.lua: " + reply);
-        }
-        return value.longValue();
-    }
+	@Override
+	public GuardState state(String addressKey, long nowMillis) {
+		List<Object> reply = redis.execute(RedisRateLimitStore.GUARD, keys.guard(addressKey),
+				args("state", nowMillis, "", ""));
+		return new GuardState(number(reply, 0), number(reply, 1), number(reply, 2));
+	}
+
+	private Object[] args(String operation, long nowMillis, String reservationId, String last) {
+		return new Object[] { operation, nowMillis, policy.threshold(), policy.window().toMillis(),
+				policy.block().toMillis(), policy.maxPending(), policy.lookupLease().toMillis(), reservationId, last,
+				marginMillis };
+	}
+
+	private static String idOf(Lease reservation) {
+		return reservation == null ? "" : reservation.id();
+	}
+
+	private static long number(List<Object> reply, int index) {
+		if (reply.size() <= index || !(reply.get(index) instanceof Number value)) {
+			throw new RateLimitStoreException("Redis store: unexpected answer from guard.lua: " + reply);
+		}
+		return value.longValue();
+	}
+
 }

@@ -6,61 +6,68 @@ import dev.limiter.core.Window;
 import java.util.List;
 
 /**
- * Names of the Redis keys of one (budget, key): one hash {@code <prefix>:{<budget>:<key>}:w} holding every
- * window (fields {@code <window>:<millis>:r}, its end, and {@code <window>:<millis>:c}, its count), and the
- * sorted set {@code <prefix>:{<budget>:<key>}:leases}. The braces are a Cluster hash tag, so every key one
- * script touches hashes to one slot. One hash for all windows keeps a decision at three Redis commands
- * (HMGET, HSET, PEXPIRE) whatever the number of windows. The window's length is part of its field names, so a
- * window re-declared with another length starts afresh instead of reading counts kept for a different window.
+ * Names of the Redis keys of one (budget, key): one hash
+ * {@code <prefix>:{<budget>:<key>}:w} holding every window (fields
+ * {@code <window>:<millis>:r}, its end, and {@code <window>:<millis>:c}, its count), and
+ * the sorted set {@code <prefix>:{<budget>:<key>}:leases}. The braces are a Cluster hash
+ * tag, so every key one script touches hashes to one slot. One hash for all windows keeps
+ * a decision at three Redis commands (HMGET, HSET, PEXPIRE) whatever the number of
+ * windows. The window's length is part of its field names, so a window re-declared with
+ * another length starts afresh instead of reading counts kept for a different window.
  */
 final class RedisKeys {
 
-    /** Braces in the prefix would move the Cluster hash tag away from (budget, key). */
-    static final String PREFIX_RULE = "must be non-empty and contain no '{' or '}'";
+	/** Braces in the prefix would move the Cluster hash tag away from (budget, key). */
+	static final String PREFIX_RULE = "must be non-empty and contain no '{' or '}'";
 
-    private final String prefix;
+	private final String prefix;
 
-    RedisKeys(String prefix) {
-        if (prefix == null || prefix.isEmpty() || prefix.indexOf('{') >= 0 || prefix.indexOf('}') >= 0) {
-            throw new IllegalArgumentException(PREFIX_RULE + ", was '" + prefix + "'");
-        }
-        this.prefix = prefix;
-    }
+	RedisKeys(String prefix) {
+		if (prefix == null || prefix.isEmpty() || prefix.indexOf('{') >= 0 || prefix.indexOf('}') >= 0) {
+			throw new IllegalArgumentException(PREFIX_RULE + ", was '" + prefix + "'");
+		}
+		this.prefix = prefix;
+	}
 
-    String prefix() {
-        return prefix;
-    }
+	String prefix() {
+		return prefix;
+	}
 
-    /** Every key of (budget, key): the windows' hash, then the leases. */
-    List<String> all(Budget budget, String key) {
-        String tagged = tagged(budget.name(), key);
-        return List.of(tagged + ":w", tagged + ":leases");
-    }
+	/** Every key of (budget, key): the windows' hash, then the leases. */
+	List<String> all(Budget budget, String key) {
+		String tagged = tagged(budget.name(), key);
+		return List.of(tagged + ":w", tagged + ":leases");
+	}
 
-    /** The field of the windows' hash that holds {@code window}'s count; its end is the same name ending in r. */
-    static String countField(Window window) {
-        return windowField(window) + ":c";
-    }
+	/**
+	 * The field of the windows' hash that holds {@code window}'s count; its end is the
+	 * same name ending in r.
+	 */
+	static String countField(Window window) {
+		return windowField(window) + ":c";
+	}
 
-    /** The common part of a window's two field names: {@code <window>:<millis>}. */
-    static String windowField(Window window) {
-        return window.name() + ":" + window.durationMillis();
-    }
+	/** The common part of a window's two field names: {@code <window>:<millis>}. */
+	static String windowField(Window window) {
+		return window.name() + ":" + window.durationMillis();
+	}
 
-    String leases(String budget, String key) {
-        return tagged(budget, key) + ":leases";
-    }
+	String leases(String budget, String key) {
+		return tagged(budget, key) + ":leases";
+	}
 
-    /**
-     * The authentication guard's keys of one address: lookups in flight, completed failures and the block, all
-     * under the hash tag {@code {guard:<address>}} so that one script touches them on one Cluster slot.
-     */
-    List<String> guard(String addressKey) {
-        String tagged = prefix + ":{guard:" + addressKey + "}";
-        return List.of(tagged + ":pending", tagged + ":failures", tagged + ":block");
-    }
+	/**
+	 * The authentication guard's keys of one address: lookups in flight, completed
+	 * failures and the block, all under the hash tag {@code {guard:<address>}} so that
+	 * one script touches them on one Cluster slot.
+	 */
+	List<String> guard(String addressKey) {
+		String tagged = prefix + ":{guard:" + addressKey + "}";
+		return List.of(tagged + ":pending", tagged + ":failures", tagged + ":block");
+	}
 
-    private String tagged(String budget, String key) {
-        return prefix + ":{" + budget + ":" + key + "}";
-    }
+	private String tagged(String budget, String key) {
+		return prefix + ":{" + budget + ":" + key + "}";
+	}
+
 }

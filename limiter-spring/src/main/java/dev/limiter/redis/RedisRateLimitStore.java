@@ -22,161 +22,200 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Counters in Redis, exact across every instance that shares it (docs/redis.md, ADR 0002). One decision is one round trip:
- * {@code take.lua}, sent as EVALSHA (EVAL when the server answers NOSCRIPT), checks every window and the
- * concurrency bound and counts atomically; a peek is the same script in dry-run mode. {@link TakeScriptCodec}
- * turns the script's numbers into {@link BoundVerdict}s and {@link Decision#of} decides admission and
- * retry-after, as for every store.
+ * Counters in Redis, exact across every instance that shares it (docs/redis.md, ADR
+ * 0002). One decision is one round trip: {@code take.lua}, sent as EVALSHA (EVAL when the
+ * server answers NOSCRIPT), checks every window and the concurrency bound and counts
+ * atomically; a peek is the same script in dry-run mode. {@link TakeScriptCodec} turns
+ * the script's numbers into {@link BoundVerdict}s and {@link Decision#of} decides
+ * admission and retry-after, as for every store.
  *
- * <p>The local memory of keys over a limit, which spares a refusal loop its round trips, is not here: wrap this
- * store in a {@link dev.limiter.core.OverLimitRememberingStore}, as the auto-configuration does.
+ * <p>
+ * The local memory of keys over a limit, which spares a refusal loop its round trips, is
+ * not here: wrap this store in a {@link dev.limiter.core.OverLimitRememberingStore}, as
+ * the auto-configuration does.
  *
- * <p>Works with Redis standalone, Sentinel and Cluster through any spring-data-redis
- * {@link RedisConnectionFactory}; releases are fire-and-forget on a shared Lettuce connection.
+ * <p>
+ * Works with Redis standalone, Sentinel and Cluster through any spring-data-redis
+ * {@link RedisConnectionFactory}; releases are fire-and-forget on a shared Lettuce
+ * connection.
  */
 public final class RedisRateLimitStore implements RateLimitStore, AuthGuardStoreProvider {
 
-    /** How long a key outlives its window by default: covers clock skew between instances. */
-    public static final Duration DEFAULT_EXPIRY_MARGIN = Duration.ofSeconds(2);
+	/**
+	 * How long a key outlives its window by default: covers clock skew between instances.
+	 */
+	public static final Duration DEFAULT_EXPIRY_MARGIN = Duration.ofSeconds(2);
 
-    private static final RedisScript<List> TAKE = LettuceScriptCalls.script("take.lua");
+	private static final RedisScript<List> TAKE = LettuceScriptCalls.script("take.lua");
 
-    /** The authentication guard's steps, one round trip each ({@link RedisAuthGuardStore}). */
-    static final RedisScript<List> GUARD = LettuceScriptCalls.script("guard.lua");
+	/**
+	 * The authentication guard's steps, one round trip each
+	 * ({@link RedisAuthGuardStore}).
+	 */
+	static final RedisScript<List> GUARD = LettuceScriptCalls.script("guard.lua");
 
-    private final LettuceScriptCalls calls;
-    private final RedisKeys keys;
-    private final long expiryMarginMillis;
-    private final String leaseIdPrefix = Long.toHexString(ThreadLocalRandom.current().nextLong()) + "-";
-    private final AtomicLong leaseSequence = new AtomicLong();
+	private final LettuceScriptCalls calls;
 
-    private RedisRateLimitStore(Builder builder) {
-        this.keys = new RedisKeys(builder.keyPrefix);
-        this.expiryMarginMillis = builder.expiryMargin.toMillis();
-        this.calls = new LettuceScriptCalls(builder.connectionFactory, builder.timeout, builder.maxBlockingCalls,
-                List.of(TAKE, GUARD));
-    }
+	private final RedisKeys keys;
 
-    public static Builder builder(RedisConnectionFactory connectionFactory) {
-        return new Builder(connectionFactory);
-    }
+	private final long expiryMarginMillis;
 
-    @Override
-    public Decision take(Budget budget, String key, long cost, boolean expensive, long nowMillis) {
-        budget.checkCost(cost);
-        ConcurrencyBound bound = expensive ? budget.concurrency().orElse(null) : null;
-        String leaseId = bound != null ? nextLeaseId() : "";
-        TakeScriptCodec.Call call = TakeScriptCodec.encode(budget, cost, bound, leaseId, expiryMarginMillis, nowMillis);
-        TakeScriptCodec.Reply reply = call.decode(calls.execute(TAKE, keys.all(budget, key), call.args()));
-        Lease lease = reply.admitted() && bound != null
-                ? new Lease(budget.name(), key, leaseId, nowMillis + bound.leaseMillis()) : null;
-        return Decision.of(budget.name(), nowMillis, reply.verdicts(), lease);
-    }
+	private final String leaseIdPrefix = Long.toHexString(ThreadLocalRandom.current().nextLong()) + "-";
 
-    /** Fire-and-forget: a lost release only holds a slot until the lease expires by itself. */
-    @Override
-    public void release(Lease lease, long nowMillis) {
-        calls.removeWithoutWaiting(keys.leases(lease.budget(), lease.key()), lease.id());
-    }
+	private final AtomicLong leaseSequence = new AtomicLong();
 
-    @Override
-    public KeyState peek(Budget budget, String key, long nowMillis) {
-        TakeScriptCodec.Call dryRun = TakeScriptCodec.encodeDryRun(budget, nowMillis);
-        return new KeyState(budget.name(), key,
-                dryRun.decode(calls.execute(TAKE, keys.all(budget, key), dryRun.args())).verdicts());
-    }
+	private RedisRateLimitStore(Builder builder) {
+		this.keys = new RedisKeys(builder.keyPrefix);
+		this.expiryMarginMillis = builder.expiryMargin.toMillis();
+		this.calls = new LettuceScriptCalls(builder.connectionFactory, builder.timeout, builder.maxBlockingCalls,
+				List.of(TAKE, GUARD));
+	}
 
-    @Override
-    public void reset(Budget budget, String key) {
-        calls.delete(keys.all(budget, key));
-    }
+	public static Builder builder(RedisConnectionFactory connectionFactory) {
+		return new Builder(connectionFactory);
+	}
 
-    @Override
-    public String name() {
-        return "redis";
-    }
+	@Override
+	public Decision take(Budget budget, String key, long cost, boolean expensive, long nowMillis) {
+		budget.checkCost(cost);
+		ConcurrencyBound bound = expensive ? budget.concurrency().orElse(null) : null;
+		String leaseId = bound != null ? nextLeaseId() : "";
+		TakeScriptCodec.Call call = TakeScriptCodec.encode(budget, cost, bound, leaseId, expiryMarginMillis, nowMillis);
+		TakeScriptCodec.Reply reply = call.decode(calls.execute(TAKE, keys.all(budget, key), call.args()));
+		Lease lease = reply.admitted() && bound != null
+				? new Lease(budget.name(), key, leaseId, nowMillis + bound.leaseMillis()) : null;
+		return Decision.of(budget.name(), nowMillis, reply.verdicts(), lease);
+	}
 
-    /** The guard's store on this store's connection, keys and timeout: one round trip per guard step. */
-    @Override
-    public AuthGuardStore authGuardStore(AuthGuardPolicy policy) {
-        return new RedisAuthGuardStore(this, keys, policy, expiryMarginMillis);
-    }
+	/**
+	 * Fire-and-forget: a lost release only holds a slot until the lease expires by
+	 * itself.
+	 */
+	@Override
+	public void release(Lease lease, long nowMillis) {
+		calls.removeWithoutWaiting(keys.leases(lease.budget(), lease.key()), lease.id());
+	}
 
-    /** Runs a script of this store within the request's timeout. */
-    List<Object> execute(RedisScript<List> script, List<String> scriptKeys, Object[] args) {
-        return calls.execute(script, scriptKeys, args);
-    }
+	@Override
+	public KeyState peek(Budget budget, String key, long nowMillis) {
+		TakeScriptCodec.Call dryRun = TakeScriptCodec.encodeDryRun(budget, nowMillis);
+		return new KeyState(budget.name(), key,
+				dryRun.decode(calls.execute(TAKE, keys.all(budget, key), dryRun.args())).verdicts());
+	}
 
-    /** Sends a script of this store and returns at once; a failure is only logged at debug. */
-    void executeWithoutWaiting(RedisScript<List> script, List<String> scriptKeys, Object[] args) {
-        calls.executeWithoutWaiting(script, scriptKeys, args);
-    }
+	@Override
+	public void reset(Budget budget, String key) {
+		calls.delete(keys.all(budget, key));
+	}
 
-    /** The prefix every key of this store starts with. */
-    public String keyPrefix() {
-        return keys.prefix();
-    }
+	@Override
+	public String name() {
+		return "redis";
+	}
 
-    /**
-     * How long one request may wait for this store in total, over all its calls (see {@link RequestStoreTime});
-     * outside a request, how long one call may take before it fails with a {@link RateLimitStoreException}.
-     */
-    public Duration timeout() {
-        return calls.timeout();
-    }
+	/**
+	 * The guard's store on this store's connection, keys and timeout: one round trip per
+	 * guard step.
+	 */
+	@Override
+	public AuthGuardStore authGuardStore(AuthGuardPolicy policy) {
+		return new RedisAuthGuardStore(this, keys, policy, expiryMarginMillis);
+	}
 
-    String nextLeaseId() {
-        return leaseIdPrefix + Long.toHexString(leaseSequence.incrementAndGet());
-    }
+	/** Runs a script of this store within the request's timeout. */
+	List<Object> execute(RedisScript<List> script, List<String> scriptKeys, Object[] args) {
+		return calls.execute(script, scriptKeys, args);
+	}
 
-    /** Options of a {@link RedisRateLimitStore}. */
-    public static final class Builder {
+	/**
+	 * Sends a script of this store and returns at once; a failure is only logged at
+	 * debug.
+	 */
+	void executeWithoutWaiting(RedisScript<List> script, List<String> scriptKeys, Object[] args) {
+		calls.executeWithoutWaiting(script, scriptKeys, args);
+	}
 
-        private final RedisConnectionFactory connectionFactory;
-        private String keyPrefix = "limiter";
-        private Duration expiryMargin = DEFAULT_EXPIRY_MARGIN;
-        private Duration timeout = Duration.ofSeconds(1);
-        private int maxBlockingCalls = 64;
+	/** The prefix every key of this store starts with. */
+	public String keyPrefix() {
+		return keys.prefix();
+	}
 
-        private Builder(RedisConnectionFactory connectionFactory) {
-            this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory");
-        }
+	/**
+	 * How long one request may wait for this store in total, over all its calls (see
+	 * {@link RequestStoreTime}); outside a request, how long one call may take before it
+	 * fails with a {@link RateLimitStoreException}.
+	 */
+	public Duration timeout() {
+		return calls.timeout();
+	}
 
-        /** The first segment of every key, {@code limiter} by default. */
-        public Builder keyPrefix(String keyPrefix) {
-            this.keyPrefix = keyPrefix;
-            return this;
-        }
+	String nextLeaseId() {
+		return leaseIdPrefix + Long.toHexString(leaseSequence.incrementAndGet());
+	}
 
-        /** How long keys outlive their window's reset, to absorb clock skew between instances. */
-        public Builder expiryMargin(Duration expiryMargin) {
-            if (expiryMargin.isNegative()) {
-                throw new IllegalArgumentException("expiry margin must not be negative, was " + expiryMargin);
-            }
-            this.expiryMargin = expiryMargin;
-            return this;
-        }
+	/** Options of a {@link RedisRateLimitStore}. */
+	public static final class Builder {
 
-        /** How long one call may take, enforced by the store whatever the driver's own timeouts are. */
-        public Builder timeout(Duration timeout) {
-            if (timeout == null || timeout.isNegative() || timeout.isZero()) {
-                throw new IllegalArgumentException("timeout must be positive, was " + timeout);
-            }
-            this.timeout = timeout;
-            return this;
-        }
+		private final RedisConnectionFactory connectionFactory;
 
-        /** Calls without an asynchronous API that may wait at once; more fail at once as saturated. */
-        public Builder maxBlockingCalls(int maxBlockingCalls) {
-            if (maxBlockingCalls < 1) {
-                throw new IllegalArgumentException("max blocking calls must be at least 1, was " + maxBlockingCalls);
-            }
-            this.maxBlockingCalls = maxBlockingCalls;
-            return this;
-        }
+		private String keyPrefix = "limiter";
 
-        public RedisRateLimitStore build() {
-            return new RedisRateLimitStore(this);
-        }
-    }
+		private Duration expiryMargin = DEFAULT_EXPIRY_MARGIN;
+
+		private Duration timeout = Duration.ofSeconds(1);
+
+		private int maxBlockingCalls = 64;
+
+		private Builder(RedisConnectionFactory connectionFactory) {
+			this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory");
+		}
+
+		/** The first segment of every key, {@code limiter} by default. */
+		public Builder keyPrefix(String keyPrefix) {
+			this.keyPrefix = keyPrefix;
+			return this;
+		}
+
+		/**
+		 * How long keys outlive their window's reset, to absorb clock skew between
+		 * instances.
+		 */
+		public Builder expiryMargin(Duration expiryMargin) {
+			if (expiryMargin.isNegative()) {
+				throw new IllegalArgumentException("expiry margin must not be negative, was " + expiryMargin);
+			}
+			this.expiryMargin = expiryMargin;
+			return this;
+		}
+
+		/**
+		 * How long one call may take, enforced by the store whatever the driver's own
+		 * timeouts are.
+		 */
+		public Builder timeout(Duration timeout) {
+			if (timeout == null || timeout.isNegative() || timeout.isZero()) {
+				throw new IllegalArgumentException("timeout must be positive, was " + timeout);
+			}
+			this.timeout = timeout;
+			return this;
+		}
+
+		/**
+		 * Calls without an asynchronous API that may wait at once; more fail at once as
+		 * saturated.
+		 */
+		public Builder maxBlockingCalls(int maxBlockingCalls) {
+			if (maxBlockingCalls < 1) {
+				throw new IllegalArgumentException("max blocking calls must be at least 1, was " + maxBlockingCalls);
+			}
+			this.maxBlockingCalls = maxBlockingCalls;
+			return this;
+		}
+
+		public RedisRateLimitStore build() {
+			return new RedisRateLimitStore(this);
+		}
+
+	}
+
 }

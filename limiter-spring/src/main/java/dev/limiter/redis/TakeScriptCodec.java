@@ -10,106 +10,120 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The one place that knows {@code take.lua}'s argument layout and the offsets of its reply (the script's header
- * describes both): a decision and a peek are the same script, the peek in dry-run mode, so they share one
- * encoding and one decoding. The store only sends what this class encodes and keeps what it decodes.
+ * The one place that knows {@code take.lua}'s argument layout and the offsets of its
+ * reply (the script's header describes both): a decision and a peek are the same script,
+ * the peek in dry-run mode, so they share one encoding and one decoding. The store only
+ * sends what this class encodes and keeps what it decodes.
  */
 final class TakeScriptCodec {
 
-    /** ARGV[1..8]: now, cost, count refused, expiry margin, lease max, lease length, lease id, dry run. */
-    private static final int FIXED_ARGS = 8;
-    /** Per window: limit, end of the window that contains now, field name. */
-    private static final int ARGS_PER_WINDOW = 3;
-    /** Reply[0..3]: admitted, lease refused, leases held, earliest live lease expiry. */
-    private static final int FIXED_REPLY = 4;
-    /** Per window: the end of the window counted in, its count after this call, whether it had room. */
-    private static final int REPLY_PER_WINDOW = 3;
+	/**
+	 * ARGV[1..8]: now, cost, count refused, expiry margin, lease max, lease length, lease
+	 * id, dry run.
+	 */
+	private static final int FIXED_ARGS = 8;
 
-    private TakeScriptCodec() {
-    }
+	/** Per window: limit, end of the window that contains now, field name. */
+	private static final int ARGS_PER_WINDOW = 3;
 
-    /**
-     * The arguments of one decision.
-     *
-     * @param leases the concurrency bound when the request needs a lease, else {@code null}
-     * @param leaseId the id of the lease to take; ignored without {@code leases}
-     */
-    static Call encode(Budget budget, long cost, ConcurrencyBound leases, String leaseId, long expiryMarginMillis,
-                       long nowMillis) {
-        return encode(budget, cost, leases, leaseId, expiryMarginMillis, false, nowMillis);
-    }
+	/** Reply[0..3]: admitted, lease refused, leases held, earliest live lease expiry. */
+	private static final int FIXED_REPLY = 4;
 
-    /**
-     * The arguments of a peek: a dry run of one unit that would need a lease, so that every bound of the budget,
-     * the concurrency bound included, shows whether one more request would be refused now.
-     */
-    static Call encodeDryRun(Budget budget, long nowMillis) {
-        return encode(budget, 1, budget.concurrency().orElse(null), "", 0, true, nowMillis);
-    }
+	/**
+	 * Per window: the end of the window counted in, its count after this call, whether it
+	 * had room.
+	 */
+	private static final int REPLY_PER_WINDOW = 3;
 
-    private static Call encode(Budget budget, long cost, ConcurrencyBound leases, String leaseId,
-                                   long expiryMarginMillis, boolean dryRun, long nowMillis) {
-        List<Window> windows = budget.windows();
-        Object[] args = new Object[FIXED_ARGS + ARGS_PER_WINDOW * windows.size()];
-        args[0] = Long.toString(nowMillis);
-        args[1] = Long.toString(cost);
-        args[2] = budget.countRefused() ? "1" : "0";
-        args[3] = Long.toString(expiryMarginMillis);
-        args[4] = leases != null ? Integer.toString(leases.max()) : "0";
-        args[5] = leases != null ? Long.toString(leases.leaseMillis()) : "0";
-        args[6] = leases != null ? leaseId : "";
-        args[7] = dryRun ? "1" : "0";
-        for (int i = 0; i < windows.size(); i++) {
-            Window w = windows.get(i);
-            int at = FIXED_ARGS + ARGS_PER_WINDOW * i;
-            args[at] = Long.toString(w.limit());
-            args[at + 1] = Long.toString(w.resetAt(nowMillis));
-            args[at + 2] = RedisKeys.windowField(w);
-        }
-        return new Call(args, budget, leases);
-    }
+	private TakeScriptCodec() {
+	}
 
-    /**
-     * The script's reply as verdicts: every window in declaration order, then the concurrency bound when
-     * {@code leases} was encoded.
-     */
-    private static Reply decode(Budget budget, ConcurrencyBound leases, List<Object> reply) {
-        List<Window> windows = budget.windows();
-        List<BoundVerdict> verdicts = new ArrayList<>(windows.size() + 1);
-        for (int i = 0; i < windows.size(); i++) {
-            int at = FIXED_REPLY + REPLY_PER_WINDOW * i;
-            verdicts.add(BoundVerdict.window(windows.get(i), asLong(reply, at + 1), asLong(reply, at),
-                    asLong(reply, at + 2) != 1));
-        }
-        if (leases != null) {
-            verdicts.add(BoundVerdict.concurrency(leases, asLong(reply, 2), asLong(reply, 3), asLong(reply, 1) == 1));
-        }
-        return new Reply(asLong(reply, 0) == 1, verdicts);
-    }
+	/**
+	 * The arguments of one decision.
+	 * @param leases the concurrency bound when the request needs a lease, else
+	 * {@code null}
+	 * @param leaseId the id of the lease to take; ignored without {@code leases}
+	 */
+	static Call encode(Budget budget, long cost, ConcurrencyBound leases, String leaseId, long expiryMarginMillis,
+			long nowMillis) {
+		return encode(budget, cost, leases, leaseId, expiryMarginMillis, false, nowMillis);
+	}
 
-    private static long asLong(List<Object> raw, int index) {
-        Object value = raw.get(index);
-        if (value instanceof Number number) {
-            return number.longValue();
-        }
-        if (value instanceof byte[] bytes) {
-            return Long.parseLong(new String(bytes, StandardCharsets.UTF_8));
-        }
-        return Long.parseLong(String.valueOf(value));
-    }
+	/**
+	 * The arguments of a peek: a dry run of one unit that would need a lease, so that
+	 * every bound of the budget, the concurrency bound included, shows whether one more
+	 * request would be refused now.
+	 */
+	static Call encodeDryRun(Budget budget, long nowMillis) {
+		return encode(budget, 1, budget.concurrency().orElse(null), "", 0, true, nowMillis);
+	}
 
-    /** One encoded call of the script, which knows how to read its own reply. */
-    record Call(Object[] args, Budget budget, ConcurrencyBound leases) {
+	private static Call encode(Budget budget, long cost, ConcurrencyBound leases, String leaseId,
+			long expiryMarginMillis, boolean dryRun, long nowMillis) {
+		List<Window> windows = budget.windows();
+		Object[] args = new Object[FIXED_ARGS + ARGS_PER_WINDOW * windows.size()];
+		args[0] = Long.toString(nowMillis);
+		args[1] = Long.toString(cost);
+		args[2] = budget.countRefused() ? "1" : "0";
+		args[3] = Long.toString(expiryMarginMillis);
+		args[4] = leases != null ? Integer.toString(leases.max()) : "0";
+		args[5] = leases != null ? Long.toString(leases.leaseMillis()) : "0";
+		args[6] = leases != null ? leaseId : "";
+		args[7] = dryRun ? "1" : "0";
+		for (int i = 0; i < windows.size(); i++) {
+			Window w = windows.get(i);
+			int at = FIXED_ARGS + ARGS_PER_WINDOW * i;
+			args[at] = Long.toString(w.limit());
+			args[at + 1] = Long.toString(w.resetAt(nowMillis));
+			args[at + 2] = RedisKeys.windowField(w);
+		}
+		return new Call(args, budget, leases);
+	}
 
-        Reply decode(List<Object> reply) {
-            return TakeScriptCodec.decode(budget, leases, reply);
-        }
-    }
+	/**
+	 * The script's reply as verdicts: every window in declaration order, then the
+	 * concurrency bound when {@code leases} was encoded.
+	 */
+	private static Reply decode(Budget budget, ConcurrencyBound leases, List<Object> reply) {
+		List<Window> windows = budget.windows();
+		List<BoundVerdict> verdicts = new ArrayList<>(windows.size() + 1);
+		for (int i = 0; i < windows.size(); i++) {
+			int at = FIXED_REPLY + REPLY_PER_WINDOW * i;
+			verdicts.add(BoundVerdict.window(windows.get(i), asLong(reply, at + 1), asLong(reply, at),
+					asLong(reply, at + 2) != 1));
+		}
+		if (leases != null) {
+			verdicts.add(BoundVerdict.concurrency(leases, asLong(reply, 2), asLong(reply, 3), asLong(reply, 1) == 1));
+		}
+		return new Reply(asLong(reply, 0) == 1, verdicts);
+	}
 
-    /**
-     * @param admitted whether the request was admitted (and, with a lease, holds it); never in a dry run
-     * @param verdicts the per-bound verdicts, ready for {@link dev.limiter.core.Decision#of}
-     */
-    record Reply(boolean admitted, List<BoundVerdict> verdicts) {
-    }
+	private static long asLong(List<Object> raw, int index) {
+		Object value = raw.get(index);
+		if (value instanceof Number number) {
+			return number.longValue();
+		}
+		if (value instanceof byte[] bytes) {
+			return Long.parseLong(new String(bytes, StandardCharsets.UTF_8));
+		}
+		return Long.parseLong(String.valueOf(value));
+	}
+
+	/** One encoded call of the script, which knows how to read its own reply. */
+	record Call(Object[] args, Budget budget, ConcurrencyBound leases) {
+
+		Reply decode(List<Object> reply) {
+			return TakeScriptCodec.decode(budget, leases, reply);
+		}
+	}
+
+	/**
+	 * @param admitted whether the request was admitted (and, with a lease, holds it);
+	 * never in a dry run
+	 * @param verdicts the per-bound verdicts, ready for
+	 * {@link dev.limiter.core.Decision#of}
+	 */
+	record Reply(boolean admitted, List<BoundVerdict> verdicts) {
+	}
+
 }

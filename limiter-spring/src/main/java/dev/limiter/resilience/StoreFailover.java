@@ -9,43 +9,48 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Turns a remote store into the one the limiter uses: behind the {@code limiter} circuit breaker, failing open
- * onto a bounded in-process fallback, failing closed for the budgets that ask to. Remote store
- * auto-configurations (Redis) call {@link #protect}; the in-memory store needs none of it.
+ * Turns a remote store into the one the limiter uses: behind the {@code limiter} circuit
+ * breaker, failing open onto a bounded in-process fallback, failing closed for the
+ * budgets that ask to. Remote store auto-configurations (Redis) call {@link #protect};
+ * the in-memory store needs none of it.
  */
 public class StoreFailover {
 
-    private final CircuitBreaker breaker;
-    private final int fallbackMaxKeys;
-    private final Set<String> failClosedBudgets;
-    private final List<StoreModeListener> listeners;
+	private final CircuitBreaker breaker;
 
-    public StoreFailover(CircuitBreaker breaker, int fallbackMaxKeys, Set<String> failClosedBudgets,
-                         List<StoreModeListener> listeners) {
-        this.breaker = breaker;
-        this.fallbackMaxKeys = fallbackMaxKeys;
-        this.failClosedBudgets = Set.copyOf(failClosedBudgets);
-        this.listeners = List.copyOf(listeners);
-    }
+	private final int fallbackMaxKeys;
 
-    public FailOpenRateLimitStore protect(RateLimitStore remote) {
-        long closedRetryAfter = breaker.getCircuitBreakerConfig().getWaitIntervalFunctionInOpenState().apply(1);
-        CircuitBreakingRateLimitStore guarded = new CircuitBreakingRateLimitStore(remote, breaker);
-        return new FailOpenRateLimitStore(guarded, fallbackMaxKeys,
-                budget -> failClosedBudgets.contains(budget.name()), closedRetryAfter, new StoreModeListener() {
-                    @Override
-                    public void degraded(String store, Throwable cause) {
-                        listeners.forEach(l -> l.degraded(store, cause));
-                    }
+	private final Set<String> failClosedBudgets;
 
-                    @Override
-                    public void recovered(String store) {
-                        listeners.forEach(l -> l.recovered(store));
-                    }
-                }, guarded::settled);
-    }
+	private final List<StoreModeListener> listeners;
 
-    public CircuitBreaker circuitBreaker() {
-        return breaker;
-    }
+	public StoreFailover(CircuitBreaker breaker, int fallbackMaxKeys, Set<String> failClosedBudgets,
+			List<StoreModeListener> listeners) {
+		this.breaker = breaker;
+		this.fallbackMaxKeys = fallbackMaxKeys;
+		this.failClosedBudgets = Set.copyOf(failClosedBudgets);
+		this.listeners = List.copyOf(listeners);
+	}
+
+	public FailOpenRateLimitStore protect(RateLimitStore remote) {
+		long closedRetryAfter = breaker.getCircuitBreakerConfig().getWaitIntervalFunctionInOpenState().apply(1);
+		CircuitBreakingRateLimitStore guarded = new CircuitBreakingRateLimitStore(remote, breaker);
+		return new FailOpenRateLimitStore(guarded, fallbackMaxKeys, budget -> failClosedBudgets.contains(budget.name()),
+				closedRetryAfter, new StoreModeListener() {
+					@Override
+					public void degraded(String store, Throwable cause) {
+						listeners.forEach(l -> l.degraded(store, cause));
+					}
+
+					@Override
+					public void recovered(String store) {
+						listeners.forEach(l -> l.recovered(store));
+					}
+				}, guarded::settled);
+	}
+
+	public CircuitBreaker circuitBreaker() {
+		return breaker;
+	}
+
 }

@@ -18,135 +18,146 @@ import org.springframework.web.servlet.function.RouterFunctions;
 import org.springframework.web.servlet.function.ServerRequest;
 
 /**
- * Functional routes: nested path prefixes joined with the route's own path and methods. A route whose predicate
- * has no path, or an or/negation, stands for everything under its prefix.
+ * Functional routes: nested path prefixes joined with the route's own path and methods. A
+ * route whose predicate has no path, or an or/negation, stands for everything under its
+ * prefix.
  */
 final class FunctionalRoutes implements RouterFunctions.Visitor {
 
-    /** Where each readable route goes. */
-    @FunctionalInterface
-    interface Sink {
+	/** Where each readable route goes. */
+	@FunctionalInterface
+	interface Sink {
 
-        void route(List<String> methods, String pattern, String handler);
-    }
+		void route(List<String> methods, String pattern, String handler);
 
-    private final Sink sink;
-    private final List<String> prefixes = new ArrayList<>();
+	}
 
-    FunctionalRoutes(Sink sink) {
-        this.sink = sink;
-    }
+	private final Sink sink;
 
-    @Override
-    public void startNested(RequestPredicate predicate) {
-        PredicateShape shape = PredicateShape.of(predicate);
-        prefixes.add(shape.path == null ? "" : shape.path);
-    }
+	private final List<String> prefixes = new ArrayList<>();
 
-    @Override
-    public void endNested(RequestPredicate predicate) {
-        prefixes.remove(prefixes.size() - 1);
-    }
+	FunctionalRoutes(Sink sink) {
+		this.sink = sink;
+	}
 
-    @Override
-    public void route(RequestPredicate predicate, HandlerFunction<?> handlerFunction) {
-        PredicateShape shape = PredicateShape.of(predicate);
-        String prefix = String.join("", prefixes);
-        String pattern = prefix + (shape.path == null ? "" : shape.path);
-        if (pattern.isEmpty() || shape.unreadable) {
-            pattern = prefix + "/**";
-        }
-        sink.route(List.copyOf(shape.methods), pattern, "route " + predicate);
-    }
+	@Override
+	public void startNested(RequestPredicate predicate) {
+		PredicateShape shape = PredicateShape.of(predicate);
+		prefixes.add(shape.path == null ? "" : shape.path);
+	}
 
-    @Override
-    public void resources(Function<ServerRequest, Optional<Resource>> lookupFunction) {
-    }
+	@Override
+	public void endNested(RequestPredicate predicate) {
+		prefixes.remove(prefixes.size() - 1);
+	}
 
-    @Override
-    public void attributes(Map<String, Object> attributes) {
-    }
+	@Override
+	public void route(RequestPredicate predicate, HandlerFunction<?> handlerFunction) {
+		PredicateShape shape = PredicateShape.of(predicate);
+		String prefix = String.join("", prefixes);
+		String pattern = prefix + (shape.path == null ? "" : shape.path);
+		if (pattern.isEmpty() || shape.unreadable) {
+			pattern = prefix + "/**";
+		}
+		sink.route(List.copyOf(shape.methods), pattern, "route " + predicate);
+	}
 
-    @Override
-    public void unknown(RouterFunction<?> routerFunction) {
-    }
+	@Override
+	public void resources(Function<ServerRequest, Optional<Resource>> lookupFunction) {
+	}
 
-    /** The first path and the methods of a predicate; {@code unreadable} when it has an or/negation. */
-    private static final class PredicateShape implements RequestPredicates.Visitor {
+	@Override
+	public void attributes(Map<String, Object> attributes) {
+	}
 
-        String path;
-        final Set<String> methods = new TreeSet<>();
-        boolean unreadable;
+	@Override
+	public void unknown(RouterFunction<?> routerFunction) {
+	}
 
-        static PredicateShape of(RequestPredicate predicate) {
-            PredicateShape shape = new PredicateShape();
-            predicate.accept(shape);
-            return shape;
-        }
+	/**
+	 * The first path and the methods of a predicate; {@code unreadable} when it has an
+	 * or/negation.
+	 */
+	private static final class PredicateShape implements RequestPredicates.Visitor {
 
-        @Override
-        public void method(Set<HttpMethod> httpMethods) {
-            httpMethods.forEach(method -> methods.add(method.name()));
-        }
+		String path;
 
-        @Override
-        public void path(String pattern) {
-            if (path == null) {
-                path = pattern;
-            }
-        }
+		final Set<String> methods = new TreeSet<>();
 
-        // No @Override: Framework 7 deprecates pathExtension for removal and adds version; both lines must compile.
-        public void pathExtension(String extension) {
-        }
+		boolean unreadable;
 
-        public void version(String version) {
-        }
+		static PredicateShape of(RequestPredicate predicate) {
+			PredicateShape shape = new PredicateShape();
+			predicate.accept(shape);
+			return shape;
+		}
 
-        @Override
-        public void header(String name, String value) {
-        }
+		@Override
+		public void method(Set<HttpMethod> httpMethods) {
+			httpMethods.forEach(method -> methods.add(method.name()));
+		}
 
-        @Override
-        public void param(String name, String value) {
-        }
+		@Override
+		public void path(String pattern) {
+			if (path == null) {
+				path = pattern;
+			}
+		}
 
-        @Override
-        public void startAnd() {
-        }
+		// No @Override: Framework 7 deprecates pathExtension for removal and adds
+		// version; both lines must compile.
+		public void pathExtension(String extension) {
+		}
 
-        @Override
-        public void and() {
-        }
+		public void version(String version) {
+		}
 
-        @Override
-        public void endAnd() {
-        }
+		@Override
+		public void header(String name, String value) {
+		}
 
-        @Override
-        public void startOr() {
-            unreadable = true;
-        }
+		@Override
+		public void param(String name, String value) {
+		}
 
-        @Override
-        public void or() {
-        }
+		@Override
+		public void startAnd() {
+		}
 
-        @Override
-        public void endOr() {
-        }
+		@Override
+		public void and() {
+		}
 
-        @Override
-        public void startNegate() {
-            unreadable = true;
-        }
+		@Override
+		public void endAnd() {
+		}
 
-        @Override
-        public void endNegate() {
-        }
+		@Override
+		public void startOr() {
+			unreadable = true;
+		}
 
-        @Override
-        public void unknown(RequestPredicate predicate) {
-        }
-    }
+		@Override
+		public void or() {
+		}
+
+		@Override
+		public void endOr() {
+		}
+
+		@Override
+		public void startNegate() {
+			unreadable = true;
+		}
+
+		@Override
+		public void endNegate() {
+		}
+
+		@Override
+		public void unknown(RequestPredicate predicate) {
+		}
+
+	}
+
 }

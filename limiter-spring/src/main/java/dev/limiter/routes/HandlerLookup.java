@@ -21,119 +21,142 @@ import org.springframework.web.servlet.mvc.method.RequestMappingInfoHandlerMappi
 import org.springframework.web.util.ServletRequestPathUtils;
 
 /**
- * Finds, before the {@code DispatcherServlet} runs, the handler Spring MVC will pick for a request and the pattern
- * it matched ({@link HandlerMapping#BEST_MATCHING_PATTERN_ATTRIBUTE}): the application's handler mappings are asked
- * in the dispatcher's order, as Spring's {@code HandlerMappingIntrospector} does. The request seen by the mappings
- * keeps the attributes they set to itself, so the lookup leaves no trace on the real request — except that a handler
- * found by a {@code RequestMappingInfoHandlerMapping} is left for {@link ResolvedHandlerMapping} to hand to the
- * dispatcher, which then does not look it up a second time.
+ * Finds, before the {@code DispatcherServlet} runs, the handler Spring MVC will pick for
+ * a request and the pattern it matched
+ * ({@link HandlerMapping#BEST_MATCHING_PATTERN_ATTRIBUTE}): the application's handler
+ * mappings are asked in the dispatcher's order, as Spring's
+ * {@code HandlerMappingIntrospector} does. The request seen by the mappings keeps the
+ * attributes they set to itself, so the lookup leaves no trace on the real request —
+ * except that a handler found by a {@code RequestMappingInfoHandlerMapping} is left for
+ * {@link ResolvedHandlerMapping} to hand to the dispatcher, which then does not look it
+ * up a second time.
  */
 class HandlerLookup {
 
-    private final ListableBeanFactory beanFactory;
-    private volatile List<HandlerMapping> mappings;
-    /** Whether the dispatcher asks {@link ResolvedHandlerMapping} first, so a lookup can be handed over. */
-    private volatile boolean handsOver;
+	private final ListableBeanFactory beanFactory;
 
-    HandlerLookup(ListableBeanFactory beanFactory) {
-        this.beanFactory = beanFactory;
-    }
+	private volatile List<HandlerMapping> mappings;
 
-    /** The handler and its matched pattern; {@code null} when no mapping has a handler (a 404 or a 405). */
-    Match find(HttpServletRequest request) {
-        IsolatedAttributesRequest isolated = new IsolatedAttributesRequest(request);
-        ServletRequestPathUtils.parseAndCache(isolated);
-        for (HandlerMapping mapping : mappings()) {
-            HandlerExecutionChain chain;
-            try {
-                chain = mapping.getHandler(isolated);
-            }
-            catch (Exception ex) {
-                // The dispatcher would answer 405/406 here without calling a handler: no handler to count by.
-                return null;
-            }
-            if (chain != null) {
-                if (handsOver && mapping instanceof RequestMappingInfoHandlerMapping
-                        && request.getDispatcherType() == DispatcherType.REQUEST) {
-                    request.setAttribute(ResolvedHandlerMapping.ATTRIBUTE, new ResolvedHandlerMapping.Resolved(
-                            request.getMethod(), request.getRequestURI(), chain, isolated.handlerMappingAttributes()));
-                }
-                Object pattern = isolated.getAttribute(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE);
-                return new Match(chain.getHandler(), pattern instanceof String p ? p : null);
-            }
-        }
-        return null;
-    }
+	/**
+	 * Whether the dispatcher asks {@link ResolvedHandlerMapping} first, so a lookup can
+	 * be handed over.
+	 */
+	private volatile boolean handsOver;
 
-    private List<HandlerMapping> mappings() {
-        List<HandlerMapping> found = mappings;
-        if (found == null) {
-            List<HandlerMapping> all = BeanFactoryUtils.beansOfTypeIncludingAncestors(beanFactory,
-                    HandlerMapping.class, true, false).values().stream()
-                    .sorted(AnnotationAwareOrderComparator.INSTANCE).toList();
-            handsOver = all.stream().anyMatch(ResolvedHandlerMapping.class::isInstance);
-            found = all.stream().filter(mapping -> !(mapping instanceof ResolvedHandlerMapping)).toList();
-            mappings = found;
-        }
-        return found;
-    }
+	HandlerLookup(ListableBeanFactory beanFactory) {
+		this.beanFactory = beanFactory;
+	}
 
-    record Match(Object handler, String pattern) {
-    }
+	/**
+	 * The handler and its matched pattern; {@code null} when no mapping has a handler (a
+	 * 404 or a 405).
+	 */
+	Match find(HttpServletRequest request) {
+		IsolatedAttributesRequest isolated = new IsolatedAttributesRequest(request);
+		ServletRequestPathUtils.parseAndCache(isolated);
+		for (HandlerMapping mapping : mappings()) {
+			HandlerExecutionChain chain;
+			try {
+				chain = mapping.getHandler(isolated);
+			}
+			catch (Exception ex) {
+				// The dispatcher would answer 405/406 here without calling a handler: no
+				// handler to count by.
+				return null;
+			}
+			if (chain != null) {
+				if (handsOver && mapping instanceof RequestMappingInfoHandlerMapping
+						&& request.getDispatcherType() == DispatcherType.REQUEST) {
+					request.setAttribute(ResolvedHandlerMapping.ATTRIBUTE, new ResolvedHandlerMapping.Resolved(
+							request.getMethod(), request.getRequestURI(), chain, isolated.handlerMappingAttributes()));
+				}
+				Object pattern = isolated.getAttribute(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE);
+				return new Match(chain.getHandler(), pattern instanceof String p ? p : null);
+			}
+		}
+		return null;
+	}
 
-    /** Reads fall through to the real request; writes and removals stay in this wrapper. */
-    private static final class IsolatedAttributesRequest extends HttpServletRequestWrapper {
+	private List<HandlerMapping> mappings() {
+		List<HandlerMapping> found = mappings;
+		if (found == null) {
+			List<HandlerMapping> all = BeanFactoryUtils
+				.beansOfTypeIncludingAncestors(beanFactory, HandlerMapping.class, true, false)
+				.values()
+				.stream()
+				.sorted(AnnotationAwareOrderComparator.INSTANCE)
+				.toList();
+			handsOver = all.stream().anyMatch(ResolvedHandlerMapping.class::isInstance);
+			found = all.stream().filter(mapping -> !(mapping instanceof ResolvedHandlerMapping)).toList();
+			mappings = found;
+		}
+		return found;
+	}
 
-        private static final String HANDLER_MAPPING_ATTRIBUTES = HandlerMapping.class.getName() + ".";
+	record Match(Object handler, String pattern) {
+	}
 
-        private final Map<String, Object> written = new HashMap<>();
-        private final Set<String> removed = new HashSet<>();
+	/**
+	 * Reads fall through to the real request; writes and removals stay in this wrapper.
+	 */
+	private static final class IsolatedAttributesRequest extends HttpServletRequestWrapper {
 
-        IsolatedAttributesRequest(HttpServletRequest request) {
-            super(request);
-        }
+		private static final String HANDLER_MAPPING_ATTRIBUTES = HandlerMapping.class.getName() + ".";
 
-        @Override
-        public Object getAttribute(String name) {
-            if (written.containsKey(name)) {
-                return written.get(name);
-            }
-            return removed.contains(name) ? null : super.getAttribute(name);
-        }
+		private final Map<String, Object> written = new HashMap<>();
 
-        @Override
-        public void setAttribute(String name, Object value) {
-            if (value == null) {
-                removeAttribute(name);
-                return;
-            }
-            written.put(name, value);
-            removed.remove(name);
-        }
+		private final Set<String> removed = new HashSet<>();
 
-        @Override
-        public void removeAttribute(String name) {
-            written.remove(name);
-            removed.add(name);
-        }
+		IsolatedAttributesRequest(HttpServletRequest request) {
+			super(request);
+		}
 
-        /** What the mapping left on the request for the handler: the {@link HandlerMapping} attributes. */
-        Map<String, Object> handlerMappingAttributes() {
-            Map<String, Object> attributes = new HashMap<>();
-            written.forEach((name, value) -> {
-                if (name.startsWith(HANDLER_MAPPING_ATTRIBUTES)) {
-                    attributes.put(name, value);
-                }
-            });
-            return attributes;
-        }
+		@Override
+		public Object getAttribute(String name) {
+			if (written.containsKey(name)) {
+				return written.get(name);
+			}
+			return removed.contains(name) ? null : super.getAttribute(name);
+		}
 
-        @Override
-        public Enumeration<String> getAttributeNames() {
-            Set<String> names = new LinkedHashSet<>(Collections.list(super.getAttributeNames()));
-            names.removeAll(removed);
-            names.addAll(written.keySet());
-            return Collections.enumeration(names);
-        }
-    }
+		@Override
+		public void setAttribute(String name, Object value) {
+			if (value == null) {
+				removeAttribute(name);
+				return;
+			}
+			written.put(name, value);
+			removed.remove(name);
+		}
+
+		@Override
+		public void removeAttribute(String name) {
+			written.remove(name);
+			removed.add(name);
+		}
+
+		/**
+		 * What the mapping left on the request for the handler: the
+		 * {@link HandlerMapping} attributes.
+		 */
+		Map<String, Object> handlerMappingAttributes() {
+			Map<String, Object> attributes = new HashMap<>();
+			written.forEach((name, value) -> {
+				if (name.startsWith(HANDLER_MAPPING_ATTRIBUTES)) {
+					attributes.put(name, value);
+				}
+			});
+			return attributes;
+		}
+
+		@Override
+		public Enumeration<String> getAttributeNames() {
+			Set<String> names = new LinkedHashSet<>(Collections.list(super.getAttributeNames()));
+			names.removeAll(removed);
+			names.addAll(written.keySet());
+			return Collections.enumeration(names);
+		}
+
+	}
+
 }

@@ -10,58 +10,66 @@ import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.web.method.HandlerMethod;
 
 /**
- * The default {@link RouteResolver} of a Spring MVC application. Precedence: the first matching
- * {@code limiter.routes} rule, then {@code @RateLimited}/{@code @RateLimitExempt} on the handler method Spring MVC
- * will call, then on its class, then the default budget. The pattern of the policy is the one Spring MVC matched
- * ({@code /links/{id}}), else the rule's, else none (a request no handler serves).
+ * The default {@link RouteResolver} of a Spring MVC application. Precedence: the first
+ * matching {@code limiter.routes} rule, then
+ * {@code @RateLimited}/{@code @RateLimitExempt} on the handler method Spring MVC will
+ * call, then on its class, then the default budget. The pattern of the policy is the one
+ * Spring MVC matched ({@code /links/{id}}), else the rule's, else none (a request no
+ * handler serves).
  *
- * <p>Per request: the rules, then (unless a rule matched and no budget is {@code scope: route}) one handler lookup
- * and one cached map read; annotations are read once per handler method.
+ * <p>
+ * Per request: the rules, then (unless a rule matched and no budget is
+ * {@code scope: route}) one handler lookup and one cached map read; annotations are read
+ * once per handler method.
  */
 public class HandlerRouteResolver implements RouteResolver {
 
-    private static final Log logger = LogFactory.getLog(HandlerRouteResolver.class);
+	private static final Log logger = LogFactory.getLog(HandlerRouteResolver.class);
 
-    private final PropertiesRouteResolver rules;
-    private final HandlerPolicies policies;
-    private final HandlerLookup lookup;
-    private final boolean patternAlwaysNeeded;
+	private final PropertiesRouteResolver rules;
 
-    /**
-     * @param patternAlwaysNeeded whether a request that a rule matched still needs Spring MVC's pattern (some
-     *                            budget is {@code scope: route})
-     */
-    public HandlerRouteResolver(PropertiesRouteResolver rules, HandlerPolicies policies,
-                                ListableBeanFactory beanFactory, boolean patternAlwaysNeeded) {
-        this.rules = rules;
-        this.policies = policies;
-        this.lookup = new HandlerLookup(beanFactory);
-        this.patternAlwaysNeeded = patternAlwaysNeeded;
-    }
+	private final HandlerPolicies policies;
 
-    @Override
-    public RoutePolicy resolve(HttpServletRequest request) {
-        RoutePolicy rule = rules.match(request);
-        if (rule != null && !patternAlwaysNeeded) {
-            return rule;
-        }
-        HandlerLookup.Match match = lookup.find(request);
-        if (rule != null) {
-            return match != null && match.pattern() != null ? rule.withPattern(match.pattern()) : rule;
-        }
-        if (match == null) {
-            return RoutePolicy.DEFAULT;
-        }
-        if (match.handler() instanceof HandlerMethod handler) {
-            try {
-                return policies.policyFor(handler).toRoutePolicy(match.pattern());
-            }
-            catch (RouteInventoryException ex) {
-                // Only a handler registered after start-up can get here; the start-up inventory checks the rest.
-                logger.warn("Handler registered after start-up counted against the default budget: "
-                        + ex.getMessage());
-            }
-        }
-        return RoutePolicy.DEFAULT.withPattern(match.pattern());
-    }
+	private final HandlerLookup lookup;
+
+	private final boolean patternAlwaysNeeded;
+
+	/**
+	 * @param patternAlwaysNeeded whether a request that a rule matched still needs Spring
+	 * MVC's pattern (some budget is {@code scope: route})
+	 */
+	public HandlerRouteResolver(PropertiesRouteResolver rules, HandlerPolicies policies,
+			ListableBeanFactory beanFactory, boolean patternAlwaysNeeded) {
+		this.rules = rules;
+		this.policies = policies;
+		this.lookup = new HandlerLookup(beanFactory);
+		this.patternAlwaysNeeded = patternAlwaysNeeded;
+	}
+
+	@Override
+	public RoutePolicy resolve(HttpServletRequest request) {
+		RoutePolicy rule = rules.match(request);
+		if (rule != null && !patternAlwaysNeeded) {
+			return rule;
+		}
+		HandlerLookup.Match match = lookup.find(request);
+		if (rule != null) {
+			return match != null && match.pattern() != null ? rule.withPattern(match.pattern()) : rule;
+		}
+		if (match == null) {
+			return RoutePolicy.DEFAULT;
+		}
+		if (match.handler() instanceof HandlerMethod handler) {
+			try {
+				return policies.policyFor(handler).toRoutePolicy(match.pattern());
+			}
+			catch (RouteInventoryException ex) {
+				// Only a handler registered after start-up can get here; the start-up
+				// inventory checks the rest.
+				logger.warn("Handler registered after start-up counted against the default budget: " + ex.getMessage());
+			}
+		}
+		return RoutePolicy.DEFAULT.withPattern(match.pattern());
+	}
+
 }

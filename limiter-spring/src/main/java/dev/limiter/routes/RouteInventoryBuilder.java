@@ -22,141 +22,159 @@ import org.springframework.web.util.pattern.PathPattern;
 import org.springframework.web.util.pattern.PathPatternParser;
 
 /**
- * Walks every handler method of every {@link RequestMappingInfoHandlerMapping} (controllers, and actuator
- * endpoints served by the application's own dispatcher) and every functional route whose predicates can be read,
- * and resolves each with the same precedence as requests: first covering rule, method annotation, class
- * annotation, default budget.
+ * Walks every handler method of every {@link RequestMappingInfoHandlerMapping}
+ * (controllers, and actuator endpoints served by the application's own dispatcher) and
+ * every functional route whose predicates can be read, and resolves each with the same
+ * precedence as requests: first covering rule, method annotation, class annotation,
+ * default budget.
  *
- * <p>A rule covers a handler pattern when its own pattern matches the handler's pattern read as a path
- * ({@code /links/**} and {@code /links/{id}} cover {@code /links/{id}}) and its methods include the handler's. A
- * rule that only overlaps a handler (the handler's pattern matches the rule's, or the methods intersect) is alive
- * but does not decide the inventory line.
+ * <p>
+ * A rule covers a handler pattern when its own pattern matches the handler's pattern read
+ * as a path ({@code /links/**} and {@code /links/{id}} cover {@code /links/{id}}) and its
+ * methods include the handler's. A rule that only overlaps a handler (the handler's
+ * pattern matches the rule's, or the methods intersect) is alive but does not decide the
+ * inventory line.
  */
 public final class RouteInventoryBuilder {
 
-    private final List<RouteRule> rules;
-    private final List<PathPattern> rulePatterns;
-    private final HandlerPolicies policies;
-    private final BudgetRegistry budgets;
-    private final boolean[] used;
-    private final List<RouteInventory.Entry> entries = new ArrayList<>();
+	private final List<RouteRule> rules;
 
-    public RouteInventoryBuilder(List<RouteRule> rules, HandlerPolicies policies, BudgetRegistry budgets) {
-        this.rules = List.copyOf(rules);
-        this.rulePatterns = rules.stream().map(rule -> PathPatternParser.defaultInstance.parse(rule.pattern())).toList();
-        this.policies = policies;
-        this.budgets = budgets;
-        this.used = new boolean[rules.size()];
-    }
+	private final List<PathPattern> rulePatterns;
 
-    /** Adds every handler method of a mapping; annotation problems are collected into {@code problems}. */
-    public RouteInventoryBuilder addHandlerMethods(RequestMappingInfoHandlerMapping mapping, List<String> problems) {
-        for (Map.Entry<RequestMappingInfo, HandlerMethod> handler : mapping.getHandlerMethods().entrySet()) {
-            RequestMappingInfo info = handler.getKey();
-            HandlerMethod method = handler.getValue();
-            List<String> methods = info.getMethodsCondition().getMethods().stream().map(RequestMethod::name)
-                    .sorted().toList();
-            String name = ClassUtils.getShortName(ClassUtils.getUserClass(method.getBeanType())) + "#"
-                    + method.getMethod().getName();
-            HandlerPolicy annotated;
-            try {
-                annotated = policies.policyFor(method);
-            }
-            catch (RouteInventoryException ex) {
-                problems.addAll(ex.getProblems());
-                continue;
-            }
-            for (String pattern : info.getPatternValues()) {
-                add(methods, pattern, name, annotated);
-            }
-        }
-        return this;
-    }
+	private final HandlerPolicies policies;
 
-    /** Adds the functional routes of a mapping whose request predicates name a path. */
-    public RouteInventoryBuilder addRouterFunctions(RouterFunctionMapping mapping) {
-        RouterFunction<?> routerFunction = mapping.getRouterFunction();
-        if (routerFunction != null) {
-            routerFunction.accept(new FunctionalRoutes(
-                    (methods, pattern, handler) -> add(methods, pattern, handler, HandlerPolicy.DEFAULT)));
-        }
-        return this;
-    }
+	private final BudgetRegistry budgets;
 
-    public RouteInventory build() {
-        List<String> dead = new ArrayList<>();
-        for (int i = 0; i < rules.size(); i++) {
-            if (!used[i]) {
-                dead.add("limiter.routes[" + i + "] (" + describe(rules.get(i)) + ")");
-            }
-        }
-        List<RouteInventory.Entry> sorted = new ArrayList<>(entries);
-        sorted.sort(java.util.Comparator.comparing(RouteInventory.Entry::pattern)
-                .thenComparing(entry -> String.join(",", entry.methods()))
-                .thenComparing(RouteInventory.Entry::handler));
-        return new RouteInventory(sorted, dead);
-    }
+	private final boolean[] used;
 
-    private void add(List<String> methods, String pattern, String handler, HandlerPolicy annotated) {
-        RoutePolicy covering = null;
-        PathContainer patternAsPath = PathContainer.parsePath(pattern);
-        PathPattern handlerPattern = parseOrNull(pattern);
-        for (int i = 0; i < rules.size(); i++) {
-            RouteRule rule = rules.get(i);
-            boolean coversPath = rulePatterns.get(i).matches(patternAsPath) || rule.pattern().equals(pattern);
-            boolean overlapsPath = coversPath || (handlerPattern != null
-                    && handlerPattern.matches(PathContainer.parsePath(rule.pattern())));
-            if (!overlapsPath) {
-                continue;
-            }
-            Set<String> ruleMethods = upper(rule.methods());
-            boolean coversMethods = ruleMethods.isEmpty() || (!methods.isEmpty() && ruleMethods.containsAll(methods));
-            boolean overlapsMethods = coversMethods || methods.isEmpty()
-                    || methods.stream().anyMatch(ruleMethods::contains);
-            if (overlapsMethods) {
-                used[i] = true;
-            }
-            if (covering == null && coversPath && coversMethods) {
-                covering = rule.policy();
-            }
-        }
-        if (covering != null) {
-            entries.add(new RouteInventory.Entry(methods, pattern, handler, budgetName(covering.budget(),
-                    covering.exempt()), covering.expensive(), covering.exempt(), covering.reason(),
-                    RouteSource.YAML_RULE));
-        }
-        else {
-            entries.add(new RouteInventory.Entry(methods, pattern, handler, budgetName(annotated.budget(),
-                    annotated.exempt()), annotated.expensive(), annotated.exempt(), annotated.reason(),
-                    annotated.source()));
-        }
-    }
+	private final List<RouteInventory.Entry> entries = new ArrayList<>();
 
-    private String budgetName(String budget, boolean exempt) {
-        if (exempt) {
-            return null;
-        }
-        return budget != null ? budget : budgets.defaultBudget().name();
-    }
+	public RouteInventoryBuilder(List<RouteRule> rules, HandlerPolicies policies, BudgetRegistry budgets) {
+		this.rules = List.copyOf(rules);
+		this.rulePatterns = rules.stream()
+			.map(rule -> PathPatternParser.defaultInstance.parse(rule.pattern()))
+			.toList();
+		this.policies = policies;
+		this.budgets = budgets;
+		this.used = new boolean[rules.size()];
+	}
 
-    private static PathPattern parseOrNull(String pattern) {
-        try {
-            return PathPatternParser.defaultInstance.parse(pattern);
-        }
-        catch (RuntimeException ex) {
-            return null;
-        }
-    }
+	/**
+	 * Adds every handler method of a mapping; annotation problems are collected into
+	 * {@code problems}.
+	 */
+	public RouteInventoryBuilder addHandlerMethods(RequestMappingInfoHandlerMapping mapping, List<String> problems) {
+		for (Map.Entry<RequestMappingInfo, HandlerMethod> handler : mapping.getHandlerMethods().entrySet()) {
+			RequestMappingInfo info = handler.getKey();
+			HandlerMethod method = handler.getValue();
+			List<String> methods = info.getMethodsCondition()
+				.getMethods()
+				.stream()
+				.map(RequestMethod::name)
+				.sorted()
+				.toList();
+			String name = ClassUtils.getShortName(ClassUtils.getUserClass(method.getBeanType())) + "#"
+					+ method.getMethod().getName();
+			HandlerPolicy annotated;
+			try {
+				annotated = policies.policyFor(method);
+			}
+			catch (RouteInventoryException ex) {
+				problems.addAll(ex.getProblems());
+				continue;
+			}
+			for (String pattern : info.getPatternValues()) {
+				add(methods, pattern, name, annotated);
+			}
+		}
+		return this;
+	}
 
-    private static Set<String> upper(List<String> methods) {
-        Set<String> upper = new LinkedHashSet<>();
-        for (String method : methods) {
-            upper.add(method.toUpperCase(Locale.ROOT));
-        }
-        return upper;
-    }
+	/** Adds the functional routes of a mapping whose request predicates name a path. */
+	public RouteInventoryBuilder addRouterFunctions(RouterFunctionMapping mapping) {
+		RouterFunction<?> routerFunction = mapping.getRouterFunction();
+		if (routerFunction != null) {
+			routerFunction.accept(new FunctionalRoutes(
+					(methods, pattern, handler) -> add(methods, pattern, handler, HandlerPolicy.DEFAULT)));
+		}
+		return this;
+	}
 
-    private static String describe(RouteRule rule) {
-        return (rule.methods().isEmpty() ? "" : String.join(",", upper(rule.methods())) + " ") + rule.pattern();
-    }
+	public RouteInventory build() {
+		List<String> dead = new ArrayList<>();
+		for (int i = 0; i < rules.size(); i++) {
+			if (!used[i]) {
+				dead.add("limiter.routes[" + i + "] (" + describe(rules.get(i)) + ")");
+			}
+		}
+		List<RouteInventory.Entry> sorted = new ArrayList<>(entries);
+		sorted.sort(java.util.Comparator.comparing(RouteInventory.Entry::pattern)
+			.thenComparing(entry -> String.join(",", entry.methods()))
+			.thenComparing(RouteInventory.Entry::handler));
+		return new RouteInventory(sorted, dead);
+	}
+
+	private void add(List<String> methods, String pattern, String handler, HandlerPolicy annotated) {
+		RoutePolicy covering = null;
+		PathContainer patternAsPath = PathContainer.parsePath(pattern);
+		PathPattern handlerPattern = parseOrNull(pattern);
+		for (int i = 0; i < rules.size(); i++) {
+			RouteRule rule = rules.get(i);
+			boolean coversPath = rulePatterns.get(i).matches(patternAsPath) || rule.pattern().equals(pattern);
+			boolean overlapsPath = coversPath
+					|| (handlerPattern != null && handlerPattern.matches(PathContainer.parsePath(rule.pattern())));
+			if (!overlapsPath) {
+				continue;
+			}
+			Set<String> ruleMethods = upper(rule.methods());
+			boolean coversMethods = ruleMethods.isEmpty() || (!methods.isEmpty() && ruleMethods.containsAll(methods));
+			boolean overlapsMethods = coversMethods || methods.isEmpty()
+					|| methods.stream().anyMatch(ruleMethods::contains);
+			if (overlapsMethods) {
+				used[i] = true;
+			}
+			if (covering == null && coversPath && coversMethods) {
+				covering = rule.policy();
+			}
+		}
+		if (covering != null) {
+			entries.add(new RouteInventory.Entry(methods, pattern, handler,
+					budgetName(covering.budget(), covering.exempt()), covering.expensive(), covering.exempt(),
+					covering.reason(), RouteSource.YAML_RULE));
+		}
+		else {
+			entries.add(new RouteInventory.Entry(methods, pattern, handler,
+					budgetName(annotated.budget(), annotated.exempt()), annotated.expensive(), annotated.exempt(),
+					annotated.reason(), annotated.source()));
+		}
+	}
+
+	private String budgetName(String budget, boolean exempt) {
+		if (exempt) {
+			return null;
+		}
+		return budget != null ? budget : budgets.defaultBudget().name();
+	}
+
+	private static PathPattern parseOrNull(String pattern) {
+		try {
+			return PathPatternParser.defaultInstance.parse(pattern);
+		}
+		catch (RuntimeException ex) {
+			return null;
+		}
+	}
+
+	private static Set<String> upper(List<String> methods) {
+		Set<String> upper = new LinkedHashSet<>();
+		for (String method : methods) {
+			upper.add(method.toUpperCase(Locale.ROOT));
+		}
+		return upper;
+	}
+
+	private static String describe(RouteRule rule) {
+		return (rule.methods().isEmpty() ? "" : String.join(",", upper(rule.methods())) + " ") + rule.pattern();
+	}
+
 }

@@ -15,65 +15,76 @@ import org.springframework.web.servlet.function.support.RouterFunctionMapping;
 import org.springframework.web.servlet.mvc.method.RequestMappingInfoHandlerMapping;
 
 /**
- * Once every singleton exists (so every handler is registered): builds the {@link RouteInventory}, logs it at INFO
- * as a table, and fails start-up on any annotation problem and, when strict, on every handler that falls to the
- * default budget implicitly and every rule that matches no handler.
+ * Once every singleton exists (so every handler is registered): builds the
+ * {@link RouteInventory}, logs it at INFO as a table, and fails start-up on any
+ * annotation problem and, when strict, on every handler that falls to the default budget
+ * implicitly and every rule that matches no handler.
  */
 public class RouteInventoryCheck implements SmartInitializingSingleton {
 
-    private static final Log logger = LogFactory.getLog(RouteInventoryCheck.class);
+	private static final Log logger = LogFactory.getLog(RouteInventoryCheck.class);
 
-    private final ListableBeanFactory beanFactory;
-    private final List<RouteRule> rules;
-    private final HandlerPolicies policies;
-    private final BudgetRegistry budgets;
-    private final boolean strict;
-    private volatile RouteInventory inventory = new RouteInventory(List.of(), List.of());
+	private final ListableBeanFactory beanFactory;
 
-    public RouteInventoryCheck(ListableBeanFactory beanFactory, List<RouteRule> rules, HandlerPolicies policies,
-                               BudgetRegistry budgets, boolean strict) {
-        this.beanFactory = beanFactory;
-        this.rules = List.copyOf(rules);
-        this.policies = policies;
-        this.budgets = budgets;
-        this.strict = strict;
-    }
+	private final List<RouteRule> rules;
 
-    /** The inventory built at start-up. */
-    public RouteInventory inventory() {
-        return inventory;
-    }
+	private final HandlerPolicies policies;
 
-    @Override
-    public void afterSingletonsInstantiated() {
-        List<String> problems = new ArrayList<>();
-        RouteInventoryBuilder builder = new RouteInventoryBuilder(rules, policies, budgets);
-        BeanFactoryUtils.beansOfTypeIncludingAncestors(beanFactory, RequestMappingInfoHandlerMapping.class, true, false)
-                .values().stream().sorted(AnnotationAwareOrderComparator.INSTANCE)
-                .forEach(mapping -> builder.addHandlerMethods(mapping, problems));
-        BeanFactoryUtils.beansOfTypeIncludingAncestors(beanFactory, RouterFunctionMapping.class, true, false)
-                .values().stream().sorted(AnnotationAwareOrderComparator.INSTANCE)
-                .forEach(builder::addRouterFunctions);
-        RouteInventory built = builder.build();
-        if (!problems.isEmpty()) {
-            throw new RouteInventoryException(problems);
-        }
-        this.inventory = built;
-        logger.info("Limiter route inventory (" + built.entries().size() + " handlers, "
-                + built.implicitDefaults().size() + " on the default budget implicitly, " + built.deadRules().size()
-                + " rules matching no handler):" + built.toTable());
-        if (strict) {
-            List<String> strictProblems = new ArrayList<>();
-            for (RouteInventory.Entry entry : built.implicitDefaults()) {
-                strictProblems.add("handler " + entry.methodsLabel() + " " + entry.pattern() + " (" + entry.handler()
-                        + ") falls to the default budget '" + entry.budget() + "' implicitly");
-            }
-            for (String dead : built.deadRules()) {
-                strictProblems.add("rule " + dead + " matches no handler");
-            }
-            if (!strictProblems.isEmpty()) {
-                throw new RouteInventoryException(strictProblems);
-            }
-        }
-    }
+	private final BudgetRegistry budgets;
+
+	private final boolean strict;
+
+	private volatile RouteInventory inventory = new RouteInventory(List.of(), List.of());
+
+	public RouteInventoryCheck(ListableBeanFactory beanFactory, List<RouteRule> rules, HandlerPolicies policies,
+			BudgetRegistry budgets, boolean strict) {
+		this.beanFactory = beanFactory;
+		this.rules = List.copyOf(rules);
+		this.policies = policies;
+		this.budgets = budgets;
+		this.strict = strict;
+	}
+
+	/** The inventory built at start-up. */
+	public RouteInventory inventory() {
+		return inventory;
+	}
+
+	@Override
+	public void afterSingletonsInstantiated() {
+		List<String> problems = new ArrayList<>();
+		RouteInventoryBuilder builder = new RouteInventoryBuilder(rules, policies, budgets);
+		BeanFactoryUtils.beansOfTypeIncludingAncestors(beanFactory, RequestMappingInfoHandlerMapping.class, true, false)
+			.values()
+			.stream()
+			.sorted(AnnotationAwareOrderComparator.INSTANCE)
+			.forEach(mapping -> builder.addHandlerMethods(mapping, problems));
+		BeanFactoryUtils.beansOfTypeIncludingAncestors(beanFactory, RouterFunctionMapping.class, true, false)
+			.values()
+			.stream()
+			.sorted(AnnotationAwareOrderComparator.INSTANCE)
+			.forEach(builder::addRouterFunctions);
+		RouteInventory built = builder.build();
+		if (!problems.isEmpty()) {
+			throw new RouteInventoryException(problems);
+		}
+		this.inventory = built;
+		logger.info("Limiter route inventory (" + built.entries().size() + " handlers, "
+				+ built.implicitDefaults().size() + " on the default budget implicitly, " + built.deadRules().size()
+				+ " rules matching no handler):" + built.toTable());
+		if (strict) {
+			List<String> strictProblems = new ArrayList<>();
+			for (RouteInventory.Entry entry : built.implicitDefaults()) {
+				strictProblems.add("handler " + entry.methodsLabel() + " " + entry.pattern() + " (" + entry.handler()
+						+ ") falls to the default budget '" + entry.budget() + "' implicitly");
+			}
+			for (String dead : built.deadRules()) {
+				strictProblems.add("rule " + dead + " matches no handler");
+			}
+			if (!strictProblems.isEmpty()) {
+				throw new RouteInventoryException(strictProblems);
+			}
+		}
+	}
+
 }

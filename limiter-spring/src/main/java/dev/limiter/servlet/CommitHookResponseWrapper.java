@@ -10,157 +10,165 @@ import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpServletResponseWrapper;
 
 /**
- * Runs a hook once, at the last moment headers can still be changed: before the first byte of the body, a
- * flush, an error or a redirect, or when the filter finishes and nothing committed the response yet.
+ * Runs a hook once, at the last moment headers can still be changed: before the first
+ * byte of the body, a flush, an error or a redirect, or when the filter finishes and
+ * nothing committed the response yet.
  *
- * <p>Counter headers are written this late because whether they may be written depends on the
- * {@code Cache-Control} the application sets while it handles the request.
+ * <p>
+ * Counter headers are written this late because whether they may be written depends on
+ * the {@code Cache-Control} the application sets while it handles the request.
  */
 public class CommitHookResponseWrapper extends HttpServletResponseWrapper {
 
-    private final Runnable beforeCommit;
-    private final AtomicBoolean done = new AtomicBoolean();
-    private ServletOutputStream outputStream;
-    private PrintWriter writer;
+	private final Runnable beforeCommit;
 
-    public CommitHookResponseWrapper(HttpServletResponse response, Runnable beforeCommit) {
-        super(response);
-        this.beforeCommit = beforeCommit;
-    }
+	private final AtomicBoolean done = new AtomicBoolean();
 
-    /** Runs the hook if it has not run and the response can still take headers. */
-    public void runHookIfNotCommitted() {
-        if (!isCommitted()) {
-            runHook();
-        }
-        else {
-            done.set(true);
-        }
-    }
+	private ServletOutputStream outputStream;
 
-    private void runHook() {
-        if (done.compareAndSet(false, true)) {
-            beforeCommit.run();
-        }
-    }
+	private PrintWriter writer;
 
-    @Override
-    public ServletOutputStream getOutputStream() throws IOException {
-        if (outputStream == null) {
-            outputStream = new HookOutputStream(super.getOutputStream());
-        }
-        return outputStream;
-    }
+	public CommitHookResponseWrapper(HttpServletResponse response, Runnable beforeCommit) {
+		super(response);
+		this.beforeCommit = beforeCommit;
+	}
 
-    @Override
-    public PrintWriter getWriter() throws IOException {
-        if (writer == null) {
-            writer = new HookWriter(super.getWriter());
-        }
-        return writer;
-    }
+	/** Runs the hook if it has not run and the response can still take headers. */
+	public void runHookIfNotCommitted() {
+		if (!isCommitted()) {
+			runHook();
+		}
+		else {
+			done.set(true);
+		}
+	}
 
-    @Override
-    public void flushBuffer() throws IOException {
-        runHookIfNotCommitted();
-        super.flushBuffer();
-    }
+	private void runHook() {
+		if (done.compareAndSet(false, true)) {
+			beforeCommit.run();
+		}
+	}
 
-    @Override
-    public void sendError(int sc) throws IOException {
-        runHookIfNotCommitted();
-        super.sendError(sc);
-    }
+	@Override
+	public ServletOutputStream getOutputStream() throws IOException {
+		if (outputStream == null) {
+			outputStream = new HookOutputStream(super.getOutputStream());
+		}
+		return outputStream;
+	}
 
-    @Override
-    public void sendError(int sc, String msg) throws IOException {
-        runHookIfNotCommitted();
-        super.sendError(sc, msg);
-    }
+	@Override
+	public PrintWriter getWriter() throws IOException {
+		if (writer == null) {
+			writer = new HookWriter(super.getWriter());
+		}
+		return writer;
+	}
 
-    @Override
-    public void sendRedirect(String location) throws IOException {
-        runHookIfNotCommitted();
-        super.sendRedirect(location);
-    }
+	@Override
+	public void flushBuffer() throws IOException {
+		runHookIfNotCommitted();
+		super.flushBuffer();
+	}
 
-    private final class HookOutputStream extends ServletOutputStream {
+	@Override
+	public void sendError(int sc) throws IOException {
+		runHookIfNotCommitted();
+		super.sendError(sc);
+	}
 
-        private final ServletOutputStream delegate;
+	@Override
+	public void sendError(int sc, String msg) throws IOException {
+		runHookIfNotCommitted();
+		super.sendError(sc, msg);
+	}
 
-        HookOutputStream(ServletOutputStream delegate) {
-            this.delegate = delegate;
-        }
+	@Override
+	public void sendRedirect(String location) throws IOException {
+		runHookIfNotCommitted();
+		super.sendRedirect(location);
+	}
 
-        @Override
-        public void write(int b) throws IOException {
-            runHookIfNotCommitted();
-            delegate.write(b);
-        }
+	private final class HookOutputStream extends ServletOutputStream {
 
-        @Override
-        public void write(byte[] b, int off, int len) throws IOException {
-            runHookIfNotCommitted();
-            delegate.write(b, off, len);
-        }
+		private final ServletOutputStream delegate;
 
-        @Override
-        public void flush() throws IOException {
-            runHookIfNotCommitted();
-            delegate.flush();
-        }
+		HookOutputStream(ServletOutputStream delegate) {
+			this.delegate = delegate;
+		}
 
-        @Override
-        public void close() throws IOException {
-            runHookIfNotCommitted();
-            delegate.close();
-        }
+		@Override
+		public void write(int b) throws IOException {
+			runHookIfNotCommitted();
+			delegate.write(b);
+		}
 
-        @Override
-        public boolean isReady() {
-            return delegate.isReady();
-        }
+		@Override
+		public void write(byte[] b, int off, int len) throws IOException {
+			runHookIfNotCommitted();
+			delegate.write(b, off, len);
+		}
 
-        @Override
-        public void setWriteListener(WriteListener writeListener) {
-            delegate.setWriteListener(writeListener);
-        }
-    }
+		@Override
+		public void flush() throws IOException {
+			runHookIfNotCommitted();
+			delegate.flush();
+		}
 
-    private final class HookWriter extends PrintWriter {
+		@Override
+		public void close() throws IOException {
+			runHookIfNotCommitted();
+			delegate.close();
+		}
 
-        HookWriter(PrintWriter delegate) {
-            super(delegate);
-        }
+		@Override
+		public boolean isReady() {
+			return delegate.isReady();
+		}
 
-        @Override
-        public void write(int c) {
-            runHookIfNotCommitted();
-            super.write(c);
-        }
+		@Override
+		public void setWriteListener(WriteListener writeListener) {
+			delegate.setWriteListener(writeListener);
+		}
 
-        @Override
-        public void write(char[] buf, int off, int len) {
-            runHookIfNotCommitted();
-            super.write(buf, off, len);
-        }
+	}
 
-        @Override
-        public void write(String s, int off, int len) {
-            runHookIfNotCommitted();
-            super.write(s, off, len);
-        }
+	private final class HookWriter extends PrintWriter {
 
-        @Override
-        public void flush() {
-            runHookIfNotCommitted();
-            super.flush();
-        }
+		HookWriter(PrintWriter delegate) {
+			super(delegate);
+		}
 
-        @Override
-        public void close() {
-            runHookIfNotCommitted();
-            super.close();
-        }
-    }
+		@Override
+		public void write(int c) {
+			runHookIfNotCommitted();
+			super.write(c);
+		}
+
+		@Override
+		public void write(char[] buf, int off, int len) {
+			runHookIfNotCommitted();
+			super.write(buf, off, len);
+		}
+
+		@Override
+		public void write(String s, int off, int len) {
+			runHookIfNotCommitted();
+			super.write(s, off, len);
+		}
+
+		@Override
+		public void flush() {
+			runHookIfNotCommitted();
+			super.flush();
+		}
+
+		@Override
+		public void close() {
+			runHookIfNotCommitted();
+			super.close();
+		}
+
+	}
+
 }

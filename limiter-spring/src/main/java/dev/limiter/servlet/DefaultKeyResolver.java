@@ -12,99 +12,115 @@ import dev.limiter.spring.RateLimitCredential;
 import jakarta.servlet.http.HttpServletRequest;
 
 /**
- * Keys a request on what authentication established, never on request text: an authenticated request on the hash
- * of its credential ({@code t:}) when one is known (a {@link CredentialIdentity}, or a {@link RateLimitCredential}
- * the authentication exposes), else on the hash of its principal's name ({@code p:}); a request without an
+ * Keys a request on what authentication established, never on request text: an
+ * authenticated request on the hash of its credential ({@code t:}) when one is known (a
+ * {@link CredentialIdentity}, or a {@link RateLimitCredential} the authentication
+ * exposes), else on the hash of its principal's name ({@code p:}); a request without an
  * authenticated principal on {@code request.getRemoteAddr()} ({@code a:}).
  *
- * <p>The {@code Authorization} header is not read: one that played no part in authenticating the request (a made-up
- * bearer token beside an API key or a session) leaves the key exactly as it would be without it, and every spelling
- * of a credential that authentication accepts as the same credential gets the same key.
+ * <p>
+ * The {@code Authorization} header is not read: one that played no part in authenticating
+ * the request (a made-up bearer token beside an API key or a session) leaves the key
+ * exactly as it would be without it, and every spelling of a credential that
+ * authentication accepts as the same credential gets the same key.
  */
 public class DefaultKeyResolver implements KeyResolver {
 
-    public static final String TOKEN_PREFIX = "t:";
-    public static final String PRINCIPAL_PREFIX = "p:";
-    public static final String ADDRESS_PREFIX = "a:";
+	public static final String TOKEN_PREFIX = "t:";
 
-    private static final java.util.regex.Pattern IP_LITERAL = java.util.regex.Pattern.compile("[0-9A-Fa-f:.]{1,45}");
+	public static final String PRINCIPAL_PREFIX = "p:";
 
-    private final Function<HttpServletRequest, Principal> authenticatedPrincipal;
-    private final List<CredentialIdentity> identities;
+	public static final String ADDRESS_PREFIX = "a:";
 
-    /**
-     * @param authenticatedPrincipal finds the principal that authentication accepted, {@code null} when the
-     *                               request is unauthenticated (or anonymous)
-     */
-    public DefaultKeyResolver(Function<HttpServletRequest, Principal> authenticatedPrincipal) {
-        this(authenticatedPrincipal, List.of());
-    }
+	private static final java.util.regex.Pattern IP_LITERAL = java.util.regex.Pattern.compile("[0-9A-Fa-f:.]{1,45}");
 
-    /**
-     * @param identities asked in order for the key of an authenticated principal; the first non-null answer wins
-     */
-    public DefaultKeyResolver(Function<HttpServletRequest, Principal> authenticatedPrincipal,
-                              List<CredentialIdentity> identities) {
-        this.authenticatedPrincipal = authenticatedPrincipal;
-        this.identities = List.copyOf(identities);
-    }
+	private final Function<HttpServletRequest, Principal> authenticatedPrincipal;
 
-    /** Reads the container's {@link HttpServletRequest#getUserPrincipal()}; for applications without Spring Security. */
-    public static DefaultKeyResolver fromUserPrincipal() {
-        return new DefaultKeyResolver(HttpServletRequest::getUserPrincipal);
-    }
+	private final List<CredentialIdentity> identities;
 
-    @Override
-    public CallerKey resolve(HttpServletRequest request) {
-        Principal principal = authenticatedPrincipal.apply(request);
-        if (principal == null) {
-            return CallerKey.anonymous(ADDRESS_PREFIX + addressKey(request.getRemoteAddr()));
-        }
-        return identify(principal);
-    }
+	/**
+	 * @param authenticatedPrincipal finds the principal that authentication accepted,
+	 * {@code null} when the request is unauthenticated (or anonymous)
+	 */
+	public DefaultKeyResolver(Function<HttpServletRequest, Principal> authenticatedPrincipal) {
+		this(authenticatedPrincipal, List.of());
+	}
 
-    /**
-     * The caller key of an authenticated principal, by the same rules as {@link #resolve}: for code that has the
-     * {@code Authentication} in hand (such as an authentication-failure guard) and must key it as the limiter does.
-     */
-    public CallerKey identify(Principal principal) {
-        if (principal instanceof RateLimitCredential credential) {
-            return credentialKey(credential, principal);
-        }
-        for (CredentialIdentity identity : identities) {
-            CallerKey key = identity.identify(principal);
-            if (key != null) {
-                return key;
-            }
-        }
-        return principalKey(principal);
-    }
+	/**
+	 * @param identities asked in order for the key of an authenticated principal; the
+	 * first non-null answer wins
+	 */
+	public DefaultKeyResolver(Function<HttpServletRequest, Principal> authenticatedPrincipal,
+			List<CredentialIdentity> identities) {
+		this.authenticatedPrincipal = authenticatedPrincipal;
+		this.identities = List.copyOf(identities);
+	}
 
-    /** {@code t:} + the credential's digest, and {@code p:} + the principal's name to count by principal. */
-    public static CallerKey credentialKey(RateLimitCredential credential, Principal principal) {
-        byte[] digest = credential.rateLimitCredentialSha256();
-        if (digest == null || digest.length != 32) {
-            throw new IllegalStateException(principal.getClass().getName()
-                    + ".rateLimitCredentialSha256() must return the 32 bytes of a SHA-256");
-        }
-        return CallerKey.authenticated(TOKEN_PREFIX + Base64.getUrlEncoder().withoutPadding().encodeToString(digest),
-                principalKey(principal).value(), principal);
-    }
+	/**
+	 * Reads the container's {@link HttpServletRequest#getUserPrincipal()}; for
+	 * applications without Spring Security.
+	 */
+	public static DefaultKeyResolver fromUserPrincipal() {
+		return new DefaultKeyResolver(HttpServletRequest::getUserPrincipal);
+	}
 
-    /** {@code p:} + the hash of the principal's name, whichever way the budget counts. */
-    public static CallerKey principalKey(Principal principal) {
-        String name = principal.getName() == null ? "" : principal.getName();
-        return CallerKey.authenticated(PRINCIPAL_PREFIX + TokenHashing.sha256(name), principal);
-    }
+	@Override
+	public CallerKey resolve(HttpServletRequest request) {
+		Principal principal = authenticatedPrincipal.apply(request);
+		if (principal == null) {
+			return CallerKey.anonymous(ADDRESS_PREFIX + addressKey(request.getRemoteAddr()));
+		}
+		return identify(principal);
+	}
 
-    /**
-     * An IP literal as it is; anything else (a proxy header forwarded verbatim can make the address any text of
-     * any length) as its hash, so a key stays short and never carries request input into a store or a log.
-     */
-    static String addressKey(String address) {
-        if (address != null && IP_LITERAL.matcher(address).matches()) {
-            return address;
-        }
-        return "h:" + TokenHashing.sha256(String.valueOf(address));
-    }
+	/**
+	 * The caller key of an authenticated principal, by the same rules as
+	 * {@link #resolve}: for code that has the {@code Authentication} in hand (such as an
+	 * authentication-failure guard) and must key it as the limiter does.
+	 */
+	public CallerKey identify(Principal principal) {
+		if (principal instanceof RateLimitCredential credential) {
+			return credentialKey(credential, principal);
+		}
+		for (CredentialIdentity identity : identities) {
+			CallerKey key = identity.identify(principal);
+			if (key != null) {
+				return key;
+			}
+		}
+		return principalKey(principal);
+	}
+
+	/**
+	 * {@code t:} + the credential's digest, and {@code p:} + the principal's name to
+	 * count by principal.
+	 */
+	public static CallerKey credentialKey(RateLimitCredential credential, Principal principal) {
+		byte[] digest = credential.rateLimitCredentialSha256();
+		if (digest == null || digest.length != 32) {
+			throw new IllegalStateException(principal.getClass().getName()
+					+ ".rateLimitCredentialSha256() must return the 32 bytes of a SHA-256");
+		}
+		return CallerKey.authenticated(TOKEN_PREFIX + Base64.getUrlEncoder().withoutPadding().encodeToString(digest),
+				principalKey(principal).value(), principal);
+	}
+
+	/** {@code p:} + the hash of the principal's name, whichever way the budget counts. */
+	public static CallerKey principalKey(Principal principal) {
+		String name = principal.getName() == null ? "" : principal.getName();
+		return CallerKey.authenticated(PRINCIPAL_PREFIX + TokenHashing.sha256(name), principal);
+	}
+
+	/**
+	 * An IP literal as it is; anything else (a proxy header forwarded verbatim can make
+	 * the address any text of any length) as its hash, so a key stays short and never
+	 * carries request input into a store or a log.
+	 */
+	static String addressKey(String address) {
+		if (address != null && IP_LITERAL.matcher(address).matches()) {
+			return address;
+		}
+		return "h:" + TokenHashing.sha256(String.valueOf(address));
+	}
+
 }

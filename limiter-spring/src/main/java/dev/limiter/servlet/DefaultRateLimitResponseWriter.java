@@ -16,122 +16,130 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 /**
- * docs/http-contract.md on the wire: {@code X-RateLimit-*} for the binding window, the IETF {@code RateLimit-Policy} and
- * {@code RateLimit} fields (draft-ietf-httpapi-ratelimit-headers), and a 429 with {@code Retry-After} and an
- * RFC 9457 problem body. Everything the limiter produces itself is {@code no-store}.
+ * docs/http-contract.md on the wire: {@code X-RateLimit-*} for the binding window, the
+ * IETF {@code RateLimit-Policy} and {@code RateLimit} fields
+ * (draft-ietf-httpapi-ratelimit-headers), and a 429 with {@code Retry-After} and an RFC
+ * 9457 problem body. Everything the limiter produces itself is {@code no-store}.
  */
 public class DefaultRateLimitResponseWriter implements RateLimitResponseWriter {
 
-    public static final String ERROR_CODE = "rate_limit_exceeded";
+	public static final String ERROR_CODE = "rate_limit_exceeded";
 
-    /** The problem type draft-ietf-httpapi-ratelimit-headers registers for a refusal that names its policies. */
-    public static final String QUOTA_EXCEEDED_TYPE = "https://iana.org/assignments/http-problem-types#quota-exceeded";
+	/**
+	 * The problem type draft-ietf-httpapi-ratelimit-headers registers for a refusal that
+	 * names its policies.
+	 */
+	public static final String QUOTA_EXCEEDED_TYPE = "https://iana.org/assignments/http-problem-types#quota-exceeded";
 
-    /** The draft's quota unit of the concurrency bound's policy. */
-    static final String CONCURRENT_REQUESTS = "concurrent-requests";
+	/** The draft's quota unit of the concurrency bound's policy. */
+	static final String CONCURRENT_REQUESTS = "concurrent-requests";
 
-    private final boolean xRateLimitHeaders;
-    private final boolean ietfHeaders;
+	private final boolean xRateLimitHeaders;
 
-    public DefaultRateLimitResponseWriter(boolean xRateLimitHeaders, boolean ietfHeaders) {
-        this.xRateLimitHeaders = xRateLimitHeaders;
-        this.ietfHeaders = ietfHeaders;
-    }
+	private final boolean ietfHeaders;
 
-    @Override
-    public void writeCounters(HttpServletResponse response, Decision decision) {
-        writeCounters(response, decision, decision.bindingWindow(), decision.bindingWindow());
-    }
+	public DefaultRateLimitResponseWriter(boolean xRateLimitHeaders, boolean ietfHeaders) {
+		this.xRateLimitHeaders = xRateLimitHeaders;
+		this.ietfHeaders = ietfHeaders;
+	}
 
-    /**
-     * {@code shown} is the window of the {@code X-RateLimit-*} headers (always a window); {@code policyShown} is
-     * the policy named in {@code RateLimit}, the concurrency bound itself when it is what refused.
-     */
-    private void writeCounters(HttpServletResponse response, Decision decision, BoundVerdict shown,
-                               BoundVerdict policyShown) {
-        long now = decision.decidedAtMillis();
-        if (xRateLimitHeaders) {
-            response.setHeader("X-RateLimit-Limit", Long.toString(shown.limit()));
-            response.setHeader("X-RateLimit-Remaining", Long.toString(shown.remaining()));
-            response.setHeader("X-RateLimit-Reset", Long.toString(Seconds.ceil(shown.resetAtMillis())));
-            response.setHeader("X-RateLimit-Window", Long.toString(Seconds.atLeastOne(shown.periodMillis())));
-        }
-        if (ietfHeaders) {
-            StringJoiner policy = new StringJoiner(", ");
-            for (BoundVerdict verdict : decision.verdicts()) {
-                if (verdict.concurrency()) {
-                    policy.add("\"" + verdict.name() + "\";q=" + verdict.limit() + ";qu=\"" + CONCURRENT_REQUESTS
-                            + "\"");
-                }
-                else {
-                    policy.add("\"" + verdict.name() + "\";q=" + verdict.limit() + ";w="
-                            + Seconds.atLeastOne(verdict.periodMillis()));
-                }
-            }
-            response.setHeader("RateLimit-Policy", policy.toString());
-            response.setHeader("RateLimit", "\"" + policyShown.name() + "\";r=" + policyShown.remaining() + ";t="
-                    + Seconds.ceil(policyShown.waitMillis(now)));
-        }
-        if (decision.degraded()) {
-            response.setHeader("X-RateLimit-Degraded", "true");
-        }
-    }
+	@Override
+	public void writeCounters(HttpServletResponse response, Decision decision) {
+		writeCounters(response, decision, decision.bindingWindow(), decision.bindingWindow());
+	}
 
-    @Override
-    public void writeRefusal(HttpServletRequest request, HttpServletResponse response, Decision decision)
-            throws IOException {
-        BoundVerdict refusing = decision.refusingBound().orElseThrow(
-                () -> new IllegalArgumentException("not a refusal: " + decision));
-        long retryAfter = decision.retryAfterSeconds();
-        String message = refusing.concurrency()
-                ? "Budget '" + decision.budget() + "' allows " + refusing.limit()
-                        + " expensive requests in flight at once; retry after " + retryAfter + " seconds."
-                : "Budget '" + decision.budget() + "' allows " + refusing.limit() + " requests per "
-                        + refusing.name() + "; retry after " + retryAfter + " seconds.";
-        ProblemResponse problem = ProblemResponse.of(429, "Too Many Requests")
-                .detail(message)
-                .with("error", ERROR_CODE)
-                .with("message", message)
-                .retryAfter(retryAfter)
-                .with("limit", refusing.limit())
-                .with("remaining", refusing.remaining())
-                .with("resetTime", Instant.ofEpochSecond(Seconds.ceil(refusing.resetAtMillis())).toString())
-                .with("budget", decision.budget())
-                .with("bound", refusing.name());
-        if (ietfHeaders) {
-            problem.type(QUOTA_EXCEEDED_TYPE).with("violated-policies", violatedPolicies(decision));
-        }
-        problem.writeKeepingHeaders(response, r -> writeCounters(r, decision,
-                refusing.concurrency() ? decision.bindingWindow() : refusing, refusing));
-    }
+	/**
+	 * {@code shown} is the window of the {@code X-RateLimit-*} headers (always a window);
+	 * {@code policyShown} is the policy named in {@code RateLimit}, the concurrency bound
+	 * itself when it is what refused.
+	 */
+	private void writeCounters(HttpServletResponse response, Decision decision, BoundVerdict shown,
+			BoundVerdict policyShown) {
+		long now = decision.decidedAtMillis();
+		if (xRateLimitHeaders) {
+			response.setHeader("X-RateLimit-Limit", Long.toString(shown.limit()));
+			response.setHeader("X-RateLimit-Remaining", Long.toString(shown.remaining()));
+			response.setHeader("X-RateLimit-Reset", Long.toString(Seconds.ceil(shown.resetAtMillis())));
+			response.setHeader("X-RateLimit-Window", Long.toString(Seconds.atLeastOne(shown.periodMillis())));
+		}
+		if (ietfHeaders) {
+			StringJoiner policy = new StringJoiner(", ");
+			for (BoundVerdict verdict : decision.verdicts()) {
+				if (verdict.concurrency()) {
+					policy
+						.add("\"" + verdict.name() + "\";q=" + verdict.limit() + ";qu=\"" + CONCURRENT_REQUESTS + "\"");
+				}
+				else {
+					policy.add("\"" + verdict.name() + "\";q=" + verdict.limit() + ";w="
+							+ Seconds.atLeastOne(verdict.periodMillis()));
+				}
+			}
+			response.setHeader("RateLimit-Policy", policy.toString());
+			response.setHeader("RateLimit", "\"" + policyShown.name() + "\";r=" + policyShown.remaining() + ";t="
+					+ Seconds.ceil(policyShown.waitMillis(now)));
+		}
+		if (decision.degraded()) {
+			response.setHeader("X-RateLimit-Degraded", "true");
+		}
+	}
 
-    @Override
-    public void writeUnavailable(HttpServletRequest request, HttpServletResponse response,
-                                 StoreUnavailableException failure) throws IOException {
-        long retryAfter = failure.retryAfterSeconds();
-        String message = "Budget '" + failure.budget() + "' refuses requests while the rate-limit store cannot "
-                + "answer; retry after " + retryAfter + " seconds.";
-        ProblemResponse.of(503, "Service Unavailable")
-                .detail(message)
-                .with("error", "rate_limit_store_unavailable")
-                .with("message", message)
-                .retryAfter(retryAfter)
-                .with("budget", failure.budget())
-                .writeKeepingHeaders(response, r -> { });
-    }
+	@Override
+	public void writeRefusal(HttpServletRequest request, HttpServletResponse response, Decision decision)
+			throws IOException {
+		BoundVerdict refusing = decision.refusingBound()
+			.orElseThrow(() -> new IllegalArgumentException("not a refusal: " + decision));
+		long retryAfter = decision.retryAfterSeconds();
+		String message = refusing.concurrency()
+				? "Budget '" + decision.budget() + "' allows " + refusing.limit()
+						+ " expensive requests in flight at once; retry after " + retryAfter + " seconds."
+				: "Budget '" + decision.budget() + "' allows " + refusing.limit() + " requests per " + refusing.name()
+						+ "; retry after " + retryAfter + " seconds.";
+		ProblemResponse problem = ProblemResponse.of(429, "Too Many Requests")
+			.detail(message)
+			.with("error", ERROR_CODE)
+			.with("message", message)
+			.retryAfter(retryAfter)
+			.with("limit", refusing.limit())
+			.with("remaining", refusing.remaining())
+			.with("resetTime", Instant.ofEpochSecond(Seconds.ceil(refusing.resetAtMillis())).toString())
+			.with("budget", decision.budget())
+			.with("bound", refusing.name());
+		if (ietfHeaders) {
+			problem.type(QUOTA_EXCEEDED_TYPE).with("violated-policies", violatedPolicies(decision));
+		}
+		problem.writeKeepingHeaders(response, r -> writeCounters(r, decision,
+				refusing.concurrency() ? decision.bindingWindow() : refusing, refusing));
+	}
 
-    /**
-     * The {@code violated-policies} member of draft-ietf-httpapi-ratelimit-headers: the names of the refusing
-     * bounds as they appear in {@code RateLimit-Policy}, the concurrency bound included.
-     */
-    private static List<String> violatedPolicies(Decision decision) {
-        List<String> names = new ArrayList<>();
-        for (BoundVerdict verdict : decision.verdicts()) {
-            if (verdict.refused()) {
-                names.add(verdict.name());
-            }
-        }
-        return names;
-    }
+	@Override
+	public void writeUnavailable(HttpServletRequest request, HttpServletResponse response,
+			StoreUnavailableException failure) throws IOException {
+		long retryAfter = failure.retryAfterSeconds();
+		String message = "Budget '" + failure.budget() + "' refuses requests while the rate-limit store cannot "
+				+ "answer; retry after " + retryAfter + " seconds.";
+		ProblemResponse.of(503, "Service Unavailable")
+			.detail(message)
+			.with("error", "rate_limit_store_unavailable")
+			.with("message", message)
+			.retryAfter(retryAfter)
+			.with("budget", failure.budget())
+			.writeKeepingHeaders(response, r -> {
+			});
+	}
+
+	/**
+	 * The {@code violated-policies} member of draft-ietf-httpapi-ratelimit-headers: the
+	 * names of the refusing bounds as they appear in {@code RateLimit-Policy}, the
+	 * concurrency bound included.
+	 */
+	private static List<String> violatedPolicies(Decision decision) {
+		List<String> names = new ArrayList<>();
+		for (BoundVerdict verdict : decision.verdicts()) {
+			if (verdict.refused()) {
+				names.add(verdict.name());
+			}
+		}
+		return names;
+	}
 
 }

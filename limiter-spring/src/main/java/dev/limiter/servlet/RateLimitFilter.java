@@ -30,198 +30,224 @@ import org.apache.commons.logging.LogFactory;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * Counts every request that is not exempt against its budget and key, refuses it with the response writer's
- * 429 when a bound is spent (the handler is not called), and otherwise adds the counter headers just before the
- * response commits unless the application marked the response cacheable by a shared cache. An expensive
- * request's lease is handed back when the request completes: synchronously, asynchronously or by an exception.
+ * Counts every request that is not exempt against its budget and key, refuses it with the
+ * response writer's 429 when a bound is spent (the handler is not called), and otherwise
+ * adds the counter headers just before the response commits unless the application marked
+ * the response cacheable by a shared cache. An expensive request's lease is handed back
+ * when the request completes: synchronously, asynchronously or by an exception.
  *
- * <p>A budget in shadow mode is decided and counted the same way, but a refused request goes on to the handler
- * and its response says {@code X-RateLimit-Shadow: refused}. Every decision is reported to the
- * {@link RateLimitObserver}s (meters, endpoint totals).
+ * <p>
+ * A budget in shadow mode is decided and counted the same way, but a refused request goes
+ * on to the handler and its response says {@code X-RateLimit-Shadow: refused}. Every
+ * decision is reported to the {@link RateLimitObserver}s (meters, endpoint totals).
  */
 public class RateLimitFilter extends OncePerRequestFilter {
 
-    private static final Log logger = LogFactory.getLog(RateLimitFilter.class);
+	private static final Log logger = LogFactory.getLog(RateLimitFilter.class);
 
-    private static final String RESPONSE_ATTRIBUTE = RateLimitFilter.class.getName() + ".RESPONSE";
+	private static final String RESPONSE_ATTRIBUTE = RateLimitFilter.class.getName() + ".RESPONSE";
 
-    /** Says on an admitted response that its request would have been refused, were the budget enforced. */
-    public static final String SHADOW_HEADER = "X-RateLimit-Shadow";
+	/**
+	 * Says on an admitted response that its request would have been refused, were the
+	 * budget enforced.
+	 */
+	public static final String SHADOW_HEADER = "X-RateLimit-Shadow";
 
-    private final RateLimitStore store;
-    private final Clock clock;
-    private final KeyResolver keyResolver;
-    private final RouteResolver routeResolver;
-    private final BudgetChoice budgetChoice;
-    private final RateLimitResponseWriter responseWriter;
-    private final BudgetOptions options;
-    private final RateLimitObservers observers;
-    private final ShadowRefusalLog shadowLog = new ShadowRefusalLog();
-    private final OutageLog outageLog;
+	private final RateLimitStore store;
 
-    public RateLimitFilter(BudgetRegistry budgets, RateLimitStore store, Clock clock, KeyResolver keyResolver,
-                           RouteResolver routeResolver, List<BudgetSelector> budgetSelectors,
-                           RateLimitResponseWriter responseWriter) {
-        this(budgets, store, clock, keyResolver, routeResolver, budgetSelectors, responseWriter,
-                BudgetOptions.DEFAULTS, List.of());
-    }
+	private final Clock clock;
 
-    public RateLimitFilter(BudgetRegistry budgets, RateLimitStore store, Clock clock, KeyResolver keyResolver,
-                           RouteResolver routeResolver, List<BudgetSelector> budgetSelectors,
-                           RateLimitResponseWriter responseWriter, BudgetOptions options,
-                           List<RateLimitObserver> observers) {
-        this.store = store;
-        this.clock = clock;
-        this.keyResolver = keyResolver;
-        this.routeResolver = routeResolver;
-        this.budgetChoice = new BudgetChoice(budgets, budgetSelectors);
-        this.responseWriter = responseWriter;
-        this.options = options;
-        this.observers = new RateLimitObservers(observers);
-        this.outageLog = new OutageLog(logger, "Rate-limit store '" + store.name() + "' failed; admitting requests "
-                + "uncounted until it answers again: ", "Rate-limit store '" + store.name()
-                + "' answers again; requests are counted");
-    }
+	private final KeyResolver keyResolver;
 
-    /** The async dispatch is not counted again, but it may be the one that commits the response. */
-    @Override
-    protected boolean shouldNotFilterAsyncDispatch() {
-        return false;
-    }
+	private final RouteResolver routeResolver;
 
-    @Override
-    protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
-            throws ServletException, IOException {
-        // One store timeout for the whole request, shared with the authentication guard's calls if it ran first.
-        try (RequestStoreTime.Scope storeTime = RequestStoreTime.open()) {
-            filter(request, response, chain);
-        }
-    }
+	private final BudgetChoice budgetChoice;
 
-    private void filter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
-            throws ServletException, IOException {
-        if (isAsyncDispatch(request)) {
-            continueAsyncDispatch(request, response, chain);
-            return;
-        }
-        RoutePolicy route = routeResolver.resolve(request);
-        if (route.exempt()) {
-            observers.exempt(route);
-            chain.doFilter(request, response);
-            return;
-        }
-        CallerKey caller = keyResolver.resolve(request);
-        Budget budget = budgetChoice.budgetFor(request, route, caller);
-        Decision decision;
-        long started = System.nanoTime();
-        try {
-            decision = take(budget, RouteScopedKeys.counterKey(caller, route, options, budget.name()),
-                    route.expensive());
-        }
-        catch (StoreUnavailableException unavailable) {
-            responseWriter.writeUnavailable(request, response, unavailable);
-            return;
-        }
-        if (decision == null) {
-            chain.doFilter(request, response);
-            return;
-        }
-        boolean shadowRefused = !decision.allowed() && options.shadow(budget.name());
-        observers.decided(route, decision, shadowRefused, System.nanoTime() - started);
-        if (!decision.allowed() && !shadowRefused) {
-            responseWriter.writeRefusal(request, response, decision);
-            return;
-        }
-        if (shadowRefused) {
-            shadowLog.refused(decision, route);
-        }
-        proceed(request, response, chain, decision, shadowRefused);
-    }
+	private final RateLimitResponseWriter responseWriter;
 
-    /** Runs the handler, adds the counters just before the response commits, and hands the lease back at the end. */
-    private void proceed(HttpServletRequest request, HttpServletResponse response, FilterChain chain,
-                         Decision decision, boolean shadowRefused) throws ServletException, IOException {
-        RequestEnd release = decision.withLeaseIssuedBy(store).lease()
-                .map(lease -> RequestEnd.of(() -> release(lease))).orElse(null);
-        CommitHookResponseWrapper wrapped = new CommitHookResponseWrapper(response,
-                () -> writeCountersUnlessCacheable(request, response, decision, shadowRefused));
-        request.setAttribute(RESPONSE_ATTRIBUTE, wrapped);
-        try {
-            chain.doFilter(request, wrapped);
-        }
-        finally {
-            boolean async = false;
-            try {
-                async = request.isAsyncStarted();
-                if (async && release != null) {
-                    request.getAsyncContext().addListener(release);
-                }
-                if (!async) {
-                    wrapped.runHookIfNotCommitted();
-                }
-            }
-            finally {
-                // the lease comes back even when the response writer throws while the counters are written
-                if (release != null && !async) {
-                    release.end(response.getStatus(), true);
-                }
-            }
-        }
-    }
+	private final BudgetOptions options;
 
-    private void continueAsyncDispatch(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
-            throws ServletException, IOException {
-        Object wrapped = request.getAttribute(RESPONSE_ATTRIBUTE);
-        try {
-            chain.doFilter(request, response);
-        }
-        finally {
-            if (wrapped instanceof CommitHookResponseWrapper hooked && !request.isAsyncStarted()) {
-                hooked.runHookIfNotCommitted();
-            }
-        }
-    }
+	private final RateLimitObservers observers;
 
-    private Decision take(Budget budget, String key, boolean expensive) {
-        try {
-            Decision decision = store.take(budget, key, 1, expensive, clock.millis());
-            outageLog.answered();
-            return decision;
-        }
-        catch (StoreUnavailableException unavailable) {
-            throw unavailable;
-        }
-        catch (RuntimeException ex) {
-            // No fallback is configured here: admit uncounted rather than fail the request, and say so once.
-            outageLog.failed(ex);
-            return null;
-        }
-    }
+	private final ShadowRefusalLog shadowLog = new ShadowRefusalLog();
 
-    private void release(Lease lease) {
-        try {
-            lease.release(clock.millis());
-        }
-        catch (RuntimeException ex) {
-            logger.warn("Could not release a lease of budget '" + lease.budget() + "' on store '" + store.name()
-                    + "'; it expires by itself: " + ex);
-        }
-    }
+	private final OutageLog outageLog;
 
-    private void writeCountersUnlessCacheable(HttpServletRequest request, HttpServletResponse response,
-                                              Decision decision, boolean shadowRefused) {
-        if (!SharedCacheability.isSharedCacheable(request, response)) {
-            try {
-                responseWriter.writeCounters(response, decision);
-            }
-            catch (RuntimeException ex) {
-                // the application's response is whole without counters; a 500 over it would be worse
-                logger.warn("RateLimitResponseWriter " + responseWriter.getClass().getName()
-                        + " failed to write the counters: " + ex);
-            }
-            if (shadowRefused) {
-                response.setHeader(SHADOW_HEADER, "refused");
-            }
-        }
-    }
+	public RateLimitFilter(BudgetRegistry budgets, RateLimitStore store, Clock clock, KeyResolver keyResolver,
+			RouteResolver routeResolver, List<BudgetSelector> budgetSelectors, RateLimitResponseWriter responseWriter) {
+		this(budgets, store, clock, keyResolver, routeResolver, budgetSelectors, responseWriter, BudgetOptions.DEFAULTS,
+				List.of());
+	}
+
+	public RateLimitFilter(BudgetRegistry budgets, RateLimitStore store, Clock clock, KeyResolver keyResolver,
+			RouteResolver routeResolver, List<BudgetSelector> budgetSelectors, RateLimitResponseWriter responseWriter,
+			BudgetOptions options, List<RateLimitObserver> observers) {
+		this.store = store;
+		this.clock = clock;
+		this.keyResolver = keyResolver;
+		this.routeResolver = routeResolver;
+		this.budgetChoice = new BudgetChoice(budgets, budgetSelectors);
+		this.responseWriter = responseWriter;
+		this.options = options;
+		this.observers = new RateLimitObservers(observers);
+		this.outageLog = new OutageLog(logger,
+				"Rate-limit store '" + store.name() + "' failed; admitting requests "
+						+ "uncounted until it answers again: ",
+				"Rate-limit store '" + store.name() + "' answers again; requests are counted");
+	}
+
+	/**
+	 * The async dispatch is not counted again, but it may be the one that commits the
+	 * response.
+	 */
+	@Override
+	protected boolean shouldNotFilterAsyncDispatch() {
+		return false;
+	}
+
+	@Override
+	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+			throws ServletException, IOException {
+		// One store timeout for the whole request, shared with the authentication guard's
+		// calls if it ran first.
+		try (RequestStoreTime.Scope storeTime = RequestStoreTime.open()) {
+			filter(request, response, chain);
+		}
+	}
+
+	private void filter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+			throws ServletException, IOException {
+		if (isAsyncDispatch(request)) {
+			continueAsyncDispatch(request, response, chain);
+			return;
+		}
+		RoutePolicy route = routeResolver.resolve(request);
+		if (route.exempt()) {
+			observers.exempt(route);
+			chain.doFilter(request, response);
+			return;
+		}
+		CallerKey caller = keyResolver.resolve(request);
+		Budget budget = budgetChoice.budgetFor(request, route, caller);
+		Decision decision;
+		long started = System.nanoTime();
+		try {
+			decision = take(budget, RouteScopedKeys.counterKey(caller, route, options, budget.name()),
+					route.expensive());
+		}
+		catch (StoreUnavailableException unavailable) {
+			responseWriter.writeUnavailable(request, response, unavailable);
+			return;
+		}
+		if (decision == null) {
+			chain.doFilter(request, response);
+			return;
+		}
+		boolean shadowRefused = !decision.allowed() && options.shadow(budget.name());
+		observers.decided(route, decision, shadowRefused, System.nanoTime() - started);
+		if (!decision.allowed() && !shadowRefused) {
+			responseWriter.writeRefusal(request, response, decision);
+			return;
+		}
+		if (shadowRefused) {
+			shadowLog.refused(decision, route);
+		}
+		proceed(request, response, chain, decision, shadowRefused);
+	}
+
+	/**
+	 * Runs the handler, adds the counters just before the response commits, and hands the
+	 * lease back at the end.
+	 */
+	private void proceed(HttpServletRequest request, HttpServletResponse response, FilterChain chain, Decision decision,
+			boolean shadowRefused) throws ServletException, IOException {
+		RequestEnd release = decision.withLeaseIssuedBy(store)
+			.lease()
+			.map(lease -> RequestEnd.of(() -> release(lease)))
+			.orElse(null);
+		CommitHookResponseWrapper wrapped = new CommitHookResponseWrapper(response,
+				() -> writeCountersUnlessCacheable(request, response, decision, shadowRefused));
+		request.setAttribute(RESPONSE_ATTRIBUTE, wrapped);
+		try {
+			chain.doFilter(request, wrapped);
+		}
+		finally {
+			boolean async = false;
+			try {
+				async = request.isAsyncStarted();
+				if (async && release != null) {
+					request.getAsyncContext().addListener(release);
+				}
+				if (!async) {
+					wrapped.runHookIfNotCommitted();
+				}
+			}
+			finally {
+				// the lease comes back even when the response writer throws while the
+				// counters are written
+				if (release != null && !async) {
+					release.end(response.getStatus(), true);
+				}
+			}
+		}
+	}
+
+	private void continueAsyncDispatch(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+			throws ServletException, IOException {
+		Object wrapped = request.getAttribute(RESPONSE_ATTRIBUTE);
+		try {
+			chain.doFilter(request, response);
+		}
+		finally {
+			if (wrapped instanceof CommitHookResponseWrapper hooked && !request.isAsyncStarted()) {
+				hooked.runHookIfNotCommitted();
+			}
+		}
+	}
+
+	private Decision take(Budget budget, String key, boolean expensive) {
+		try {
+			Decision decision = store.take(budget, key, 1, expensive, clock.millis());
+			outageLog.answered();
+			return decision;
+		}
+		catch (StoreUnavailableException unavailable) {
+			throw unavailable;
+		}
+		catch (RuntimeException ex) {
+			// No fallback is configured here: admit uncounted rather than fail the
+			// request, and say so once.
+			outageLog.failed(ex);
+			return null;
+		}
+	}
+
+	private void release(Lease lease) {
+		try {
+			lease.release(clock.millis());
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Could not release a lease of budget '" + lease.budget() + "' on store '" + store.name()
+					+ "'; it expires by itself: " + ex);
+		}
+	}
+
+	private void writeCountersUnlessCacheable(HttpServletRequest request, HttpServletResponse response,
+			Decision decision, boolean shadowRefused) {
+		if (!SharedCacheability.isSharedCacheable(request, response)) {
+			try {
+				responseWriter.writeCounters(response, decision);
+			}
+			catch (RuntimeException ex) {
+				// the application's response is whole without counters; a 500 over it
+				// would be worse
+				logger.warn("RateLimitResponseWriter " + responseWriter.getClass().getName()
+						+ " failed to write the counters: " + ex);
+			}
+			if (shadowRefused) {
+				response.setHeader(SHADOW_HEADER, "refused");
+			}
+		}
+	}
+
 }

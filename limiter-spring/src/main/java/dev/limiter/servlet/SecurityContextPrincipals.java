@@ -8,19 +8,23 @@ import org.springframework.security.authentication.AuthenticationTrustResolverIm
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.context.SecurityContextHolder;
 
-/** Finds the authenticated (non-anonymous) {@link Authentication} of the current request. Needs Spring Security. */
+/**
+ * Finds the authenticated (non-anonymous) {@link Authentication} of the current request.
+ * Needs Spring Security.
+ */
 public final class SecurityContextPrincipals {
 
-    private static final AuthenticationTrustResolver TRUST = new AuthenticationTrustResolverImpl();
+	private static final AuthenticationTrustResolver TRUST = new AuthenticationTrustResolverImpl();
 
-    private SecurityContextPrincipals() {
-    }
+	private SecurityContextPrincipals() {
+	}
 
-    public static Principal authenticated(HttpServletRequest request) {
-        Authentication authentication = SecurityContextHolder.getContext().getAuthentication();
-        if (authentication == null || !authentication.isAuthenticated() || TRUST.isAnonymous(authentication)) {
-            return null;
-        }
-        return authentication;
-    }
+	public static Principal authenticated(HttpServletRequest request) {
+		Authentication authentication = SecurityContextHolder.getContext().getAuthentication();
+		if (authentication == null || !authentication.isAuthenticated() || TRUST.isAnonymous(authentication)) {
+			return null;
+		}
+		return authentication;
+	}
+
 }

@@ -11,35 +11,40 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 /**
- * Logs shadow refusals at INFO, at most one line per budget and bound every {@value #INTERVAL_MILLIS} ms with the
- * number of refusals since the previous line: visible while rolling out, without one line per request. Never logs
- * a key.
+ * Logs shadow refusals at INFO, at most one line per budget and bound every
+ * {@value #INTERVAL_MILLIS} ms with the number of refusals since the previous line:
+ * visible while rolling out, without one line per request. Never logs a key.
  */
 final class ShadowRefusalLog {
 
-    static final long INTERVAL_MILLIS = 10_000;
+	static final long INTERVAL_MILLIS = 10_000;
 
-    private static final Log logger = LogFactory.getLog(RateLimitFilter.class);
+	private static final Log logger = LogFactory.getLog(RateLimitFilter.class);
 
-    private final Map<String, Tally> tallies = new ConcurrentHashMap<>();
+	private final Map<String, Tally> tallies = new ConcurrentHashMap<>();
 
-    void refused(Decision decision, RoutePolicy route) {
-        String bound = decision.refusingBound().map(BoundVerdict::name).orElse("none");
-        Tally tally = tallies.computeIfAbsent(decision.budget() + "/" + bound, k -> new Tally());
-        long count = tally.count.incrementAndGet();
-        long now = System.currentTimeMillis();
-        long next = tally.nextLogAt.get();
-        if (now >= next && tally.nextLogAt.compareAndSet(next, now + INTERVAL_MILLIS)) {
-            tally.count.addAndGet(-count);
-            logger.info("Shadow mode: budget '" + decision.budget() + "' would have refused " + count
-                    + " request(s) on bound '" + bound + "' (latest route " + (route.pattern() == null
-                    ? RouteScopedKeys.UNMATCHED : route.pattern()) + ", retry after " + decision.retryAfterSeconds()
-                    + " s); admitted with " + RateLimitFilter.SHADOW_HEADER + ": refused");
-        }
-    }
+	void refused(Decision decision, RoutePolicy route) {
+		String bound = decision.refusingBound().map(BoundVerdict::name).orElse("none");
+		Tally tally = tallies.computeIfAbsent(decision.budget() + "/" + bound, k -> new Tally());
+		long count = tally.count.incrementAndGet();
+		long now = System.currentTimeMillis();
+		long next = tally.nextLogAt.get();
+		if (now >= next && tally.nextLogAt.compareAndSet(next, now + INTERVAL_MILLIS)) {
+			tally.count.addAndGet(-count);
+			logger.info("Shadow mode: budget '" + decision.budget() + "' would have refused " + count
+					+ " request(s) on bound '" + bound + "' (latest route "
+					+ (route.pattern() == null ? RouteScopedKeys.UNMATCHED : route.pattern()) + ", retry after "
+					+ decision.retryAfterSeconds() + " s); admitted with " + RateLimitFilter.SHADOW_HEADER
+					+ ": refused");
+		}
+	}
 
-    private static final class Tally {
-        final AtomicLong count = new AtomicLong();
-        final AtomicLong nextLogAt = new AtomicLong();
-    }
+	private static final class Tally {
+
+		final AtomicLong count = new AtomicLong();
+
+		final AtomicLong nextLogAt = new AtomicLong();
+
+	}
+
 }

@@ -10,43 +10,52 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The runtime (what decides and counts) knows nothing of how Spring Boot wires it: the wiring lives under
- * {@code dev.limiter.autoconfigure}, so each Boot line's starter can reuse the runtime unchanged.
+ * The runtime (what decides and counts) knows nothing of how Spring Boot wires it: the
+ * wiring lives under {@code dev.limiter.autoconfigure}, so each Boot line's starter can
+ * reuse the runtime unchanged.
  */
 class WiringApartFromRuntimeTests {
 
-    private static final String[] RUNTIME = {"dev.limiter.servlet..", "dev.limiter.spring..", "dev.limiter.guard..",
-            "dev.limiter.redis..", "dev.limiter.resilience..", "dev.limiter.routes..", "dev.limiter.metrics..",
-            "dev.limiter.web..", "dev.limiter.actuate.."};
+	private static final String[] RUNTIME = { "dev.limiter.servlet..", "dev.limiter.spring..", "dev.limiter.guard..",
+			"dev.limiter.redis..", "dev.limiter.resilience..", "dev.limiter.routes..", "dev.limiter.metrics..",
+			"dev.limiter.web..", "dev.limiter.actuate.." };
 
-    private final JavaClasses classes = new ClassFileImporter()
-            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS)
-            .importPackages("dev.limiter");
+	private final JavaClasses classes = new ClassFileImporter()
+		.withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+		.withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS)
+		.importPackages("dev.limiter");
 
-    @Test
-    void runtimeShouldNotDependOnTheWiring() {
-        noClasses().that().resideInAnyPackage(RUNTIME)
-                .should().dependOnClassesThat().resideInAPackage("dev.limiter.autoconfigure..")
-                .check(classes);
-    }
+	@Test
+	void runtimeShouldNotDependOnTheWiring() {
+		noClasses().that()
+			.resideInAnyPackage(RUNTIME)
+			.should()
+			.dependOnClassesThat()
+			.resideInAPackage("dev.limiter.autoconfigure..")
+			.check(classes);
+	}
 
-    @Test
-    void runtimeShouldNotDependOnSpringBoot() {
-        noClasses().that().resideInAnyPackage(RUNTIME)
-                .should().dependOnClassesThat().resideInAPackage("org.springframework.boot..")
-                .check(classes);
-    }
+	@Test
+	void runtimeShouldNotDependOnSpringBoot() {
+		noClasses().that()
+			.resideInAnyPackage(RUNTIME)
+			.should()
+			.dependOnClassesThat()
+			.resideInAPackage("org.springframework.boot..")
+			.check(classes);
+	}
 
-    @Test
-    void packagesShouldBeFreeOfCycles() {
-        slices().matching("dev.limiter.(*)..").should().beFreeOfCycles().check(classes);
-    }
+	@Test
+	void packagesShouldBeFreeOfCycles() {
+		slices().matching("dev.limiter.(*)..").should().beFreeOfCycles().check(classes);
+	}
 
-    @Test
-    void runtimeClassesShouldBeImported() {
-        // A rule over no classes passes whatever the code does; make sure the import saw the runtime.
-        assertThat(classes.containPackage("dev.limiter.servlet")).isTrue();
-        assertThat(classes.containPackage("dev.limiter.autoconfigure")).isTrue();
-    }
+	@Test
+	void runtimeClassesShouldBeImported() {
+		// A rule over no classes passes whatever the code does; make sure the import saw
+		// the runtime.
+		assertThat(classes.containPackage("dev.limiter.servlet")).isTrue();
+		assertThat(classes.containPackage("dev.limiter.autoconfigure")).isTrue();
+	}
+
 }

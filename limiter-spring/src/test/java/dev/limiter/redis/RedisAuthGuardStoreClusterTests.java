@@ -14,33 +14,39 @@ import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The guard's contract, unchanged, on {@code guard.lua} in a real three-master Redis Cluster. */
+/**
+ * The guard's contract, unchanged, on {@code guard.lua} in a real three-master Redis
+ * Cluster.
+ */
 class RedisAuthGuardStoreClusterTests extends AuthGuardStoreContractTest {
 
-    @RegisterExtension
-    static RedisClusterExtension redis = RedisClusterExtension.shared();
+	@RegisterExtension
+	static RedisClusterExtension redis = RedisClusterExtension.shared();
 
-    private static RedisConnectionFactory connectionFactory;
+	private static RedisConnectionFactory connectionFactory;
 
-    @Override
-    protected AuthGuardStore createStore(AuthGuardPolicy policy) {
-        synchronized (RedisAuthGuardStoreClusterTests.class) {
-            if (connectionFactory == null) {
-                connectionFactory = redis.connectionFactory();
-            }
-        }
-        return RedisRateLimitStore.builder(connectionFactory).timeout(RedisTestTimeouts.GENEROUS).build()
-                .authGuardStore(policy);
-    }
+	@Override
+	protected AuthGuardStore createStore(AuthGuardPolicy policy) {
+		synchronized (RedisAuthGuardStoreClusterTests.class) {
+			if (connectionFactory == null) {
+				connectionFactory = redis.connectionFactory();
+			}
+		}
+		return RedisRateLimitStore.builder(connectionFactory)
+			.timeout(RedisTestTimeouts.GENEROUS)
+			.build()
+			.authGuardStore(policy);
+	}
 
-    @Test
-    void guardKeysOfOneAddressShouldShareOneSlot() {
-        List<String> names = new RedisKeys("limiter").guard(address);
-        Set<Long> slots = new HashSet<>();
-        for (String name : names) {
-            slots.add((Long) redis.cluster().nodes().get(0).call("CLUSTER", "KEYSLOT", name));
-        }
+	@Test
+	void guardKeysOfOneAddressShouldShareOneSlot() {
+		List<String> names = new RedisKeys("limiter").guard(address);
+		Set<Long> slots = new HashSet<>();
+		for (String name : names) {
+			slots.add((Long) redis.cluster().nodes().get(0).call("CLUSTER", "KEYSLOT", name));
+		}
 
-        assertThat(slots).hasSize(1);
-    }
+		assertThat(slots).hasSize(1);
+	}
+
 }

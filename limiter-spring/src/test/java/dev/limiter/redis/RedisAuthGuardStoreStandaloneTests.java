@@ -13,30 +13,33 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** The guard's contract, unchanged, on {@code guard.lua} in a real standalone Redis. */
 class RedisAuthGuardStoreStandaloneTests extends AuthGuardStoreContractTest {
 
-    @RegisterExtension
-    static RedisServerExtension redis = RedisServerExtension.shared();
+	@RegisterExtension
+	static RedisServerExtension redis = RedisServerExtension.shared();
 
-    private static RedisConnectionFactory connectionFactory;
+	private static RedisConnectionFactory connectionFactory;
 
-    @Override
-    protected AuthGuardStore createStore(AuthGuardPolicy policy) {
-        synchronized (RedisAuthGuardStoreStandaloneTests.class) {
-            if (connectionFactory == null) {
-                connectionFactory = redis.connectionFactory();
-            }
-        }
-        return RedisRateLimitStore.builder(connectionFactory).timeout(RedisTestTimeouts.GENEROUS).build()
-                .authGuardStore(policy);
-    }
+	@Override
+	protected AuthGuardStore createStore(AuthGuardPolicy policy) {
+		synchronized (RedisAuthGuardStoreStandaloneTests.class) {
+			if (connectionFactory == null) {
+				connectionFactory = redis.connectionFactory();
+			}
+		}
+		return RedisRateLimitStore.builder(connectionFactory)
+			.timeout(RedisTestTimeouts.GENEROUS)
+			.build()
+			.authGuardStore(policy);
+	}
 
-    @Test
-    void blockWhenStartedShouldExpireInRedisNoSoonerThanItEnds() {
-        for (int i = 0; i < 3; i++) {
-            store.fail(address, store.reserve(address, T0).lease(), T0);
-        }
+	@Test
+	void blockWhenStartedShouldExpireInRedisNoSoonerThanItEnds() {
+		for (int i = 0; i < 3; i++) {
+			store.fail(address, store.reserve(address, T0).lease(), T0);
+		}
 
-        long ttl = (Long) redis.server().call("PTTL", new RedisKeys("limiter").guard(address).get(2));
+		long ttl = (Long) redis.server().call("PTTL", new RedisKeys("limiter").guard(address).get(2));
 
-        assertThat(ttl).isGreaterThan(POLICY.block().toMillis() - 1_000);
-    }
+		assertThat(ttl).isGreaterThan(POLICY.block().toMillis() - 1_000);
+	}
+
 }

@@ -25,82 +25,90 @@ import static dev.limiter.core.guard.GuardAdmission.Outcome.BLOCKED;
 import static dev.limiter.core.guard.GuardAdmission.Outcome.SATURATED;
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The guard's guarantees with its Redis store ({@code guard.lua}) under concurrent lookups. */
+/**
+ * The guard's guarantees with its Redis store ({@code guard.lua}) under concurrent
+ * lookups.
+ */
 class RedisAuthGuardTests {
 
-    private static final long T = 1_700_000_000_123L;
-    private static final long BLOCK_MILLIS = Duration.ofMinutes(30).toMillis();
+	private static final long T = 1_700_000_000_123L;
 
-    @RegisterExtension
-    static RedisServerExtension redis = RedisServerExtension.shared();
+	private static final long BLOCK_MILLIS = Duration.ofMinutes(30).toMillis();
 
-    private AuthGuard guard;
-    private String address;
+	@RegisterExtension
+	static RedisServerExtension redis = RedisServerExtension.shared();
 
-    @BeforeEach
-    void setUp() {
-        RedisRateLimitStore store = RedisRateLimitStore.builder(redis.connectionFactory())
-                .timeout(RedisTestTimeouts.GENEROUS).build();
-        guard = new AuthGuard(store.authGuardStore(AuthGuardPolicy.defaults()), AuthGuardPolicy.defaults());
-        address = AuthGuard.addressKey("203.0.113." + UUID.randomUUID());
-    }
+	private AuthGuard guard;
 
-    @Test
-    void sixtyConcurrentBadGuessesAndOneGoodOneShouldStillEndInABlock() throws Exception {
-        GuardAdmission good = guard.admit(address, T);
+	private String address;
 
-        Map<GuardAdmission.Outcome, List<GuardAdmission>> burst = byOutcome(concurrently(60,
-                () -> guard.admit(address, T)));
-        assertThat(burst.get(ADMITTED)).hasSize(49);
-        assertThat(burst.get(SATURATED)).hasSize(11);
-        assertThat(burst).doesNotContainKey(BLOCKED);
+	@BeforeEach
+	void setUp() {
+		RedisRateLimitStore store = RedisRateLimitStore.builder(redis.connectionFactory())
+			.timeout(RedisTestTimeouts.GENEROUS)
+			.build();
+		guard = new AuthGuard(store.authGuardStore(AuthGuardPolicy.defaults()), AuthGuardPolicy.defaults());
+		address = AuthGuard.addressKey("203.0.113." + UUID.randomUUID());
+	}
 
-        guard.succeeded(good, T);
-        assertThat(guard.state(address, T)).as("a success erases no pending lookup")
-                .isEqualTo(new GuardState(0, 49, 0));
-        for (GuardAdmission bad : burst.get(ADMITTED)) {
-            guard.failed(bad, T + 10);
-        }
-        assertThat(guard.state(address, T + 10)).isEqualTo(new GuardState(49, 0, 0));
+	@Test
+	void sixtyConcurrentBadGuessesAndOneGoodOneShouldStillEndInABlock() throws Exception {
+		GuardAdmission good = guard.admit(address, T);
 
-        GuardAdmission last = guard.admit(address, T + 1_000);
-        assertThat(last.outcome()).isEqualTo(ADMITTED);
-        assertThat(guard.failed(last, T + 1_000)).as("the 50th failure blocks").isTrue();
-        GuardAdmission afterwards = guard.admit(address, T + 2_000);
-        assertThat(afterwards.outcome()).isEqualTo(BLOCKED);
-        assertThat(afterwards.retryAfterMillis()).isEqualTo(BLOCK_MILLIS - 1_000);
-    }
+		Map<GuardAdmission.Outcome, List<GuardAdmission>> burst = byOutcome(
+				concurrently(60, () -> guard.admit(address, T)));
+		assertThat(burst.get(ADMITTED)).hasSize(49);
+		assertThat(burst.get(SATURATED)).hasSize(11);
+		assertThat(burst).doesNotContainKey(BLOCKED);
 
-    @Test
-    void fiftyOneValidVerificationsShouldNeverLockTheCallerOut() {
-        for (int i = 0; i < 51; i++) {
-            GuardAdmission valid = guard.admit(address, T + i);
-            assertThat(valid.outcome()).as("verification %d", i + 1).isEqualTo(ADMITTED);
-            guard.succeeded(valid, T + i);
-        }
+		guard.succeeded(good, T);
+		assertThat(guard.state(address, T)).as("a success erases no pending lookup")
+			.isEqualTo(new GuardState(0, 49, 0));
+		for (GuardAdmission bad : burst.get(ADMITTED)) {
+			guard.failed(bad, T + 10);
+		}
+		assertThat(guard.state(address, T + 10)).isEqualTo(new GuardState(49, 0, 0));
 
-        assertThat(guard.admit(address, T + 51).outcome()).isEqualTo(ADMITTED);
-        assertThat(guard.state(address, T + 51)).isEqualTo(new GuardState(0, 1, 0));
-    }
+		GuardAdmission last = guard.admit(address, T + 1_000);
+		assertThat(last.outcome()).isEqualTo(ADMITTED);
+		assertThat(guard.failed(last, T + 1_000)).as("the 50th failure blocks").isTrue();
+		GuardAdmission afterwards = guard.admit(address, T + 2_000);
+		assertThat(afterwards.outcome()).isEqualTo(BLOCKED);
+		assertThat(afterwards.retryAfterMillis()).isEqualTo(BLOCK_MILLIS - 1_000);
+	}
 
-    private static Map<GuardAdmission.Outcome, List<GuardAdmission>> byOutcome(List<GuardAdmission> admissions) {
-        return admissions.stream().collect(Collectors.groupingBy(GuardAdmission::outcome));
-    }
+	@Test
+	void fiftyOneValidVerificationsShouldNeverLockTheCallerOut() {
+		for (int i = 0; i < 51; i++) {
+			GuardAdmission valid = guard.admit(address, T + i);
+			assertThat(valid.outcome()).as("verification %d", i + 1).isEqualTo(ADMITTED);
+			guard.succeeded(valid, T + i);
+		}
 
-    private static List<GuardAdmission> concurrently(int n, Callable<GuardAdmission> call) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(16);
-        try {
-            List<Future<GuardAdmission>> futures = new ArrayList<>();
-            for (int i = 0; i < n; i++) {
-                futures.add(pool.submit(call));
-            }
-            List<GuardAdmission> results = new ArrayList<>();
-            for (Future<GuardAdmission> future : futures) {
-                results.add(future.get());
-            }
-            return results;
-        } finally {
-            pool.shutdownNow();
-        }
-    }
+		assertThat(guard.admit(address, T + 51).outcome()).isEqualTo(ADMITTED);
+		assertThat(guard.state(address, T + 51)).isEqualTo(new GuardState(0, 1, 0));
+	}
+
+	private static Map<GuardAdmission.Outcome, List<GuardAdmission>> byOutcome(List<GuardAdmission> admissions) {
+		return admissions.stream().collect(Collectors.groupingBy(GuardAdmission::outcome));
+	}
+
+	private static List<GuardAdmission> concurrently(int n, Callable<GuardAdmission> call) throws Exception {
+		ExecutorService pool = Executors.newFixedThreadPool(16);
+		try {
+			List<Future<GuardAdmission>> futures = new ArrayList<>();
+			for (int i = 0; i < n; i++) {
+				futures.add(pool.submit(call));
+			}
+			List<GuardAdmission> results = new ArrayList<>();
+			for (Future<GuardAdmission> future : futures) {
+				results.add(future.get());
+			}
+			return results;
+		}
+		finally {
+			pool.shutdownNow();
+		}
+	}
+
 }

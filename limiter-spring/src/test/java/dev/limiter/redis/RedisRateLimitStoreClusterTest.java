@@ -12,41 +12,45 @@ import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The store contract (ADR 0001, {@code RateLimitStoreContractTest}), unchanged, on a real three-master Redis Cluster: the script alone, with no local memory. */
+/**
+ * The store contract (ADR 0001, {@code RateLimitStoreContractTest}), unchanged, on a real
+ * three-master Redis Cluster: the script alone, with no local memory.
+ */
 class RedisRateLimitStoreClusterTest extends RateLimitStoreContractTest {
 
-    @RegisterExtension
-    static RedisClusterExtension redis = RedisClusterExtension.shared();
+	@RegisterExtension
+	static RedisClusterExtension redis = RedisClusterExtension.shared();
 
-    private static RedisConnectionFactory connectionFactory;
+	private static RedisConnectionFactory connectionFactory;
 
-    @Override
-    protected RateLimitStore createStore() {
-        synchronized (RedisRateLimitStoreClusterTest.class) {
-            if (connectionFactory == null) {
-                connectionFactory = redis.connectionFactory();
-            }
-        }
-        return RedisRateLimitStore.builder(connectionFactory).timeout(RedisTestTimeouts.GENEROUS).build();
-    }
+	@Override
+	protected RateLimitStore createStore() {
+		synchronized (RedisRateLimitStoreClusterTest.class) {
+			if (connectionFactory == null) {
+				connectionFactory = redis.connectionFactory();
+			}
+		}
+		return RedisRateLimitStore.builder(connectionFactory).timeout(RedisTestTimeouts.GENEROUS).build();
+	}
 
-    @Test
-    void keysOfDifferentCallersSpreadOverEveryMasterWhileEachCallerStaysInOneSlot() {
-        Set<Integer> ports = new HashSet<>();
-        for (int i = 0; i < 30; i++) {
-            String caller = key + "-" + i;
-            store.take(STANDARD, caller, 1, true, T0);
-            var keyNames = new RedisKeys("limiter").all(STANDARD, caller);
-            Set<Long> slots = new HashSet<>();
-            for (String name : keyNames) {
-                slots.add((Long) redis.cluster().nodes().get(0).call("CLUSTER", "KEYSLOT", name));
-            }
-            assertThat(slots).as("slots of %s", keyNames).hasSize(1);
-            var node = redis.cluster().nodeFor(keyNames.get(0));
-            assertThat(node.call("EXISTS", keyNames.get(0))).isEqualTo(1L);
-            ports.add(node.port());
-        }
+	@Test
+	void keysOfDifferentCallersSpreadOverEveryMasterWhileEachCallerStaysInOneSlot() {
+		Set<Integer> ports = new HashSet<>();
+		for (int i = 0; i < 30; i++) {
+			String caller = key + "-" + i;
+			store.take(STANDARD, caller, 1, true, T0);
+			var keyNames = new RedisKeys("limiter").all(STANDARD, caller);
+			Set<Long> slots = new HashSet<>();
+			for (String name : keyNames) {
+				slots.add((Long) redis.cluster().nodes().get(0).call("CLUSTER", "KEYSLOT", name));
+			}
+			assertThat(slots).as("slots of %s", keyNames).hasSize(1);
+			var node = redis.cluster().nodeFor(keyNames.get(0));
+			assertThat(node.call("EXISTS", keyNames.get(0))).isEqualTo(1L);
+			ports.add(node.port());
+		}
 
-        assertThat(ports).as("masters that hold counters").hasSize(3);
-    }
+		assertThat(ports).as("masters that hold counters").hasSize(3);
+	}
+
 }

@@ -15,47 +15,52 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The store contract, unchanged, on a real standalone Redis, behind the local over-limit memory as the
- * auto-configuration wires it (the Cluster test runs the script alone).
+ * The store contract, unchanged, on a real standalone Redis, behind the local over-limit
+ * memory as the auto-configuration wires it (the Cluster test runs the script alone).
  */
 class RedisRateLimitStoreStandaloneTest extends RateLimitStoreContractTest {
 
-    @RegisterExtension
-    static RedisServerExtension redis = RedisServerExtension.shared();
+	@RegisterExtension
+	static RedisServerExtension redis = RedisServerExtension.shared();
 
-    private static RedisConnectionFactory connectionFactory;
+	private static RedisConnectionFactory connectionFactory;
 
-    @Override
-    protected RateLimitStore createStore() {
-        synchronized (RedisRateLimitStoreStandaloneTest.class) {
-            if (connectionFactory == null) {
-                connectionFactory = redis.connectionFactory();
-            }
-        }
-        return new OverLimitRememberingStore(
-                RedisRateLimitStore.builder(connectionFactory).timeout(RedisTestTimeouts.GENEROUS).build());
-    }
+	@Override
+	protected RateLimitStore createStore() {
+		synchronized (RedisRateLimitStoreStandaloneTest.class) {
+			if (connectionFactory == null) {
+				connectionFactory = redis.connectionFactory();
+			}
+		}
+		return new OverLimitRememberingStore(
+				RedisRateLimitStore.builder(connectionFactory).timeout(RedisTestTimeouts.GENEROUS).build());
+	}
 
-    @Test
-    void keysWhenWrittenAtTheResetMinusOneAtAndPlusOneMillisecondShouldExpireAtTheMarginAfterTheirLatestEnd() {
-        RedisRateLimitStore raw = RedisRateLimitStore.builder(connectionFactory).timeout(RedisTestTimeouts.GENEROUS)
-                .expiryMargin(Duration.ofSeconds(2)).build();
-        Budget budget = Budget.builder("ttl").window("second", 10, Duration.ofSeconds(1))
-                .concurrency(5, Duration.ofMillis(1_500)).build();
-        long reset = T0 + 1_000;
-        List<String> names = new RedisKeys("limiter").all(budget, key);
+	@Test
+	void keysWhenWrittenAtTheResetMinusOneAtAndPlusOneMillisecondShouldExpireAtTheMarginAfterTheirLatestEnd() {
+		RedisRateLimitStore raw = RedisRateLimitStore.builder(connectionFactory)
+			.timeout(RedisTestTimeouts.GENEROUS)
+			.expiryMargin(Duration.ofSeconds(2))
+			.build();
+		Budget budget = Budget.builder("ttl")
+			.window("second", 10, Duration.ofSeconds(1))
+			.concurrency(5, Duration.ofMillis(1_500))
+			.build();
+		long reset = T0 + 1_000;
+		List<String> names = new RedisKeys("limiter").all(budget, key);
 
-        for (long at : new long[] {reset - 1, reset, reset + 1}) {
-            raw.take(budget, key, 1, true, at);
-            long windowsTtl = (Long) redis.server().call("PTTL", names.get(0));
-            long leasesTtl = (Long) redis.server().call("PTTL", names.get(1));
+		for (long at : new long[] { reset - 1, reset, reset + 1 }) {
+			raw.take(budget, key, 1, true, at);
+			long windowsTtl = (Long) redis.server().call("PTTL", names.get(0));
+			long leasesTtl = (Long) redis.server().call("PTTL", names.get(1));
 
-            long windowEnd = Math.floorDiv(at, 1_000) * 1_000 + 1_000;
-            // PTTL only counts down from what the script set; a second of slack absorbs a slow machine.
-            assertThat(windowsTtl).as("windows at %d", at - reset)
-                    .isBetween(windowEnd - at + 2_000 - 1_000, windowEnd - at + 2_000);
-            assertThat(leasesTtl).as("leases at %d", at - reset)
-                    .isBetween(1_500 + 2_000 - 1_000L, 1_500 + 2_000L);
-        }
-    }
+			long windowEnd = Math.floorDiv(at, 1_000) * 1_000 + 1_000;
+			// PTTL only counts down from what the script set; a second of slack absorbs a
+			// slow machine.
+			assertThat(windowsTtl).as("windows at %d", at - reset)
+				.isBetween(windowEnd - at + 2_000 - 1_000, windowEnd - at + 2_000);
+			assertThat(leasesTtl).as("leases at %d", at - reset).isBetween(1_500 + 2_000 - 1_000L, 1_500 + 2_000L);
+		}
+	}
+
 }

@@ -3,13 +3,15 @@ package dev.limiter.redis;
 import java.time.Duration;
 
 /**
- * Store-level tests check what the store decides, not how fast: a cold JVM on a busy two-core machine can take
- * more than the production timeout to bootstrap Lettuce. The timeout itself is tested in StoreFailureTest.
+ * Store-level tests check what the store decides, not how fast: a cold JVM on a busy
+ * two-core machine can take more than the production timeout to bootstrap Lettuce. The
+ * timeout itself is tested in StoreFailureTest.
  */
 final class RedisTestTimeouts {
 
-    static final Duration GENEROUS = Duration.ofSeconds(10);
+	static final Duration GENEROUS = Duration.ofSeconds(10);
 
-    private RedisTestTimeouts() {
-    }
+	private RedisTestTimeouts() {
+	}
+
 }

@@ -5,32 +5,36 @@ import org.springframework.mock.web.MockHttpServletRequest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** A client address is request input once a proxy header sets it: keys stay short and carry none of it. */
+/**
+ * A client address is request input once a proxy header sets it: keys stay short and
+ * carry none of it.
+ */
 class DefaultKeyResolverHostileAddressTests {
 
-    private final DefaultKeyResolver resolver = new DefaultKeyResolver(request -> null);
+	private final DefaultKeyResolver resolver = new DefaultKeyResolver(request -> null);
 
-    @Test
-    void anIpv4OrIpv6LiteralShouldBeKeptAsItIs() {
-        assertThat(keyFor("203.0.113.9")).isEqualTo("a:203.0.113.9");
-        assertThat(keyFor("2001:db8::1")).isEqualTo("a:2001:db8::1");
-    }
+	@Test
+	void anIpv4OrIpv6LiteralShouldBeKeptAsItIs() {
+		assertThat(keyFor("203.0.113.9")).isEqualTo("a:203.0.113.9");
+		assertThat(keyFor("2001:db8::1")).isEqualTo("a:2001:db8::1");
+	}
 
-    @Test
-    void anAddressThatIsNotAnIpLiteralShouldBeHashed() {
-        assertThat(keyFor("<script>x</script>")).isEqualTo("a:h:" + TokenHashing.sha256("<script>x</script>"));
-    }
+	@Test
+	void anAddressThatIsNotAnIpLiteralShouldBeHashed() {
+		assertThat(keyFor("<script>x</script>")).isEqualTo("a:h:" + TokenHashing.sha256("<script>x</script>"));
+	}
 
-    @Test
-    void aHugeAddressShouldGiveAShortKey() {
-        String huge = "F".repeat(20_000);
+	@Test
+	void aHugeAddressShouldGiveAShortKey() {
+		String huge = "F".repeat(20_000);
 
-        assertThat(keyFor(huge)).hasSize("a:h:".length() + 43).doesNotContain("FFFF");
-    }
+		assertThat(keyFor(huge)).hasSize("a:h:".length() + 43).doesNotContain("FFFF");
+	}
 
-    private String keyFor(String address) {
-        MockHttpServletRequest request = new MockHttpServletRequest();
-        request.setRemoteAddr(address);
-        return resolver.resolve(request).value();
-    }
+	private String keyFor(String address) {
+		MockHttpServletRequest request = new MockHttpServletRequest();
+		request.setRemoteAddr(address);
+		return resolver.resolve(request).value();
+	}
+
 }

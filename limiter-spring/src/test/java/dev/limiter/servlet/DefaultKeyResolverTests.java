@@ -17,86 +17,91 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class DefaultKeyResolverTests {
 
-    private final DefaultKeyResolver resolver = new DefaultKeyResolver(SecurityContextPrincipals::authenticated);
+	private final DefaultKeyResolver resolver = new DefaultKeyResolver(SecurityContextPrincipals::authenticated);
 
-    @AfterEach
-    void clearContext() {
-        SecurityContextHolder.clearContext();
-    }
+	@AfterEach
+	void clearContext() {
+		SecurityContextHolder.clearContext();
+	}
 
-    @Test
-    void authenticationExposingItsCredentialShouldBeKeyedOnTheSha256OfTheToken() {
-        SecurityContextHolder.getContext().setAuthentication(new TokenCredentialAuthentication("alice", "sp_abc"));
-        CallerKey caller = resolver.resolve(request("Bearer sp_abc"));
-        assertThat(caller.authenticated()).isTrue();
-        // SHA-256("sp_abc"), base64url without padding
-        assertThat(caller.value()).isEqualTo("t:" + TokenHashing.sha256("sp_abc")).hasSize(2 + 43)
-                .doesNotContain("sp_abc");
-        assertThat(caller.value(KeyBy.PRINCIPAL)).isEqualTo("p:" + TokenHashing.sha256("alice"));
-        assertThat(caller.principal().getName()).isEqualTo("alice");
-    }
+	@Test
+	void authenticationExposingItsCredentialShouldBeKeyedOnTheSha256OfTheToken() {
+		SecurityContextHolder.getContext().setAuthentication(new TokenCredentialAuthentication("alice", "sp_abc"));
+		CallerKey caller = resolver.resolve(request("Bearer sp_abc"));
+		assertThat(caller.authenticated()).isTrue();
+		// SHA-256("sp_abc"), base64url without padding
+		assertThat(caller.value()).isEqualTo("t:" + TokenHashing.sha256("sp_abc"))
+			.hasSize(2 + 43)
+			.doesNotContain("sp_abc");
+		assertThat(caller.value(KeyBy.PRINCIPAL)).isEqualTo("p:" + TokenHashing.sha256("alice"));
+		assertThat(caller.principal().getName()).isEqualTo("alice");
+	}
 
-    @Test
-    void bearerHeaderThatDidNotAuthenticateShouldBeIgnored() {
-        authenticate("alice");
-        CallerKey withHeader = resolver.resolve(request("Bearer sp_random_1"));
-        CallerKey withOther = resolver.resolve(request("bEaReR sp_random_2"));
-        CallerKey without = resolver.resolve(request(null));
-        assertThat(withHeader.value()).isEqualTo(without.value()).isEqualTo(withOther.value())
-                .isEqualTo("p:" + TokenHashing.sha256("alice"));
-    }
+	@Test
+	void bearerHeaderThatDidNotAuthenticateShouldBeIgnored() {
+		authenticate("alice");
+		CallerKey withHeader = resolver.resolve(request("Bearer sp_random_1"));
+		CallerKey withOther = resolver.resolve(request("bEaReR sp_random_2"));
+		CallerKey without = resolver.resolve(request(null));
+		assertThat(withHeader.value()).isEqualTo(without.value())
+			.isEqualTo(withOther.value())
+			.isEqualTo("p:" + TokenHashing.sha256("alice"));
+	}
 
-    @Test
-    void sha256ShouldMatchAKnownVector() {
-        // SHA-256("abc") = ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad
-        assertThat(TokenHashing.sha256("abc")).isEqualTo("ungWv48Bz-pBQUDeXa4iI7ADYaOWF3qctBD_YfIAFa0");
-    }
+	@Test
+	void sha256ShouldMatchAKnownVector() {
+		// SHA-256("abc") =
+		// ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad
+		assertThat(TokenHashing.sha256("abc")).isEqualTo("ungWv48Bz-pBQUDeXa4iI7ADYaOWF3qctBD_YfIAFa0");
+	}
 
-    @Test
-    void authenticatedRequestWithoutBearerShouldBeKeyedOnTheHashOfThePrincipalName() {
-        authenticate("alice");
-        CallerKey caller = resolver.resolve(request("Basic YWxpY2U6cHc="));
-        assertThat(caller.value()).isEqualTo("p:" + TokenHashing.sha256("alice"));
-    }
+	@Test
+	void authenticatedRequestWithoutBearerShouldBeKeyedOnTheHashOfThePrincipalName() {
+		authenticate("alice");
+		CallerKey caller = resolver.resolve(request("Basic YWxpY2U6cHc="));
+		assertThat(caller.value()).isEqualTo("p:" + TokenHashing.sha256("alice"));
+	}
 
-    @Test
-    void unauthenticatedRequestWithAMadeUpTokenShouldBeKeyedOnTheAddress() {
-        CallerKey caller = resolver.resolve(request("Bearer made-up"));
-        assertThat(caller.authenticated()).isFalse();
-        assertThat(caller.value()).isEqualTo("a:203.0.113.9");
-    }
+	@Test
+	void unauthenticatedRequestWithAMadeUpTokenShouldBeKeyedOnTheAddress() {
+		CallerKey caller = resolver.resolve(request("Bearer made-up"));
+		assertThat(caller.authenticated()).isFalse();
+		assertThat(caller.value()).isEqualTo("a:203.0.113.9");
+	}
 
-    @Test
-    void anonymousAuthenticationShouldBeKeyedOnTheAddress() {
-        SecurityContextHolder.getContext().setAuthentication(new AnonymousAuthenticationToken("key", "anonymousUser",
-                AuthorityUtils.createAuthorityList("ROLE_ANONYMOUS")));
-        assertThat(resolver.resolve(request(null)).value()).isEqualTo("a:203.0.113.9");
-    }
+	@Test
+	void anonymousAuthenticationShouldBeKeyedOnTheAddress() {
+		SecurityContextHolder.getContext()
+			.setAuthentication(new AnonymousAuthenticationToken("key", "anonymousUser",
+					AuthorityUtils.createAuthorityList("ROLE_ANONYMOUS")));
+		assertThat(resolver.resolve(request(null)).value()).isEqualTo("a:203.0.113.9");
+	}
 
-    @Test
-    void unauthenticatedTokenObjectShouldBeKeyedOnTheAddress() {
-        SecurityContextHolder.getContext().setAuthentication(
-                UsernamePasswordAuthenticationToken.unauthenticated("mallory", "pw"));
-        assertThat(resolver.resolve(request("Bearer x")).authenticated()).isFalse();
-    }
+	@Test
+	void unauthenticatedTokenObjectShouldBeKeyedOnTheAddress() {
+		SecurityContextHolder.getContext()
+			.setAuthentication(UsernamePasswordAuthenticationToken.unauthenticated("mallory", "pw"));
+		assertThat(resolver.resolve(request("Bearer x")).authenticated()).isFalse();
+	}
 
-    @Test
-    void callerKeyToStringShouldNotNameThePrincipal() {
-        authenticate("alice");
-        assertThat(resolver.resolve(request(null)).toString()).doesNotContain("alice");
-    }
+	@Test
+	void callerKeyToStringShouldNotNameThePrincipal() {
+		authenticate("alice");
+		assertThat(resolver.resolve(request(null)).toString()).doesNotContain("alice");
+	}
 
-    private static void authenticate(String name) {
-        SecurityContextHolder.getContext().setAuthentication(
-                UsernamePasswordAuthenticationToken.authenticated(name, null, List.of()));
-    }
+	private static void authenticate(String name) {
+		SecurityContextHolder.getContext()
+			.setAuthentication(UsernamePasswordAuthenticationToken.authenticated(name, null, List.of()));
+	}
 
-    private static MockHttpServletRequest request(String authorization) {
-        MockHttpServletRequest request = new MockHttpServletRequest("GET", "/x");
-        request.setRemoteAddr("203.0.113.9");
-        if (authorization != null) {
-            request.addHeader("Authorization", authorization);
-        }
-        return request;
-    }
+	private static MockHttpServletRequest request(String authorization) {
+		MockHttpServletRequest request = new MockHttpServletRequest("GET", "/x");
+		request.setRemoteAddr("203.0.113.9");
+		if (authorization != null) {
+			request.addHeader("Authorization", authorization);
+		}
+		return request;
+	}
+
 }

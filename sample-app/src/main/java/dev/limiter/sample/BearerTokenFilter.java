@@ -12,34 +12,36 @@ import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * Authenticates {@code Authorization: Bearer sp_...}. A request without the header passes on unauthenticated;
- * one with a malformed or unknown token is answered 401 here, before it can reach the limiter.
+ * Authenticates {@code Authorization: Bearer sp_...}. A request without the header passes
+ * on unauthenticated; one with a malformed or unknown token is answered 401 here, before
+ * it can reach the limiter.
  */
 class BearerTokenFilter extends OncePerRequestFilter {
 
-    private final TokenService tokens;
+	private final TokenService tokens;
 
-    BearerTokenFilter(TokenService tokens) {
-        this.tokens = tokens;
-    }
+	BearerTokenFilter(TokenService tokens) {
+		this.tokens = tokens;
+	}
 
-    @Override
-    protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
-            throws ServletException, IOException {
-        String header = request.getHeader("Authorization");
-        if (header == null) {
-            chain.doFilter(request, response);
-            return;
-        }
-        Optional<TokenService.TokenHolder> holder = Optional.empty();
-        if (header.length() > 7 && header.substring(0, 7).toLowerCase(Locale.ROOT).equals("bearer ")) {
-            holder = tokens.authenticate(header.substring(7).trim());
-        }
-        if (holder.isEmpty()) {
-            Problems.unauthorized(response, "invalid_token", "The bearer token is malformed, unknown or revoked.");
-            return;
-        }
-        SecurityContextHolder.getContext().setAuthentication(new TokenAuthentication(holder.get()));
-        chain.doFilter(request, response);
-    }
+	@Override
+	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+			throws ServletException, IOException {
+		String header = request.getHeader("Authorization");
+		if (header == null) {
+			chain.doFilter(request, response);
+			return;
+		}
+		Optional<TokenService.TokenHolder> holder = Optional.empty();
+		if (header.length() > 7 && header.substring(0, 7).toLowerCase(Locale.ROOT).equals("bearer ")) {
+			holder = tokens.authenticate(header.substring(7).trim());
+		}
+		if (holder.isEmpty()) {
+			Problems.unauthorized(response, "invalid_token", "The bearer token is malformed, unknown or revoked.");
+			return;
+		}
+		SecurityContextHolder.getContext().setAuthentication(new TokenAuthentication(holder.get()));
+		chain.doFilter(request, response);
+	}
+
 }

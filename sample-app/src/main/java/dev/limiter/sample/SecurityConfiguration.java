@@ -15,38 +15,47 @@ import org.springframework.security.web.authentication.AnonymousAuthenticationFi
 @Configuration(proxyBeanMethods = false)
 class SecurityConfiguration {
 
-    @Bean
-    SecurityFilterChain securityFilterChain(HttpSecurity http, TokenService tokens) throws Exception {
-        return http.csrf(csrf -> csrf.disable())
-                .httpBasic(basic -> basic.disable())
-                .formLogin(form -> form.disable())
-                .sessionManagement(session -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
-                .authorizeHttpRequests(authorize -> authorize
-                        .requestMatchers("/try", "/public/**", "/actuator/health/**", "/actuator/health", "/error")
-                        .permitAll()
-                        // The operations surface reads every caller's counters and can reset them: operators only.
-                        .requestMatchers("/actuator/**").hasAuthority(TokenAuthentication.OPERATOR)
-                        .anyRequest().authenticated())
-                .exceptionHandling(exceptions -> exceptions
-                        .authenticationEntryPoint((request, response, ex) ->
-                                Problems.unauthorized(response, "invalid_request", "This route needs a bearer token."))
-                        .accessDeniedHandler((request, response, ex) ->
-                                Problems.forbidden(response, "This route needs an operator's token.")))
-                .addFilterBefore(new BearerTokenFilter(tokens), AnonymousAuthenticationFilter.class)
-                .build();
-    }
+	@Bean
+	SecurityFilterChain securityFilterChain(HttpSecurity http, TokenService tokens) throws Exception {
+		return http.csrf(csrf -> csrf.disable())
+			.httpBasic(basic -> basic.disable())
+			.formLogin(form -> form.disable())
+			.sessionManagement(session -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
+			.authorizeHttpRequests(authorize -> authorize
+				.requestMatchers("/try", "/public/**", "/actuator/health/**", "/actuator/health", "/error")
+				.permitAll()
+				// The operations surface reads every caller's counters and can reset
+				// them: operators only.
+				.requestMatchers("/actuator/**")
+				.hasAuthority(TokenAuthentication.OPERATOR)
+				.anyRequest()
+				.authenticated())
+			.exceptionHandling(exceptions -> exceptions
+				.authenticationEntryPoint((request, response, ex) -> Problems.unauthorized(response, "invalid_request",
+						"This route needs a bearer token."))
+				.accessDeniedHandler((request, response, ex) -> Problems.forbidden(response,
+						"This route needs an operator's token.")))
+			.addFilterBefore(new BearerTokenFilter(tokens), AnonymousAuthenticationFilter.class)
+			.build();
+	}
 
-    /** Keeps Spring Boot from generating a default user and logging its password: tokens are the only way in. */
-    @Bean
-    UserDetailsService noUsers() {
-        return new InMemoryUserDetailsManager();
-    }
+	/**
+	 * Keeps Spring Boot from generating a default user and logging its password: tokens
+	 * are the only way in.
+	 */
+	@Bean
+	UserDetailsService noUsers() {
+		return new InMemoryUserDetailsManager();
+	}
 
-    /** The limiter's extension point: a token minted by POST /try gets the anonymous budget's bounds. */
-    @Bean
-    BudgetSelector trialTokensGetTheAnonymousBudget() {
-        return (request, principal, routeBudget) ->
-                principal instanceof TokenAuthentication token && token.isTrial()
-                        ? Optional.of("anonymous") : Optional.empty();
-    }
+	/**
+	 * The limiter's extension point: a token minted by POST /try gets the anonymous
+	 * budget's bounds.
+	 */
+	@Bean
+	BudgetSelector trialTokensGetTheAnonymousBudget() {
+		return (request, principal, routeBudget) -> principal instanceof TokenAuthentication token && token.isTrial()
+				? Optional.of("anonymous") : Optional.empty();
+	}
+
 }

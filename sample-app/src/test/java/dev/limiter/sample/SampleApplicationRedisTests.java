@@ -27,83 +27,88 @@ import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The sample app with the {@code redis} profile against a real redis-server: the full 429 path over a real port. */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-        "limiter.budgets.standard.windows.minute.limit=5",
-        "sample.expensive-delay=0ms",
-})
+/**
+ * The sample app with the {@code redis} profile against a real redis-server: the full 429
+ * path over a real port.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+		properties = { "limiter.budgets.standard.windows.minute.limit=5", "sample.expensive-delay=0ms", })
 @ActiveProfiles("redis")
 class SampleApplicationRedisTests {
 
-    @RegisterExtension
-    static RedisServerExtension redis = RedisServerExtension.perClass();
+	@RegisterExtension
+	static RedisServerExtension redis = RedisServerExtension.perClass();
 
-    private static final String DEMO_TOKEN = "sp_DEMO0000000000000000000000000001";
+	private static final String DEMO_TOKEN = "sp_DEMO0000000000000000000000000001";
 
-    @DynamicPropertySource
-    static void redisPort(DynamicPropertyRegistry registry) {
-        registry.add("spring.data.redis.port", redis::port);
-        registry.add("spring.data.redis.host", () -> "127.0.0.1");
-    }
+	@DynamicPropertySource
+	static void redisPort(DynamicPropertyRegistry registry) {
+		registry.add("spring.data.redis.port", redis::port);
+		registry.add("spring.data.redis.host", () -> "127.0.0.1");
+	}
 
-    private final HttpClient http = HttpClient.newHttpClient();
-    private final ObjectMapper json = new ObjectMapper();
+	private final HttpClient http = HttpClient.newHttpClient();
 
-    @LocalServerPort
-    private int port;
+	private final ObjectMapper json = new ObjectMapper();
 
-    @Autowired
-    private RateLimitStore store;
+	@LocalServerPort
+	private int port;
 
-    @Test
-    void redisProfileShouldCountInRedisAndServeTheFull429Path() throws Exception {
-        assertThat(store).isInstanceOf(FailOpenRateLimitStore.class);
-        assertThat(store.name()).isEqualTo("redis");
-        for (int i = 0; i < 5; i++) {
-            HttpResponse<String> admitted = send("/s/recall");
-            assertThat(admitted.statusCode()).isEqualTo(200);
-            assertThat(admitted.headers().firstValue("X-RateLimit-Remaining")).contains(Integer.toString(4 - i));
-            assertThat(admitted.headers().firstValue("X-RateLimit-Degraded")).isEmpty();
-        }
+	@Autowired
+	private RateLimitStore store;
 
-        HttpResponse<String> refused = send("/s/recall");
+	@Test
+	void redisProfileShouldCountInRedisAndServeTheFull429Path() throws Exception {
+		assertThat(store).isInstanceOf(FailOpenRateLimitStore.class);
+		assertThat(store.name()).isEqualTo("redis");
+		for (int i = 0; i < 5; i++) {
+			HttpResponse<String> admitted = send("/s/recall");
+			assertThat(admitted.statusCode()).isEqualTo(200);
+			assertThat(admitted.headers().firstValue("X-RateLimit-Remaining")).contains(Integer.toString(4 - i));
+			assertThat(admitted.headers().firstValue("X-RateLimit-Degraded")).isEmpty();
+		}
 
-        assertThat(refused.statusCode()).isEqualTo(429);
-        assertThat(refused.headers().firstValue("Retry-After")).contains("42");
-        assertThat(refused.headers().firstValue("Cache-Control")).contains("no-store");
-        assertThat(refused.headers().firstValue("CDN-Cache-Control")).contains("no-store");
-        JsonNode body = json.readTree(refused.body());
-        assertThat(body.get("error").asText()).isEqualTo("rate_limit_exceeded");
-        assertThat(body.get("budget").asText()).isEqualTo("standard");
-        assertThat(body.get("bound").asText()).isEqualTo("minute");
-        assertThat(body.get("retryAfter").asLong()).isEqualTo(42);
-        List<String> keys = scan();
-        assertThat(keys).isNotEmpty().allSatisfy(key -> {
-            assertThat(key).startsWith("sample:").doesNotContain(DEMO_TOKEN);
-            assertThat((Long) redis.server().call("PTTL", key)).isPositive();
-        });
-    }
+		HttpResponse<String> refused = send("/s/recall");
 
-    @SuppressWarnings("unchecked")
-    private List<String> scan() {
-        List<Object> reply = (List<Object>) redis.server().call("SCAN", "0", "COUNT", "1000");
-        return ((List<Object>) reply.get(1)).stream().map(String::valueOf).toList();
-    }
+		assertThat(refused.statusCode()).isEqualTo(429);
+		assertThat(refused.headers().firstValue("Retry-After")).contains("42");
+		assertThat(refused.headers().firstValue("Cache-Control")).contains("no-store");
+		assertThat(refused.headers().firstValue("CDN-Cache-Control")).contains("no-store");
+		JsonNode body = json.readTree(refused.body());
+		assertThat(body.get("error").asText()).isEqualTo("rate_limit_exceeded");
+		assertThat(body.get("budget").asText()).isEqualTo("standard");
+		assertThat(body.get("bound").asText()).isEqualTo("minute");
+		assertThat(body.get("retryAfter").asLong()).isEqualTo(42);
+		List<String> keys = scan();
+		assertThat(keys).isNotEmpty().allSatisfy(key -> {
+			assertThat(key).startsWith("sample:").doesNotContain(DEMO_TOKEN);
+			assertThat((Long) redis.server().call("PTTL", key)).isPositive();
+		});
+	}
 
-    private HttpResponse<String> send(String path) throws Exception {
-        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                .header("Authorization", "Bearer " + DEMO_TOKEN)
-                .POST(HttpRequest.BodyPublishers.noBody()).build();
-        return http.send(request, HttpResponse.BodyHandlers.ofString());
-    }
+	@SuppressWarnings("unchecked")
+	private List<String> scan() {
+		List<Object> reply = (List<Object>) redis.server().call("SCAN", "0", "COUNT", "1000");
+		return ((List<Object>) reply.get(1)).stream().map(String::valueOf).toList();
+	}
 
-    @TestConfiguration(proxyBeanMethods = false)
-    static class FixedLimiterClock {
+	private HttpResponse<String> send(String path) throws Exception {
+		HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+			.header("Authorization", "Bearer " + DEMO_TOKEN)
+			.POST(HttpRequest.BodyPublishers.noBody())
+			.build();
+		return http.send(request, HttpResponse.BodyHandlers.ofString());
+	}
 
-        /** 18 s into a minute, so that the refusal's Retry-After is exactly 42. */
-        @Bean(name = "limiterClock")
-        Clock limiterClock() {
-            return Clock.fixed(Instant.parse("2030-01-01T00:00:18Z"), ZoneOffset.UTC);
-        }
-    }
+	@TestConfiguration(proxyBeanMethods = false)
+	static class FixedLimiterClock {
+
+		/** 18 s into a minute, so that the refusal's Retry-After is exactly 42. */
+		@Bean(name = "limiterClock")
+		Clock limiterClock() {
+			return Clock.fixed(Instant.parse("2030-01-01T00:00:18Z"), ZoneOffset.UTC);
+		}
+
+	}
+
 }

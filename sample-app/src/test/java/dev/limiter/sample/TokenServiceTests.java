@@ -13,56 +13,56 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 
 class TokenServiceTests {
 
-    private static final String DEMO = "sp_DEMO0000000000000000000000000001";
+	private static final String DEMO = "sp_DEMO0000000000000000000000000001";
 
-    private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
+	private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
 
-    @Test
-    void mintWhenPastTheBoundShouldForgetTheOldestTrialTokens() {
-        TokenService tokens = new TokenService(properties(3, Duration.ofHours(1)), clock);
-        List<String> minted = new ArrayList<>();
-        for (int i = 0; i < 5; i++) {
-            minted.add(tokens.mintTrialToken());
-        }
-        assertThat(tokens.trialTokenCount()).isEqualTo(3);
-        assertThat(tokens.authenticate(minted.get(0))).isEmpty();
-        assertThat(tokens.authenticate(minted.get(1))).isEmpty();
-        assertThat(tokens.authenticate(minted.get(4))).hasValueSatisfying(h -> assertThat(h.trial()).isTrue());
-        assertThat(tokens.authenticate(DEMO)).as("the demo token is never evicted").isPresent();
-    }
+	@Test
+	void mintWhenPastTheBoundShouldForgetTheOldestTrialTokens() {
+		TokenService tokens = new TokenService(properties(3, Duration.ofHours(1)), clock);
+		List<String> minted = new ArrayList<>();
+		for (int i = 0; i < 5; i++) {
+			minted.add(tokens.mintTrialToken());
+		}
+		assertThat(tokens.trialTokenCount()).isEqualTo(3);
+		assertThat(tokens.authenticate(minted.get(0))).isEmpty();
+		assertThat(tokens.authenticate(minted.get(1))).isEmpty();
+		assertThat(tokens.authenticate(minted.get(4))).hasValueSatisfying(h -> assertThat(h.trial()).isTrue());
+		assertThat(tokens.authenticate(DEMO)).as("the demo token is never evicted").isPresent();
+	}
 
-    @Test
-    void authenticateWhenTrialTokenOutlivedItsLifetimeShouldFail() {
-        TokenService tokens = new TokenService(properties(10, Duration.ofMinutes(30)), clock);
-        String token = tokens.mintTrialToken();
-        clock.set(clock.instant().plus(Duration.ofMinutes(29)));
-        assertThat(tokens.authenticate(token)).isPresent();
-        clock.set(clock.instant().plus(Duration.ofMinutes(1)));
-        assertThat(tokens.authenticate(token)).isEmpty();
-    }
+	@Test
+	void authenticateWhenTrialTokenOutlivedItsLifetimeShouldFail() {
+		TokenService tokens = new TokenService(properties(10, Duration.ofMinutes(30)), clock);
+		String token = tokens.mintTrialToken();
+		clock.set(clock.instant().plus(Duration.ofMinutes(29)));
+		assertThat(tokens.authenticate(token)).isPresent();
+		clock.set(clock.instant().plus(Duration.ofMinutes(1)));
+		assertThat(tokens.authenticate(token)).isEmpty();
+	}
 
-    @Test
-    void mintWhenEarlierTokensExpiredShouldEvictThem() {
-        TokenService tokens = new TokenService(properties(10, Duration.ofMinutes(30)), clock);
-        tokens.mintTrialToken();
-        tokens.mintTrialToken();
-        clock.set(clock.instant().plus(Duration.ofMinutes(31)));
-        tokens.mintTrialToken();
-        assertThat(tokens.trialTokenCount()).isEqualTo(1);
-    }
+	@Test
+	void mintWhenEarlierTokensExpiredShouldEvictThem() {
+		TokenService tokens = new TokenService(properties(10, Duration.ofMinutes(30)), clock);
+		tokens.mintTrialToken();
+		tokens.mintTrialToken();
+		clock.set(clock.instant().plus(Duration.ofMinutes(31)));
+		tokens.mintTrialToken();
+		assertThat(tokens.trialTokenCount()).isEqualTo(1);
+	}
 
-    @Test
-    void constructWhenTrialLifetimeIsZeroShouldNameTheProperty() {
-        assertThatIllegalArgumentException()
-                .isThrownBy(() -> new TokenService(properties(10, Duration.ZERO), clock))
-                .withMessageContaining("sample.trial-token-lifetime");
-    }
+	@Test
+	void constructWhenTrialLifetimeIsZeroShouldNameTheProperty() {
+		assertThatIllegalArgumentException().isThrownBy(() -> new TokenService(properties(10, Duration.ZERO), clock))
+			.withMessageContaining("sample.trial-token-lifetime");
+	}
 
-    private static SampleProperties properties(int maxTrialTokens, Duration lifetime) {
-        SampleProperties properties = new SampleProperties();
-        properties.setDemoToken(DEMO);
-        properties.setMaxTrialTokens(maxTrialTokens);
-        properties.setTrialTokenLifetime(lifetime);
-        return properties;
-    }
+	private static SampleProperties properties(int maxTrialTokens, Duration lifetime) {
+		SampleProperties properties = new SampleProperties();
+		properties.setDemoToken(DEMO);
+		properties.setMaxTrialTokens(maxTrialTokens);
+		properties.setTrialTokenLifetime(lifetime);
+		return properties;
+	}
+
 }

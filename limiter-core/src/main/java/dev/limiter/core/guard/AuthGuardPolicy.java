@@ -6,58 +6,68 @@ import java.util.Objects;
 /**
  * The numbers of the authentication-failure guard.
  *
- * @param threshold   failed authentications from one address, inside {@code window}, that start a block
- * @param window      how long a failure counts against its address after it happened
- * @param block       how long an address that reached the threshold is refused
- * @param maxPending  credential lookups one address may have in flight at once
- * @param lookupLease how long an unreleased reservation for a lookup in flight lives (a crashed instance
- *                    cannot hold it longer)
- * @param rememberAuthenticated how long an instance remembers a credential it saw authenticate, during which
- *                    the credential's lookups need no reservation; zero turns the memory off
+ * @param threshold failed authentications from one address, inside {@code window}, that
+ * start a block
+ * @param window how long a failure counts against its address after it happened
+ * @param block how long an address that reached the threshold is refused
+ * @param maxPending credential lookups one address may have in flight at once
+ * @param lookupLease how long an unreleased reservation for a lookup in flight lives (a
+ * crashed instance cannot hold it longer)
+ * @param rememberAuthenticated how long an instance remembers a credential it saw
+ * authenticate, during which the credential's lookups need no reservation; zero turns the
+ * memory off
  */
 public record AuthGuardPolicy(int threshold, Duration window, Duration block, int maxPending, Duration lookupLease,
-                              Duration rememberAuthenticated) {
+		Duration rememberAuthenticated) {
 
-    public static final int DEFAULT_THRESHOLD = 50;
-    public static final Duration DEFAULT_WINDOW = Duration.ofMinutes(15);
-    public static final Duration DEFAULT_BLOCK = Duration.ofMinutes(30);
-    public static final int DEFAULT_MAX_PENDING = 50;
-    public static final Duration DEFAULT_LOOKUP_LEASE = Duration.ofSeconds(30);
-    public static final Duration DEFAULT_REMEMBER_AUTHENTICATED = Duration.ofMinutes(5);
+	public static final int DEFAULT_THRESHOLD = 50;
 
-    public AuthGuardPolicy(int threshold, Duration window, Duration block, int maxPending, Duration lookupLease) {
-        this(threshold, window, block, maxPending, lookupLease, DEFAULT_REMEMBER_AUTHENTICATED);
-    }
+	public static final Duration DEFAULT_WINDOW = Duration.ofMinutes(15);
 
-    public AuthGuardPolicy {
-        Objects.requireNonNull(window, "window");
-        Objects.requireNonNull(block, "block");
-        Objects.requireNonNull(lookupLease, "lookupLease");
-        Objects.requireNonNull(rememberAuthenticated, "rememberAuthenticated");
-        if (rememberAuthenticated.isNegative()) {
-            throw new IllegalArgumentException("remember-authenticated must not be negative, was "
-                    + rememberAuthenticated);
-        }
-        if (threshold < 1) {
-            throw new IllegalArgumentException("threshold must be at least 1, was " + threshold);
-        }
-        if (maxPending < 1) {
-            throw new IllegalArgumentException("max-pending must be at least 1, was " + maxPending);
-        }
-        if (window.toMillis() < 1) {
-            throw new IllegalArgumentException("window must be at least 1ms, was " + window);
-        }
-        if (block.toMillis() < 1) {
-            throw new IllegalArgumentException("block must be at least 1ms, was " + block);
-        }
-        if (lookupLease.toMillis() < 1) {
-            throw new IllegalArgumentException("lookup lease must be at least 1ms, was " + lookupLease);
-        }
-    }
+	public static final Duration DEFAULT_BLOCK = Duration.ofMinutes(30);
 
-    /** The Aport numbers: 50 failures inside 15 minutes block for 30 minutes; 50 lookups in flight. */
-    public static AuthGuardPolicy defaults() {
-        return new AuthGuardPolicy(DEFAULT_THRESHOLD, DEFAULT_WINDOW, DEFAULT_BLOCK, DEFAULT_MAX_PENDING,
-                DEFAULT_LOOKUP_LEASE);
-    }
+	public static final int DEFAULT_MAX_PENDING = 50;
+
+	public static final Duration DEFAULT_LOOKUP_LEASE = Duration.ofSeconds(30);
+
+	public static final Duration DEFAULT_REMEMBER_AUTHENTICATED = Duration.ofMinutes(5);
+
+	public AuthGuardPolicy(int threshold, Duration window, Duration block, int maxPending, Duration lookupLease) {
+		this(threshold, window, block, maxPending, lookupLease, DEFAULT_REMEMBER_AUTHENTICATED);
+	}
+
+	public AuthGuardPolicy {
+		Objects.requireNonNull(window, "window");
+		Objects.requireNonNull(block, "block");
+		Objects.requireNonNull(lookupLease, "lookupLease");
+		Objects.requireNonNull(rememberAuthenticated, "rememberAuthenticated");
+		if (rememberAuthenticated.isNegative()) {
+			throw new IllegalArgumentException(
+					"remember-authenticated must not be negative, was " + rememberAuthenticated);
+		}
+		if (threshold < 1) {
+			throw new IllegalArgumentException("threshold must be at least 1, was " + threshold);
+		}
+		if (maxPending < 1) {
+			throw new IllegalArgumentException("max-pending must be at least 1, was " + maxPending);
+		}
+		if (window.toMillis() < 1) {
+			throw new IllegalArgumentException("window must be at least 1ms, was " + window);
+		}
+		if (block.toMillis() < 1) {
+			throw new IllegalArgumentException("block must be at least 1ms, was " + block);
+		}
+		if (lookupLease.toMillis() < 1) {
+			throw new IllegalArgumentException("lookup lease must be at least 1ms, was " + lookupLease);
+		}
+	}
+
+	/**
+	 * The Aport numbers: 50 failures inside 15 minutes block for 30 minutes; 50 lookups
+	 * in flight.
+	 */
+	public static AuthGuardPolicy defaults() {
+		return new AuthGuardPolicy(DEFAULT_THRESHOLD, DEFAULT_WINDOW, DEFAULT_BLOCK, DEFAULT_MAX_PENDING,
+				DEFAULT_LOOKUP_LEASE);
+	}
 }

@@ -3,66 +3,80 @@ package dev.limiter.core.guard;
 import dev.limiter.core.Lease;
 
 /**
- * Where the authentication-failure guard keeps an address's failures, lookups in flight and block: the guard's
- * own store SPI, so that a remote store can do each step in one round trip. Every implementation applies the
- * rules of {@link AuthGuard} and passes the same contract suite; the policy is given when the store is made.
+ * Where the authentication-failure guard keeps an address's failures, lookups in flight
+ * and block: the guard's own store SPI, so that a remote store can do each step in one
+ * round trip. Every implementation applies the rules of {@link AuthGuard} and passes the
+ * same contract suite; the policy is given when the store is made.
  *
- * <p>Time is a parameter: implementations never read a clock. They may throw
- * {@link dev.limiter.core.RateLimitStoreException} when they cannot answer; they never guess.
+ * <p>
+ * Time is a parameter: implementations never read a clock. They may throw
+ * {@link dev.limiter.core.RateLimitStoreException} when they cannot answer; they never
+ * guess.
  */
 public interface AuthGuardStore {
 
-    /**
-     * One atomic step before a lookup: a running block refuses with its end; otherwise a reservation is taken
-     * unless {@code max-pending} lookups are in flight, or completed failures plus lookups in flight (this one
-     * included) would pass the threshold (both <em>saturated</em>, nothing held). Completed failures already at
-     * the threshold start the block (an instance died between the failure and the block).
-     */
-    Reservation reserve(String addressKey, long nowMillis);
+	/**
+	 * One atomic step before a lookup: a running block refuses with its end; otherwise a
+	 * reservation is taken unless {@code max-pending} lookups are in flight, or completed
+	 * failures plus lookups in flight (this one included) would pass the threshold (both
+	 * <em>saturated</em>, nothing held). Completed failures already at the threshold
+	 * start the block (an instance died between the failure and the block).
+	 */
+	Reservation reserve(String addressKey, long nowMillis);
 
-    /**
-     * Counts one failure and hands {@code reservation} back (if any) in one atomic step, so that failures plus
-     * lookups in flight never dip while a lookup completes. The failure that reaches the threshold starts the
-     * block, exactly {@code block} long from now, and drops the failures it replaces.
-     */
-    Failure fail(String addressKey, Lease reservation, long nowMillis);
+	/**
+	 * Counts one failure and hands {@code reservation} back (if any) in one atomic step,
+	 * so that failures plus lookups in flight never dip while a lookup completes. The
+	 * failure that reaches the threshold starts the block, exactly {@code block} long
+	 * from now, and drops the failures it replaces.
+	 */
+	Failure fail(String addressKey, Lease reservation, long nowMillis);
 
-    /**
-     * A lookup succeeded: clears the address's completed failures when {@code clearFailures}, and hands
-     * {@code reservation} back (if any). Other reservations and a running block stay. May be asynchronous: it is
-     * never on the response path.
-     */
-    void succeed(String addressKey, Lease reservation, boolean clearFailures, long nowMillis);
+	/**
+	 * A lookup succeeded: clears the address's completed failures when
+	 * {@code clearFailures}, and hands {@code reservation} back (if any). Other
+	 * reservations and a running block stay. May be asynchronous: it is never on the
+	 * response path.
+	 */
+	void succeed(String addressKey, Lease reservation, boolean clearFailures, long nowMillis);
 
-    /** Hands a reservation back without a verdict; a second release is a no-op. May be asynchronous. */
-    void release(Lease reservation, long nowMillis);
+	/**
+	 * Hands a reservation back without a verdict; a second release is a no-op. May be
+	 * asynchronous.
+	 */
+	void release(Lease reservation, long nowMillis);
 
-    /** Reads an address's failures, lookups in flight and block without counting anything. */
-    GuardState state(String addressKey, long nowMillis);
+	/**
+	 * Reads an address's failures, lookups in flight and block without counting anything.
+	 */
+	GuardState state(String addressKey, long nowMillis);
 
-    /**
-     * What {@link #reserve} decided.
-     *
-     * @param outcome            admitted, blocked or saturated
-     * @param blockedUntilMillis the end of the block when blocked, else 0
-     * @param lease              the reservation when admitted, else {@code null}
-     * @param failuresSeen       completed failures of the address when admitted
-     * @param degraded           whether the answer came from a fallback instead of the authoritative store
-     */
-    record Reservation(GuardAdmission.Outcome outcome, long blockedUntilMillis, Lease lease, long failuresSeen,
-                       boolean degraded) {
+	/**
+	 * What {@link #reserve} decided.
+	 *
+	 * @param outcome admitted, blocked or saturated
+	 * @param blockedUntilMillis the end of the block when blocked, else 0
+	 * @param lease the reservation when admitted, else {@code null}
+	 * @param failuresSeen completed failures of the address when admitted
+	 * @param degraded whether the answer came from a fallback instead of the
+	 * authoritative store
+	 */
+	record Reservation(GuardAdmission.Outcome outcome, long blockedUntilMillis, Lease lease, long failuresSeen,
+			boolean degraded) {
 
-        public Reservation asDegraded() {
-            return new Reservation(outcome, blockedUntilMillis, lease, failuresSeen, true);
-        }
-    }
+		public Reservation asDegraded() {
+			return new Reservation(outcome, blockedUntilMillis, lease, failuresSeen, true);
+		}
+	}
 
-    /**
-     * What {@link #fail} did.
-     *
-     * @param reachedThreshold   whether this failure started the block
-     * @param blockedUntilMillis the end of the block this failure started or found running, else 0
-     */
-    record Failure(boolean reachedThreshold, long blockedUntilMillis) {
-    }
+	/**
+	 * What {@link #fail} did.
+	 *
+	 * @param reachedThreshold whether this failure started the block
+	 * @param blockedUntilMillis the end of the block this failure started or found
+	 * running, else 0
+	 */
+	record Failure(boolean reachedThreshold, long blockedUntilMillis) {
+	}
+
 }

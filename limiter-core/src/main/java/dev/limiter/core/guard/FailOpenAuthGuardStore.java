@@ -7,77 +7,84 @@ import dev.limiter.core.internal.InMemoryRateLimitStore;
 import java.util.Objects;
 
 /**
- * The guard's counterpart of {@link dev.limiter.core.FailOpenRateLimitStore}: asks the authoritative guard store
- * while it answers, and an in-process one (same rules, bounded keys) when it throws; answers from the fallback are
- * marked degraded. A reservation is always settled where it was taken.
+ * The guard's counterpart of {@link dev.limiter.core.FailOpenRateLimitStore}: asks the
+ * authoritative guard store while it answers, and an in-process one (same rules, bounded
+ * keys) when it throws; answers from the fallback are marked degraded. A reservation is
+ * always settled where it was taken.
  */
 public final class FailOpenAuthGuardStore implements AuthGuardStore {
 
-    private final AuthGuardStore authoritative;
-    private final InMemoryRateLimitStore memory;
-    private final StoreBackedAuthGuardStore fallback;
+	private final AuthGuardStore authoritative;
 
-    public FailOpenAuthGuardStore(AuthGuardStore authoritative, AuthGuardPolicy policy, int fallbackMaxKeys) {
-        this.authoritative = Objects.requireNonNull(authoritative, "authoritative");
-        this.memory = new InMemoryRateLimitStore(fallbackMaxKeys);
-        this.fallback = new StoreBackedAuthGuardStore(memory, policy);
-    }
+	private final InMemoryRateLimitStore memory;
 
-    public AuthGuardStore authoritative() {
-        return authoritative;
-    }
+	private final StoreBackedAuthGuardStore fallback;
 
-    @Override
-    public Reservation reserve(String addressKey, long nowMillis) {
-        try {
-            return authoritative.reserve(addressKey, nowMillis);
-        } catch (RateLimitStoreException unavailable) {
-            return fallback.reserve(addressKey, nowMillis).asDegraded();
-        }
-    }
+	public FailOpenAuthGuardStore(AuthGuardStore authoritative, AuthGuardPolicy policy, int fallbackMaxKeys) {
+		this.authoritative = Objects.requireNonNull(authoritative, "authoritative");
+		this.memory = new InMemoryRateLimitStore(fallbackMaxKeys);
+		this.fallback = new StoreBackedAuthGuardStore(memory, policy);
+	}
 
-    @Override
-    public Failure fail(String addressKey, Lease reservation, long nowMillis) {
-        if (fromFallback(reservation)) {
-            return fallback.fail(addressKey, reservation, nowMillis);
-        }
-        try {
-            return authoritative.fail(addressKey, reservation, nowMillis);
-        } catch (RateLimitStoreException unavailable) {
-            // Counted where it can be: the authoritative reservation expires by itself.
-            return fallback.fail(addressKey, null, nowMillis);
-        }
-    }
+	public AuthGuardStore authoritative() {
+		return authoritative;
+	}
 
-    @Override
-    public void succeed(String addressKey, Lease reservation, boolean clearFailures, long nowMillis) {
-        if (fromFallback(reservation)) {
-            fallback.succeed(addressKey, reservation, clearFailures, nowMillis);
-            return;
-        }
-        fallback.succeed(addressKey, null, clearFailures, nowMillis);
-        authoritative.succeed(addressKey, reservation, clearFailures, nowMillis);
-    }
+	@Override
+	public Reservation reserve(String addressKey, long nowMillis) {
+		try {
+			return authoritative.reserve(addressKey, nowMillis);
+		}
+		catch (RateLimitStoreException unavailable) {
+			return fallback.reserve(addressKey, nowMillis).asDegraded();
+		}
+	}
 
-    @Override
-    public void release(Lease reservation, long nowMillis) {
-        if (fromFallback(reservation)) {
-            fallback.release(reservation, nowMillis);
-            return;
-        }
-        authoritative.release(reservation, nowMillis);
-    }
+	@Override
+	public Failure fail(String addressKey, Lease reservation, long nowMillis) {
+		if (fromFallback(reservation)) {
+			return fallback.fail(addressKey, reservation, nowMillis);
+		}
+		try {
+			return authoritative.fail(addressKey, reservation, nowMillis);
+		}
+		catch (RateLimitStoreException unavailable) {
+			// Counted where it can be: the authoritative reservation expires by itself.
+			return fallback.fail(addressKey, null, nowMillis);
+		}
+	}
 
-    @Override
-    public GuardState state(String addressKey, long nowMillis) {
-        try {
-            return authoritative.state(addressKey, nowMillis);
-        } catch (RateLimitStoreException unavailable) {
-            return fallback.state(addressKey, nowMillis);
-        }
-    }
+	@Override
+	public void succeed(String addressKey, Lease reservation, boolean clearFailures, long nowMillis) {
+		if (fromFallback(reservation)) {
+			fallback.succeed(addressKey, reservation, clearFailures, nowMillis);
+			return;
+		}
+		fallback.succeed(addressKey, null, clearFailures, nowMillis);
+		authoritative.succeed(addressKey, reservation, clearFailures, nowMillis);
+	}
 
-    private boolean fromFallback(Lease reservation) {
-        return reservation != null && memory.issued(reservation);
-    }
+	@Override
+	public void release(Lease reservation, long nowMillis) {
+		if (fromFallback(reservation)) {
+			fallback.release(reservation, nowMillis);
+			return;
+		}
+		authoritative.release(reservation, nowMillis);
+	}
+
+	@Override
+	public GuardState state(String addressKey, long nowMillis) {
+		try {
+			return authoritative.state(addressKey, nowMillis);
+		}
+		catch (RateLimitStoreException unavailable) {
+			return fallback.state(addressKey, nowMillis);
+		}
+	}
+
+	private boolean fromFallback(Lease reservation) {
+		return reservation != null && memory.issued(reservation);
+	}
+
 }

@@ -12,158 +12,176 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * The guard on any {@link RateLimitStore}, through its ordinary SPI: three budgets per address, all expressed as
- * concurrency leases because a lease is the one thing the SPI keeps for an exact, unanchored duration:
+ * The guard on any {@link RateLimitStore}, through its ordinary SPI: three budgets per
+ * address, all expressed as concurrency leases because a lease is the one thing the SPI
+ * keeps for an exact, unanchored duration:
  * <ul>
- *   <li>{@code auth-guard-pending}: one lease per lookup in flight (at most {@code max-pending});</li>
- *   <li>{@code auth-guard-failures}: one lease per completed failure, living {@code window} after it happened
- *   (at most {@code threshold});</li>
- *   <li>{@code auth-guard-block}: a single lease living exactly {@code block} from the failure that reached the
- *   threshold; never released.</li>
+ * <li>{@code auth-guard-pending}: one lease per lookup in flight (at most
+ * {@code max-pending});</li>
+ * <li>{@code auth-guard-failures}: one lease per completed failure, living {@code window}
+ * after it happened (at most {@code threshold});</li>
+ * <li>{@code auth-guard-block}: a single lease living exactly {@code block} from the
+ * failure that reached the threshold; never released.</li>
  * </ul>
- * Each budget also needs a window; theirs never refuses. A reservation costs three store calls (peek the block,
- * take the reservation, peek the failures): free in memory, three round trips on a remote store, which is why a
- * remote store offers its own {@link AuthGuardStore} through {@link AuthGuardStoreProvider}.
+ * Each budget also needs a window; theirs never refuses. A reservation costs three store
+ * calls (peek the block, take the reservation, peek the failures): free in memory, three
+ * round trips on a remote store, which is why a remote store offers its own
+ * {@link AuthGuardStore} through {@link AuthGuardStoreProvider}.
  */
 public final class StoreBackedAuthGuardStore implements AuthGuardStore {
 
-    static final String PENDING_BUDGET = "auth-guard-pending";
-    static final String FAILURES_BUDGET = "auth-guard-failures";
-    static final String BLOCK_BUDGET = "auth-guard-block";
+	static final String PENDING_BUDGET = "auth-guard-pending";
+	static final String FAILURES_BUDGET = "auth-guard-failures";
+	static final String BLOCK_BUDGET = "auth-guard-block";
 
-    private final RateLimitStore store;
-    private final AuthGuardPolicy policy;
-    private final Budget pending;
-    private final Budget failures;
-    private final Budget block;
+	private final RateLimitStore store;
 
-    public StoreBackedAuthGuardStore(RateLimitStore store, AuthGuardPolicy policy) {
-        this.store = Objects.requireNonNull(store, "store");
-        this.policy = Objects.requireNonNull(policy, "policy");
-        this.pending = leaseBudget(PENDING_BUDGET, policy.maxPending(), policy.lookupLease());
-        this.failures = leaseBudget(FAILURES_BUDGET, policy.threshold(), policy.window());
-        this.block = leaseBudget(BLOCK_BUDGET, 1, policy.block());
-    }
+	private final AuthGuardPolicy policy;
 
-    /** The store the guard's budgets are counted in. */
-    public RateLimitStore store() {
-        return store;
-    }
+	private final Budget pending;
 
-    @Override
-    public Reservation reserve(String addressKey, long nowMillis) {
-        long blockedUntil = blockedUntil(store.peek(block, addressKey, nowMillis));
-        if (blockedUntil > nowMillis) {
-            return new Reservation(GuardAdmission.Outcome.BLOCKED, blockedUntil, null, 0, false);
-        }
-        Decision reservation = store.take(pending, addressKey, 1, true, nowMillis);
-        if (!reservation.allowed()) {
-            return saturated(reservation.degraded());
-        }
-        Lease lease = reservation.lease().orElse(null);
-        long inFlight = held(concurrencyOf(reservation.verdicts()));
-        long completed = held(concurrencyOf(store.peek(failures, addressKey, nowMillis).bounds()));
-        if (completed >= policy.threshold()) {
-            release(lease, nowMillis);
-            return new Reservation(GuardAdmission.Outcome.BLOCKED, startBlock(addressKey, nowMillis), null, 0,
-                    reservation.degraded());
-        }
-        if (completed + inFlight > policy.threshold()) {
-            release(lease, nowMillis);
-            return saturated(reservation.degraded());
-        }
-        return new Reservation(GuardAdmission.Outcome.ADMITTED, 0, lease, completed, reservation.degraded());
-    }
+	private final Budget failures;
 
-    @Override
-    public Failure fail(String addressKey, Lease reservation, long nowMillis) {
-        try {
-            Decision failure = store.take(failures, addressKey, 1, true, nowMillis);
-            BoundVerdict count = concurrencyOf(failure.verdicts());
-            if (failure.allowed() && held(count) >= policy.threshold()) {
-                return new Failure(true, startBlock(addressKey, nowMillis));
-            }
-            if (!failure.allowed()) {
-                // Already at the threshold: make sure the block exists (another instance may have died before).
-                return new Failure(false, startBlock(addressKey, nowMillis));
-            }
-            return new Failure(false, 0);
-        } finally {
-            release(reservation, nowMillis);
-        }
-    }
+	private final Budget block;
 
-    @Override
-    public void succeed(String addressKey, Lease reservation, boolean clearFailures, long nowMillis) {
-        try {
-            if (clearFailures) {
-                store.reset(failures, addressKey);
-            }
-        } finally {
-            release(reservation, nowMillis);
-        }
-    }
+	public StoreBackedAuthGuardStore(RateLimitStore store, AuthGuardPolicy policy) {
+		this.store = Objects.requireNonNull(store, "store");
+		this.policy = Objects.requireNonNull(policy, "policy");
+		this.pending = leaseBudget(PENDING_BUDGET, policy.maxPending(), policy.lookupLease());
+		this.failures = leaseBudget(FAILURES_BUDGET, policy.threshold(), policy.window());
+		this.block = leaseBudget(BLOCK_BUDGET, 1, policy.block());
+	}
 
-    @Override
-    public void release(Lease reservation, long nowMillis) {
-        if (reservation == null) {
-            return;
-        }
-        try {
-            store.release(reservation, nowMillis);
-        } catch (RateLimitStoreException unavailable) {
-            // The reservation expires by itself after the lookup lease.
-        }
-    }
+	/** The store the guard's budgets are counted in. */
+	public RateLimitStore store() {
+		return store;
+	}
 
-    @Override
-    public GuardState state(String addressKey, long nowMillis) {
-        long blockedUntil = blockedUntil(store.peek(block, addressKey, nowMillis));
-        long completed = held(concurrencyOf(store.peek(failures, addressKey, nowMillis).bounds()));
-        long inFlight = held(concurrencyOf(store.peek(pending, addressKey, nowMillis).bounds()));
-        return new GuardState(completed, inFlight, blockedUntil > nowMillis ? blockedUntil : 0);
-    }
+	@Override
+	public Reservation reserve(String addressKey, long nowMillis) {
+		long blockedUntil = blockedUntil(store.peek(block, addressKey, nowMillis));
+		if (blockedUntil > nowMillis) {
+			return new Reservation(GuardAdmission.Outcome.BLOCKED, blockedUntil, null, 0, false);
+		}
+		Decision reservation = store.take(pending, addressKey, 1, true, nowMillis);
+		if (!reservation.allowed()) {
+			return saturated(reservation.degraded());
+		}
+		Lease lease = reservation.lease().orElse(null);
+		long inFlight = held(concurrencyOf(reservation.verdicts()));
+		long completed = held(concurrencyOf(store.peek(failures, addressKey, nowMillis).bounds()));
+		if (completed >= policy.threshold()) {
+			release(lease, nowMillis);
+			return new Reservation(GuardAdmission.Outcome.BLOCKED, startBlock(addressKey, nowMillis), null, 0,
+					reservation.degraded());
+		}
+		if (completed + inFlight > policy.threshold()) {
+			release(lease, nowMillis);
+			return saturated(reservation.degraded());
+		}
+		return new Reservation(GuardAdmission.Outcome.ADMITTED, 0, lease, completed, reservation.degraded());
+	}
 
-    /** Starts the block (or finds the one already running) and drops the failures it replaces; returns its end. */
-    private long startBlock(String addressKey, long nowMillis) {
-        Decision started = store.take(block, addressKey, 1, true, nowMillis);
-        long until = started.lease().map(Lease::expiresAtMillis)
-                .orElseGet(() -> concurrencyOf(started.verdicts()).resetAtMillis());
-        try {
-            store.reset(failures, addressKey);
-        } catch (RateLimitStoreException unavailable) {
-            // Left over failures expire on their own; the block is what matters.
-        }
-        return until;
-    }
+	@Override
+	public Failure fail(String addressKey, Lease reservation, long nowMillis) {
+		try {
+			Decision failure = store.take(failures, addressKey, 1, true, nowMillis);
+			BoundVerdict count = concurrencyOf(failure.verdicts());
+			if (failure.allowed() && held(count) >= policy.threshold()) {
+				return new Failure(true, startBlock(addressKey, nowMillis));
+			}
+			if (!failure.allowed()) {
+				// Already at the threshold: make sure the block exists (another instance
+				// may have died before).
+				return new Failure(false, startBlock(addressKey, nowMillis));
+			}
+			return new Failure(false, 0);
+		}
+		finally {
+			release(reservation, nowMillis);
+		}
+	}
 
-    private static Reservation saturated(boolean degraded) {
-        return new Reservation(GuardAdmission.Outcome.SATURATED, 0, null, 0, degraded);
-    }
+	@Override
+	public void succeed(String addressKey, Lease reservation, boolean clearFailures, long nowMillis) {
+		try {
+			if (clearFailures) {
+				store.reset(failures, addressKey);
+			}
+		}
+		finally {
+			release(reservation, nowMillis);
+		}
+	}
 
-    private static long blockedUntil(KeyState state) {
-        BoundVerdict lease = concurrencyOf(state.bounds());
-        return lease.refused() ? lease.resetAtMillis() : 0;
-    }
+	@Override
+	public void release(Lease reservation, long nowMillis) {
+		if (reservation == null) {
+			return;
+		}
+		try {
+			store.release(reservation, nowMillis);
+		}
+		catch (RateLimitStoreException unavailable) {
+			// The reservation expires by itself after the lookup lease.
+		}
+	}
 
-    private static BoundVerdict concurrencyOf(Iterable<BoundVerdict> verdicts) {
-        for (BoundVerdict verdict : verdicts) {
-            if (verdict.concurrency()) {
-                return verdict;
-            }
-        }
-        throw new IllegalStateException("the store answered without the concurrency bound the guard asked for");
-    }
+	@Override
+	public GuardState state(String addressKey, long nowMillis) {
+		long blockedUntil = blockedUntil(store.peek(block, addressKey, nowMillis));
+		long completed = held(concurrencyOf(store.peek(failures, addressKey, nowMillis).bounds()));
+		long inFlight = held(concurrencyOf(store.peek(pending, addressKey, nowMillis).bounds()));
+		return new GuardState(completed, inFlight, blockedUntil > nowMillis ? blockedUntil : 0);
+	}
 
-    private static long held(BoundVerdict concurrency) {
-        return concurrency.limit() - concurrency.remaining();
-    }
+	/**
+	 * Starts the block (or finds the one already running) and drops the failures it
+	 * replaces; returns its end.
+	 */
+	private long startBlock(String addressKey, long nowMillis) {
+		Decision started = store.take(block, addressKey, 1, true, nowMillis);
+		long until = started.lease()
+			.map(Lease::expiresAtMillis)
+			.orElseGet(() -> concurrencyOf(started.verdicts()).resetAtMillis());
+		try {
+			store.reset(failures, addressKey);
+		}
+		catch (RateLimitStoreException unavailable) {
+			// Left over failures expire on their own; the block is what matters.
+		}
+		return until;
+	}
 
-    private static Budget leaseBudget(String name, int leases, Duration leaseLength) {
-        // The SPI needs a window on every budget; this one is never the bound that refuses.
-        return Budget.builder(name)
-                .window("calls", Integer.MAX_VALUE, Duration.ofSeconds(1))
-                .concurrency(leases, leaseLength)
-                .build();
-    }
+	private static Reservation saturated(boolean degraded) {
+		return new Reservation(GuardAdmission.Outcome.SATURATED, 0, null, 0, degraded);
+	}
+
+	private static long blockedUntil(KeyState state) {
+		BoundVerdict lease = concurrencyOf(state.bounds());
+		return lease.refused() ? lease.resetAtMillis() : 0;
+	}
+
+	private static BoundVerdict concurrencyOf(Iterable<BoundVerdict> verdicts) {
+		for (BoundVerdict verdict : verdicts) {
+			if (verdict.concurrency()) {
+				return verdict;
+			}
+		}
+		throw new IllegalStateException("the store answered without the concurrency bound the guard asked for");
+	}
+
+	private static long held(BoundVerdict concurrency) {
+		return concurrency.limit() - concurrency.remaining();
+	}
+
+	private static Budget leaseBudget(String name, int leases, Duration leaseLength) {
+		// The SPI needs a window on every budget; this one is never the bound that
+		// refuses.
+		return Budget.builder(name)
+			.window("calls", Integer.MAX_VALUE, Duration.ofSeconds(1))
+			.concurrency(leases, leaseLength)
+			.build();
+	}
+
 }

@@ -3,93 +3,103 @@ package dev.limiter.core.internal;
 import java.util.Arrays;
 
 /**
- * The mutable counters of one key of one budget: per window its start and count, plus the leases held.
- * Not thread-safe: the owner serializes access. Kept to two arrays so an idle two-window key stays small.
+ * The mutable counters of one key of one budget: per window its start and count, plus the
+ * leases held. Not thread-safe: the owner serializes access. Kept to two arrays so an
+ * idle two-window key stays small.
  */
 public final class CounterState {
 
-    /**
-     * {@code [reset0, count0, reset1, count1, ...]} in the budget's window order. Keeping the window's end
-     * rather than its start lets a state tell whether it is idle without knowing its budget.
-     */
-    final long[] windows;
-    /** Lease ids, {@code null} until the first lease. */
-    String[] leaseIds;
-    /** Lease expiries, parallel to {@link #leaseIds}. */
-    long[] leaseExpiries;
-    int leaseCount;
+	/**
+	 * {@code [reset0, count0, reset1, count1, ...]} in the budget's window order. Keeping
+	 * the window's end rather than its start lets a state tell whether it is idle without
+	 * knowing its budget.
+	 */
+	final long[] windows;
 
-    public CounterState(int windowCount) {
-        this.windows = new long[windowCount * 2];
-    }
+	/** Lease ids, {@code null} until the first lease. */
+	String[] leaseIds;
 
-    /** Whether nothing here still matters at {@code nowMillis}: every window ended, every lease expired. */
-    boolean isIdle(long nowMillis) {
-        for (int i = 0; i < windows.length; i += 2) {
-            if (windows[i] > nowMillis) {
-                return false;
-            }
-        }
-        for (int i = 0; i < leaseCount; i++) {
-            if (leaseExpiries[i] > nowMillis) {
-                return false;
-            }
-        }
-        return true;
-    }
+	/** Lease expiries, parallel to {@link #leaseIds}. */
+	long[] leaseExpiries;
 
-    int windowCount() {
-        return windows.length / 2;
-    }
+	int leaseCount;
 
-    void addLease(String id, long expiresAt) {
-        if (leaseIds == null) {
-            leaseIds = new String[2];
-            leaseExpiries = new long[2];
-        } else if (leaseCount == leaseIds.length) {
-            leaseIds = Arrays.copyOf(leaseIds, leaseCount * 2);
-            leaseExpiries = Arrays.copyOf(leaseExpiries, leaseCount * 2);
-        }
-        leaseIds[leaseCount] = id;
-        leaseExpiries[leaseCount] = expiresAt;
-        leaseCount++;
-    }
+	public CounterState(int windowCount) {
+		this.windows = new long[windowCount * 2];
+	}
 
-    boolean removeLease(String id) {
-        for (int i = 0; i < leaseCount; i++) {
-            if (leaseIds[i].equals(id)) {
-                removeLeaseAt(i);
-                return true;
-            }
-        }
-        return false;
-    }
+	/**
+	 * Whether nothing here still matters at {@code nowMillis}: every window ended, every
+	 * lease expired.
+	 */
+	boolean isIdle(long nowMillis) {
+		for (int i = 0; i < windows.length; i += 2) {
+			if (windows[i] > nowMillis) {
+				return false;
+			}
+		}
+		for (int i = 0; i < leaseCount; i++) {
+			if (leaseExpiries[i] > nowMillis) {
+				return false;
+			}
+		}
+		return true;
+	}
 
-    void dropExpiredLeases(long nowMillis) {
-        for (int i = leaseCount - 1; i >= 0; i--) {
-            if (leaseExpiries[i] <= nowMillis) {
-                removeLeaseAt(i);
-            }
-        }
-    }
+	int windowCount() {
+		return windows.length / 2;
+	}
 
-    long earliestLeaseExpiry(long otherwise) {
-        long earliest = Long.MAX_VALUE;
-        for (int i = 0; i < leaseCount; i++) {
-            earliest = Math.min(earliest, leaseExpiries[i]);
-        }
-        return leaseCount == 0 ? otherwise : earliest;
-    }
+	void addLease(String id, long expiresAt) {
+		if (leaseIds == null) {
+			leaseIds = new String[2];
+			leaseExpiries = new long[2];
+		}
+		else if (leaseCount == leaseIds.length) {
+			leaseIds = Arrays.copyOf(leaseIds, leaseCount * 2);
+			leaseExpiries = Arrays.copyOf(leaseExpiries, leaseCount * 2);
+		}
+		leaseIds[leaseCount] = id;
+		leaseExpiries[leaseCount] = expiresAt;
+		leaseCount++;
+	}
 
-    private void removeLeaseAt(int i) {
-        int last = leaseCount - 1;
-        leaseIds[i] = leaseIds[last];
-        leaseExpiries[i] = leaseExpiries[last];
-        leaseIds[last] = null;
-        leaseCount = last;
-        if (leaseCount == 0) {
-            leaseIds = null;
-            leaseExpiries = null;
-        }
-    }
+	boolean removeLease(String id) {
+		for (int i = 0; i < leaseCount; i++) {
+			if (leaseIds[i].equals(id)) {
+				removeLeaseAt(i);
+				return true;
+			}
+		}
+		return false;
+	}
+
+	void dropExpiredLeases(long nowMillis) {
+		for (int i = leaseCount - 1; i >= 0; i--) {
+			if (leaseExpiries[i] <= nowMillis) {
+				removeLeaseAt(i);
+			}
+		}
+	}
+
+	long earliestLeaseExpiry(long otherwise) {
+		long earliest = Long.MAX_VALUE;
+		for (int i = 0; i < leaseCount; i++) {
+			earliest = Math.min(earliest, leaseExpiries[i]);
+		}
+		return leaseCount == 0 ? otherwise : earliest;
+	}
+
+	private void removeLeaseAt(int i) {
+		int last = leaseCount - 1;
+		leaseIds[i] = leaseIds[last];
+		leaseExpiries[i] = leaseExpiries[last];
+		leaseIds[last] = null;
+		leaseCount = last;
+		if (leaseCount == 0) {
+			leaseIds = null;
+			leaseExpiries = null;
+		}
+	}
+
 }

@@ -12,150 +12,168 @@ import java.util.List;
 import java.util.function.Supplier;
 
 /**
- * The limiter's rule, once, in Java: fixed wall-clock windows, cost, concurrency leases with expiry,
- * refused-not-counted unless the budget counts refusals. The Redis store's Lua script is the only other
- * implementation; the shared contract suite and a differential test hold the two equal.
+ * The limiter's rule, once, in Java: fixed wall-clock windows, cost, concurrency leases
+ * with expiry, refused-not-counted unless the budget counts refusals. The Redis store's
+ * Lua script is the only other implementation; the shared contract suite and a
+ * differential test hold the two equal.
  *
- * <p>Pure with respect to time: every method takes {@code nowMillis}. Callers serialize access per state.
+ * <p>
+ * Pure with respect to time: every method takes {@code nowMillis}. Callers serialize
+ * access per state.
  */
 public final class FixedWindowArithmetic {
 
-    private FixedWindowArithmetic() {
-    }
+	private FixedWindowArithmetic() {
+	}
 
-    /** Decides and counts one request against {@code state}, mutating it. */
-    public static Decision take(Budget budget, String key, CounterState state, long cost, boolean expensive,
-                                long nowMillis, Supplier<String> leaseIds) {
-        budget.checkCost(cost);
-        return decide(budget, key, state, cost, expensive, nowMillis, leaseIds);
-    }
+	/** Decides and counts one request against {@code state}, mutating it. */
+	public static Decision take(Budget budget, String key, CounterState state, long cost, boolean expensive,
+			long nowMillis, Supplier<String> leaseIds) {
+		budget.checkCost(cost);
+		return decide(budget, key, state, cost, expensive, nowMillis, leaseIds);
+	}
 
-    /**
-     * Reads the counters at {@code nowMillis} without changing them: {@link #take} in dry-run mode for one unit
-     * that would need a lease, so every bound shows whether one more request would be refused now.
-     *
-     * @param state the key's counters, {@code null} when the store holds none
-     */
-    public static KeyState peek(Budget budget, String key, CounterState state, long nowMillis) {
-        Decision dryRun = decide(budget, key, state, 1, true, nowMillis, null);
-        return new KeyState(budget.name(), key, dryRun.verdicts());
-    }
+	/**
+	 * Reads the counters at {@code nowMillis} without changing them: {@link #take} in
+	 * dry-run mode for one unit that would need a lease, so every bound shows whether one
+	 * more request would be refused now.
+	 * @param state the key's counters, {@code null} when the store holds none
+	 */
+	public static KeyState peek(Budget budget, String key, CounterState state, long nowMillis) {
+		Decision dryRun = decide(budget, key, state, 1, true, nowMillis, null);
+		return new KeyState(budget.name(), key, dryRun.verdicts());
+	}
 
-    /**
-     * The rule, once. A window that has ended starts again from zero; a clock that went backwards keeps counting
-     * in the newest window seen. Without {@code leaseIds} this is a dry run: {@code state} (which may then be
-     * {@code null}) is read, never written, and nothing is counted or leased.
-     */
-    private static Decision decide(Budget budget, String key, CounterState state, long cost, boolean expensive,
-                                   long nowMillis, Supplier<String> leaseIds) {
-        boolean dryRun = leaseIds == null;
-        List<Window> windows = budget.windows();
-        int n = windows.size();
-        boolean roomInWindows = true;
-        for (int i = 0; i < n; i++) {
-            Window w = windows.get(i);
-            long before;
-            if (dryRun) {
-                before = countedIn(w, state, i, nowMillis);
-            }
-            else {
-                // Each window's reset once per decision (a long division): the state moves to the window that
-                // counts now here, exactly as the write below would, so the second pass only reads it back.
-                long reset = w.resetAt(nowMillis);
-                if (state.windows[2 * i] >= reset) {
-                    before = state.windows[2 * i + 1];
-                }
-                else {
-                    state.windows[2 * i] = reset;
-                    state.windows[2 * i + 1] = 0;
-                    before = 0;
-                }
-            }
-            // subtraction, not addition: count + cost must not overflow into an admission
-            roomInWindows &= cost <= w.limit() - before;
-        }
+	/**
+	 * The rule, once. A window that has ended starts again from zero; a clock that went
+	 * backwards keeps counting in the newest window seen. Without {@code leaseIds} this
+	 * is a dry run: {@code state} (which may then be {@code null}) is read, never
+	 * written, and nothing is counted or leased.
+	 */
+	private static Decision decide(Budget budget, String key, CounterState state, long cost, boolean expensive,
+			long nowMillis, Supplier<String> leaseIds) {
+		boolean dryRun = leaseIds == null;
+		List<Window> windows = budget.windows();
+		int n = windows.size();
+		boolean roomInWindows = true;
+		for (int i = 0; i < n; i++) {
+			Window w = windows.get(i);
+			long before;
+			if (dryRun) {
+				before = countedIn(w, state, i, nowMillis);
+			}
+			else {
+				// Each window's reset once per decision (a long division): the state
+				// moves to the window that
+				// counts now here, exactly as the write below would, so the second pass
+				// only reads it back.
+				long reset = w.resetAt(nowMillis);
+				if (state.windows[2 * i] >= reset) {
+					before = state.windows[2 * i + 1];
+				}
+				else {
+					state.windows[2 * i] = reset;
+					state.windows[2 * i + 1] = 0;
+					before = 0;
+				}
+			}
+			// subtraction, not addition: count + cost must not overflow into an admission
+			roomInWindows &= cost <= w.limit() - before;
+		}
 
-        ConcurrencyBound bound = expensive ? budget.concurrency().orElse(null) : null;
-        int held = 0;
-        if (bound != null && state != null) {
-            if (!dryRun) {
-                state.dropExpiredLeases(nowMillis);
-            }
-            held = liveLeases(state, nowMillis);
-        }
-        boolean leaseFree = bound == null || held < bound.max();
+		ConcurrencyBound bound = expensive ? budget.concurrency().orElse(null) : null;
+		int held = 0;
+		if (bound != null && state != null) {
+			if (!dryRun) {
+				state.dropExpiredLeases(nowMillis);
+			}
+			held = liveLeases(state, nowMillis);
+		}
+		boolean leaseFree = bound == null || held < bound.max();
 
-        boolean admitted = roomInWindows && leaseFree && !dryRun;
-        boolean counts = !dryRun && (admitted || budget.countRefused());
-        BoundVerdict[] verdicts = new BoundVerdict[bound == null ? n : n + 1];
-        for (int i = 0; i < n; i++) {
-            Window w = windows.get(i);
-            long reset = dryRun ? resetOf(w, state, i, nowMillis) : state.windows[2 * i];
-            long before = dryRun ? countedIn(w, state, i, nowMillis) : state.windows[2 * i + 1];
-            long after = counts ? before + cost : before;
-            if (!dryRun) {
-                // The window moved above even when nothing is counted: a refused request still moves the key to
-                // the newest window.
-                state.windows[2 * i + 1] = after;
-            }
-            verdicts[i] = BoundVerdict.window(w, after, reset, cost > w.limit() - before);
-        }
-        Lease lease = null;
-        if (admitted && bound != null) {
-            lease = new Lease(budget.name(), key, leaseIds.get(), nowMillis + bound.leaseMillis());
-            state.addLease(lease.id(), lease.expiresAtMillis());
-            held++;
-        }
-        if (bound != null) {
-            verdicts[n] = BoundVerdict.concurrency(bound, held, earliestLiveLease(state, nowMillis), !leaseFree);
-        }
-        return Decision.of(budget.name(), nowMillis, listOf(verdicts), lease);
-    }
+		boolean admitted = roomInWindows && leaseFree && !dryRun;
+		boolean counts = !dryRun && (admitted || budget.countRefused());
+		BoundVerdict[] verdicts = new BoundVerdict[bound == null ? n : n + 1];
+		for (int i = 0; i < n; i++) {
+			Window w = windows.get(i);
+			long reset = dryRun ? resetOf(w, state, i, nowMillis) : state.windows[2 * i];
+			long before = dryRun ? countedIn(w, state, i, nowMillis) : state.windows[2 * i + 1];
+			long after = counts ? before + cost : before;
+			if (!dryRun) {
+				// The window moved above even when nothing is counted: a refused request
+				// still moves the key to
+				// the newest window.
+				state.windows[2 * i + 1] = after;
+			}
+			verdicts[i] = BoundVerdict.window(w, after, reset, cost > w.limit() - before);
+		}
+		Lease lease = null;
+		if (admitted && bound != null) {
+			lease = new Lease(budget.name(), key, leaseIds.get(), nowMillis + bound.leaseMillis());
+			state.addLease(lease.id(), lease.expiresAtMillis());
+			held++;
+		}
+		if (bound != null) {
+			verdicts[n] = BoundVerdict.concurrency(bound, held, earliestLiveLease(state, nowMillis), !leaseFree);
+		}
+		return Decision.of(budget.name(), nowMillis, listOf(verdicts), lease);
+	}
 
-    /** An immutable list of the verdicts; for the usual one or two bounds without copying an array. */
-    private static List<BoundVerdict> listOf(BoundVerdict[] verdicts) {
-        return switch (verdicts.length) {
-            case 1 -> List.of(verdicts[0]);
-            case 2 -> List.of(verdicts[0], verdicts[1]);
-            case 3 -> List.of(verdicts[0], verdicts[1], verdicts[2]);
-            default -> List.of(verdicts);
-        };
-    }
+	/**
+	 * An immutable list of the verdicts; for the usual one or two bounds without copying
+	 * an array.
+	 */
+	private static List<BoundVerdict> listOf(BoundVerdict[] verdicts) {
+		return switch (verdicts.length) {
+			case 1 -> List.of(verdicts[0]);
+			case 2 -> List.of(verdicts[0], verdicts[1]);
+			case 3 -> List.of(verdicts[0], verdicts[1], verdicts[2]);
+			default -> List.of(verdicts);
+		};
+	}
 
-    /**
-     * The end of window {@code i} that counts at {@code nowMillis}: the one containing now, or the stored one
-     * when that is the same or newer (a clock that went backwards keeps counting in the newest window seen).
-     */
-    private static long resetOf(Window w, CounterState state, int i, long nowMillis) {
-        long reset = w.resetAt(nowMillis);
-        return state != null && state.windows[2 * i] >= reset ? state.windows[2 * i] : reset;
-    }
+	/**
+	 * The end of window {@code i} that counts at {@code nowMillis}: the one containing
+	 * now, or the stored one when that is the same or newer (a clock that went backwards
+	 * keeps counting in the newest window seen).
+	 */
+	private static long resetOf(Window w, CounterState state, int i, long nowMillis) {
+		long reset = w.resetAt(nowMillis);
+		return state != null && state.windows[2 * i] >= reset ? state.windows[2 * i] : reset;
+	}
 
-    /** Units counted in the window {@link #resetOf} names; zero when that window has not been counted in yet. */
-    private static long countedIn(Window w, CounterState state, int i, long nowMillis) {
-        return state != null && state.windows[2 * i] >= w.resetAt(nowMillis) ? state.windows[2 * i + 1] : 0;
-    }
+	/**
+	 * Units counted in the window {@link #resetOf} names; zero when that window has not
+	 * been counted in yet.
+	 */
+	private static long countedIn(Window w, CounterState state, int i, long nowMillis) {
+		return state != null && state.windows[2 * i] >= w.resetAt(nowMillis) ? state.windows[2 * i + 1] : 0;
+	}
 
-    private static int liveLeases(CounterState state, long nowMillis) {
-        int held = 0;
-        for (int i = 0; i < state.leaseCount; i++) {
-            if (state.leaseExpiries[i] > nowMillis) {
-                held++;
-            }
-        }
-        return held;
-    }
+	private static int liveLeases(CounterState state, long nowMillis) {
+		int held = 0;
+		for (int i = 0; i < state.leaseCount; i++) {
+			if (state.leaseExpiries[i] > nowMillis) {
+				held++;
+			}
+		}
+		return held;
+	}
 
-    /** The earliest expiry among the leases still live at {@code nowMillis}; {@code nowMillis} when none is. */
-    private static long earliestLiveLease(CounterState state, long nowMillis) {
-        long earliest = Long.MAX_VALUE;
-        if (state != null) {
-            for (int i = 0; i < state.leaseCount; i++) {
-                if (state.leaseExpiries[i] > nowMillis) {
-                    earliest = Math.min(earliest, state.leaseExpiries[i]);
-                }
-            }
-        }
-        return earliest == Long.MAX_VALUE ? nowMillis : earliest;
-    }
+	/**
+	 * The earliest expiry among the leases still live at {@code nowMillis};
+	 * {@code nowMillis} when none is.
+	 */
+	private static long earliestLiveLease(CounterState state, long nowMillis) {
+		long earliest = Long.MAX_VALUE;
+		if (state != null) {
+			for (int i = 0; i < state.leaseCount; i++) {
+				if (state.leaseExpiries[i] > nowMillis) {
+					earliest = Math.min(earliest, state.leaseExpiries[i]);
+				}
+			}
+		}
+		return earliest == Long.MAX_VALUE ? nowMillis : earliest;
+	}
+
 }

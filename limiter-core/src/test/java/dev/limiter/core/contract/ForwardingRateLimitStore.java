@@ -7,35 +7,36 @@ import dev.limiter.core.Lease;
 import dev.limiter.core.RateLimitStore;
 
 /**
- * A test store that hands every call to {@link #delegate()}; tests override the one call they record or break,
- * instead of each writing the whole SPI again.
+ * A test store that hands every call to {@link #delegate()}; tests override the one call
+ * they record or break, instead of each writing the whole SPI again.
  */
 public abstract class ForwardingRateLimitStore implements RateLimitStore {
 
-    protected abstract RateLimitStore delegate();
+	protected abstract RateLimitStore delegate();
 
-    @Override
-    public Decision take(Budget budget, String key, long cost, boolean expensive, long nowMillis) {
-        return delegate().take(budget, key, cost, expensive, nowMillis);
-    }
+	@Override
+	public Decision take(Budget budget, String key, long cost, boolean expensive, long nowMillis) {
+		return delegate().take(budget, key, cost, expensive, nowMillis);
+	}
 
-    @Override
-    public void release(Lease lease, long nowMillis) {
-        delegate().release(lease, nowMillis);
-    }
+	@Override
+	public void release(Lease lease, long nowMillis) {
+		delegate().release(lease, nowMillis);
+	}
 
-    @Override
-    public KeyState peek(Budget budget, String key, long nowMillis) {
-        return delegate().peek(budget, key, nowMillis);
-    }
+	@Override
+	public KeyState peek(Budget budget, String key, long nowMillis) {
+		return delegate().peek(budget, key, nowMillis);
+	}
 
-    @Override
-    public void reset(Budget budget, String key) {
-        delegate().reset(budget, key);
-    }
+	@Override
+	public void reset(Budget budget, String key) {
+		delegate().reset(budget, key);
+	}
 
-    @Override
-    public String name() {
-        return delegate().name();
-    }
+	@Override
+	public String name() {
+		return delegate().name();
+	}
+
 }

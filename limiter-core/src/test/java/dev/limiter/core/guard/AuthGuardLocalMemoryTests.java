@@ -17,118 +17,125 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** What the guard remembers locally, and that it then costs the store no call. */
 class AuthGuardLocalMemoryTests {
 
-    private static final long T = 1_700_000_000_123L;
+	private static final long T = 1_700_000_000_123L;
 
-    private final CountingStore store = new CountingStore(new InMemoryRateLimitStore(10_000));
-    private final AuthGuard guard = new AuthGuard(store, AuthGuardPolicy.defaults());
-    private final String address = AuthGuard.addressKey("203.0.113.7");
-    private final String good = AuthGuard.credentialKey("Bearer sp_good");
+	private final CountingStore store = new CountingStore(new InMemoryRateLimitStore(10_000));
 
-    @Test
-    void admitWhenTheCredentialAuthenticatedHereShouldTakeNoReservationAndCallNoStore() {
-        guard.succeeded(guard.admit(address, good, T), T);
-        int callsBefore = store.calls.get();
+	private final AuthGuard guard = new AuthGuard(store, AuthGuardPolicy.defaults());
 
-        GuardAdmission again = guard.admit(address, good, T + 1);
-        guard.succeeded(again, T + 2);
+	private final String address = AuthGuard.addressKey("203.0.113.7");
 
-        assertThat(again.outcome()).isEqualTo(ADMITTED);
-        assertThat(again.reservation()).isNull();
-        assertThat(store.calls.get()).isEqualTo(callsBefore);
-    }
+	private final String good = AuthGuard.credentialKey("Bearer sp_good");
 
-    @Test
-    void admitWhenTheRememberedCredentialLapsedShouldReserveAgain() {
-        guard.succeeded(guard.admit(address, good, T), T);
+	@Test
+	void admitWhenTheCredentialAuthenticatedHereShouldTakeNoReservationAndCallNoStore() {
+		guard.succeeded(guard.admit(address, good, T), T);
+		int callsBefore = store.calls.get();
 
-        GuardAdmission later = guard.admit(address, good, T + AuthGuardPolicy.DEFAULT_REMEMBER_AUTHENTICATED.toMillis());
+		GuardAdmission again = guard.admit(address, good, T + 1);
+		guard.succeeded(again, T + 2);
 
-        assertThat(later.reservation()).isNotNull();
-    }
+		assertThat(again.outcome()).isEqualTo(ADMITTED);
+		assertThat(again.reservation()).isNull();
+		assertThat(store.calls.get()).isEqualTo(callsBefore);
+	}
 
-    @Test
-    void admitWhenTheAddressIsKnownBlockedShouldRefuseEvenARememberedCredentialWithoutAStoreCall() {
-        guard.succeeded(guard.admit(address, good, T), T);
-        for (int i = 0; i < 50; i++) {
-            guard.failed(guard.admit(address, AuthGuard.credentialKey("Bearer bad" + i), T), T);
-        }
-        int callsBefore = store.calls.get();
+	@Test
+	void admitWhenTheRememberedCredentialLapsedShouldReserveAgain() {
+		guard.succeeded(guard.admit(address, good, T), T);
 
-        GuardAdmission refused = guard.admit(address, good, T + 10);
+		GuardAdmission later = guard.admit(address, good,
+				T + AuthGuardPolicy.DEFAULT_REMEMBER_AUTHENTICATED.toMillis());
 
-        assertThat(refused.outcome()).isEqualTo(BLOCKED);
-        assertThat(refused.retryAfterMillis()).isEqualTo(AuthGuardPolicy.DEFAULT_BLOCK.toMillis() - 10);
-        assertThat(store.calls.get()).isEqualTo(callsBefore);
-    }
+		assertThat(later.reservation()).isNotNull();
+	}
 
-    @Test
-    void succeededThroughARememberedCredentialShouldClearTheFailuresCountedHere() {
-        guard.succeeded(guard.admit(address, good, T), T);
-        for (int i = 0; i < 49; i++) {
-            guard.failed(guard.admit(address, AuthGuard.credentialKey("Bearer bad" + i), T), T);
-        }
+	@Test
+	void admitWhenTheAddressIsKnownBlockedShouldRefuseEvenARememberedCredentialWithoutAStoreCall() {
+		guard.succeeded(guard.admit(address, good, T), T);
+		for (int i = 0; i < 50; i++) {
+			guard.failed(guard.admit(address, AuthGuard.credentialKey("Bearer bad" + i), T), T);
+		}
+		int callsBefore = store.calls.get();
 
-        guard.succeeded(guard.admit(address, good, T + 1), T + 1);
+		GuardAdmission refused = guard.admit(address, good, T + 10);
 
-        assertThat(guard.state(address, T + 1).failures()).isZero();
-    }
+		assertThat(refused.outcome()).isEqualTo(BLOCKED);
+		assertThat(refused.retryAfterMillis()).isEqualTo(AuthGuardPolicy.DEFAULT_BLOCK.toMillis() - 10);
+		assertThat(store.calls.get()).isEqualTo(callsBefore);
+	}
 
-    @Test
-    void failedThroughARememberedCredentialShouldForgetItAndCountAFailure() {
-        guard.succeeded(guard.admit(address, good, T), T);
+	@Test
+	void succeededThroughARememberedCredentialShouldClearTheFailuresCountedHere() {
+		guard.succeeded(guard.admit(address, good, T), T);
+		for (int i = 0; i < 49; i++) {
+			guard.failed(guard.admit(address, AuthGuard.credentialKey("Bearer bad" + i), T), T);
+		}
 
-        guard.failed(guard.admit(address, good, T + 1), T + 1);
+		guard.succeeded(guard.admit(address, good, T + 1), T + 1);
 
-        assertThat(guard.state(address, T + 1).failures()).isEqualTo(1);
-        assertThat(guard.admit(address, good, T + 2).reservation()).isNotNull();
-    }
+		assertThat(guard.state(address, T + 1).failures()).isZero();
+	}
 
-    @Test
-    void admitWhenRememberingIsOffShouldAlwaysReserve() {
-        AuthGuard forgetful = new AuthGuard(store, new AuthGuardPolicy(50, AuthGuardPolicy.DEFAULT_WINDOW,
-                AuthGuardPolicy.DEFAULT_BLOCK, 50, AuthGuardPolicy.DEFAULT_LOOKUP_LEASE, java.time.Duration.ZERO));
-        forgetful.succeeded(forgetful.admit(address, good, T), T);
+	@Test
+	void failedThroughARememberedCredentialShouldForgetItAndCountAFailure() {
+		guard.succeeded(guard.admit(address, good, T), T);
 
-        assertThat(forgetful.admit(address, good, T + 1).reservation()).isNotNull();
-    }
+		guard.failed(guard.admit(address, good, T + 1), T + 1);
 
-    /** Counts every call that reaches the store. */
-    private static final class CountingStore implements RateLimitStore {
+		assertThat(guard.state(address, T + 1).failures()).isEqualTo(1);
+		assertThat(guard.admit(address, good, T + 2).reservation()).isNotNull();
+	}
 
-        private final RateLimitStore store;
-        private final AtomicInteger calls = new AtomicInteger();
+	@Test
+	void admitWhenRememberingIsOffShouldAlwaysReserve() {
+		AuthGuard forgetful = new AuthGuard(store, new AuthGuardPolicy(50, AuthGuardPolicy.DEFAULT_WINDOW,
+				AuthGuardPolicy.DEFAULT_BLOCK, 50, AuthGuardPolicy.DEFAULT_LOOKUP_LEASE, java.time.Duration.ZERO));
+		forgetful.succeeded(forgetful.admit(address, good, T), T);
 
-        CountingStore(RateLimitStore store) {
-            this.store = store;
-        }
+		assertThat(forgetful.admit(address, good, T + 1).reservation()).isNotNull();
+	}
 
-        @Override
-        public Decision take(Budget budget, String key, long cost, boolean expensive, long nowMillis) {
-            calls.incrementAndGet();
-            return store.take(budget, key, cost, expensive, nowMillis);
-        }
+	/** Counts every call that reaches the store. */
+	private static final class CountingStore implements RateLimitStore {
 
-        @Override
-        public void release(Lease lease, long nowMillis) {
-            calls.incrementAndGet();
-            store.release(lease, nowMillis);
-        }
+		private final RateLimitStore store;
 
-        @Override
-        public KeyState peek(Budget budget, String key, long nowMillis) {
-            calls.incrementAndGet();
-            return store.peek(budget, key, nowMillis);
-        }
+		private final AtomicInteger calls = new AtomicInteger();
 
-        @Override
-        public void reset(Budget budget, String key) {
-            calls.incrementAndGet();
-            store.reset(budget, key);
-        }
+		CountingStore(RateLimitStore store) {
+			this.store = store;
+		}
 
-        @Override
-        public String name() {
-            return store.name();
-        }
-    }
+		@Override
+		public Decision take(Budget budget, String key, long cost, boolean expensive, long nowMillis) {
+			calls.incrementAndGet();
+			return store.take(budget, key, cost, expensive, nowMillis);
+		}
+
+		@Override
+		public void release(Lease lease, long nowMillis) {
+			calls.incrementAndGet();
+			store.release(lease, nowMillis);
+		}
+
+		@Override
+		public KeyState peek(Budget budget, String key, long nowMillis) {
+			calls.incrementAndGet();
+			return store.peek(budget, key, nowMillis);
+		}
+
+		@Override
+		public void reset(Budget budget, String key) {
+			calls.incrementAndGet();
+			store.reset(budget, key);
+		}
+
+		@Override
+		public String name() {
+			return store.name();
+		}
+
+	}
+
 }

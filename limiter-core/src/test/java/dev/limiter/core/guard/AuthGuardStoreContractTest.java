@@ -10,166 +10,176 @@ import java.util.UUID;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The guard's rules at exact milliseconds. Every {@link AuthGuardStore} extends this class and passes it
- * unchanged: the in-process one through the ordinary store SPI and the Redis one with its own script.
+ * The guard's rules at exact milliseconds. Every {@link AuthGuardStore} extends this
+ * class and passes it unchanged: the in-process one through the ordinary store SPI and
+ * the Redis one with its own script.
  */
 public abstract class AuthGuardStoreContractTest {
 
-    protected static final long T0 = 1_699_999_200_000L;
+	protected static final long T0 = 1_699_999_200_000L;
 
-    /** Three failures inside a minute block for two minutes; at most five lookups in flight. */
-    protected static final AuthGuardPolicy POLICY = new AuthGuardPolicy(3, Duration.ofMinutes(1),
-            Duration.ofMinutes(2), 5, Duration.ofSeconds(10), Duration.ZERO);
+	/**
+	 * Three failures inside a minute block for two minutes; at most five lookups in
+	 * flight.
+	 */
+	protected static final AuthGuardPolicy POLICY = new AuthGuardPolicy(3, Duration.ofMinutes(1), Duration.ofMinutes(2),
+			5, Duration.ofSeconds(10), Duration.ZERO);
 
-    protected AuthGuardStore store;
-    protected String address;
+	protected AuthGuardStore store;
 
-    /** A fresh store applying {@link #POLICY}; it may share a backend, since every test uses its own address. */
-    protected abstract AuthGuardStore createStore(AuthGuardPolicy policy);
+	protected String address;
 
-    @BeforeEach
-    void setUpStore() {
-        store = createStore(POLICY);
-        address = "addr:" + UUID.randomUUID();
-    }
+	/**
+	 * A fresh store applying {@link #POLICY}; it may share a backend, since every test
+	 * uses its own address.
+	 */
+	protected abstract AuthGuardStore createStore(AuthGuardPolicy policy);
 
-    private Lease admitted(long now) {
-        AuthGuardStore.Reservation reservation = store.reserve(address, now);
-        assertThat(reservation.outcome()).as("reservation at %d", now - T0).isEqualTo(GuardAdmission.Outcome.ADMITTED);
-        assertThat(reservation.lease()).isNotNull();
-        return reservation.lease();
-    }
+	@BeforeEach
+	void setUpStore() {
+		store = createStore(POLICY);
+		address = "addr:" + UUID.randomUUID();
+	}
 
-    @Test
-    void reserveWhenNothingIsCountedShouldAdmitAndHoldOneLookup() {
-        AuthGuardStore.Reservation reservation = store.reserve(address, T0);
+	private Lease admitted(long now) {
+		AuthGuardStore.Reservation reservation = store.reserve(address, now);
+		assertThat(reservation.outcome()).as("reservation at %d", now - T0).isEqualTo(GuardAdmission.Outcome.ADMITTED);
+		assertThat(reservation.lease()).isNotNull();
+		return reservation.lease();
+	}
 
-        assertThat(reservation.outcome()).isEqualTo(GuardAdmission.Outcome.ADMITTED);
-        assertThat(reservation.failuresSeen()).isZero();
-        assertThat(store.state(address, T0)).isEqualTo(new GuardState(0, 1, 0));
-    }
+	@Test
+	void reserveWhenNothingIsCountedShouldAdmitAndHoldOneLookup() {
+		AuthGuardStore.Reservation reservation = store.reserve(address, T0);
 
-    @Test
-    void failWhenItReachesTheThresholdShouldBlockForExactlyTheBlock() {
-        store.fail(address, admitted(T0), T0);
-        store.fail(address, admitted(T0 + 1), T0 + 1);
+		assertThat(reservation.outcome()).isEqualTo(GuardAdmission.Outcome.ADMITTED);
+		assertThat(reservation.failuresSeen()).isZero();
+		assertThat(store.state(address, T0)).isEqualTo(new GuardState(0, 1, 0));
+	}
 
-        AuthGuardStore.Failure third = store.fail(address, admitted(T0 + 2), T0 + 2);
+	@Test
+	void failWhenItReachesTheThresholdShouldBlockForExactlyTheBlock() {
+		store.fail(address, admitted(T0), T0);
+		store.fail(address, admitted(T0 + 1), T0 + 1);
 
-        assertThat(third.reachedThreshold()).isTrue();
-        assertThat(third.blockedUntilMillis()).isEqualTo(T0 + 2 + POLICY.block().toMillis());
-        AuthGuardStore.Reservation lastMillisecond = store.reserve(address, T0 + 2 + POLICY.block().toMillis() - 1);
-        assertThat(lastMillisecond.outcome()).isEqualTo(GuardAdmission.Outcome.BLOCKED);
-        assertThat(lastMillisecond.blockedUntilMillis()).isEqualTo(T0 + 2 + POLICY.block().toMillis());
-        assertThat(store.reserve(address, T0 + 2 + POLICY.block().toMillis()).outcome())
-                .as("the first request after the block, counted from zero").isEqualTo(GuardAdmission.Outcome.ADMITTED);
-    }
+		AuthGuardStore.Failure third = store.fail(address, admitted(T0 + 2), T0 + 2);
 
-    @Test
-    void failWhenBelowTheThresholdShouldCountAndHandTheReservationBack() {
-        AuthGuardStore.Failure failure = store.fail(address, admitted(T0), T0);
+		assertThat(third.reachedThreshold()).isTrue();
+		assertThat(third.blockedUntilMillis()).isEqualTo(T0 + 2 + POLICY.block().toMillis());
+		AuthGuardStore.Reservation lastMillisecond = store.reserve(address, T0 + 2 + POLICY.block().toMillis() - 1);
+		assertThat(lastMillisecond.outcome()).isEqualTo(GuardAdmission.Outcome.BLOCKED);
+		assertThat(lastMillisecond.blockedUntilMillis()).isEqualTo(T0 + 2 + POLICY.block().toMillis());
+		assertThat(store.reserve(address, T0 + 2 + POLICY.block().toMillis()).outcome())
+			.as("the first request after the block, counted from zero")
+			.isEqualTo(GuardAdmission.Outcome.ADMITTED);
+	}
 
-        assertThat(failure.reachedThreshold()).isFalse();
-        assertThat(failure.blockedUntilMillis()).isZero();
-        assertThat(store.state(address, T0)).isEqualTo(new GuardState(1, 0, 0));
-    }
+	@Test
+	void failWhenBelowTheThresholdShouldCountAndHandTheReservationBack() {
+		AuthGuardStore.Failure failure = store.fail(address, admitted(T0), T0);
 
-    @Test
-    void reserveWhenFailuresAndLookupsInFlightWouldPassTheThresholdShouldSaturate() {
-        store.fail(address, admitted(T0), T0);
-        admitted(T0);
-        admitted(T0);
+		assertThat(failure.reachedThreshold()).isFalse();
+		assertThat(failure.blockedUntilMillis()).isZero();
+		assertThat(store.state(address, T0)).isEqualTo(new GuardState(1, 0, 0));
+	}
 
-        AuthGuardStore.Reservation fourth = store.reserve(address, T0);
+	@Test
+	void reserveWhenFailuresAndLookupsInFlightWouldPassTheThresholdShouldSaturate() {
+		store.fail(address, admitted(T0), T0);
+		admitted(T0);
+		admitted(T0);
 
-        assertThat(fourth.outcome()).isEqualTo(GuardAdmission.Outcome.SATURATED);
-        assertThat(store.state(address, T0)).as("a saturated request holds nothing").isEqualTo(new GuardState(1, 2, 0));
-    }
+		AuthGuardStore.Reservation fourth = store.reserve(address, T0);
 
-    @Test
-    void reserveWhenMaxPendingLookupsAreInFlightShouldSaturate() {
-        AuthGuardStore wide = createStore(new AuthGuardPolicy(50, Duration.ofMinutes(1), Duration.ofMinutes(2), 2,
-                Duration.ofSeconds(10), Duration.ZERO));
-        wide.reserve(address, T0);
-        wide.reserve(address, T0);
+		assertThat(fourth.outcome()).isEqualTo(GuardAdmission.Outcome.SATURATED);
+		assertThat(store.state(address, T0)).as("a saturated request holds nothing").isEqualTo(new GuardState(1, 2, 0));
+	}
 
-        assertThat(wide.reserve(address, T0).outcome()).isEqualTo(GuardAdmission.Outcome.SATURATED);
-    }
+	@Test
+	void reserveWhenMaxPendingLookupsAreInFlightShouldSaturate() {
+		AuthGuardStore wide = createStore(new AuthGuardPolicy(50, Duration.ofMinutes(1), Duration.ofMinutes(2), 2,
+				Duration.ofSeconds(10), Duration.ZERO));
+		wide.reserve(address, T0);
+		wide.reserve(address, T0);
 
-    @Test
-    void succeedShouldClearCompletedFailuresButNotLookupsInFlight() {
-        store.fail(address, admitted(T0), T0);
-        Lease other = admitted(T0);
-        Lease good = admitted(T0);
+		assertThat(wide.reserve(address, T0).outcome()).isEqualTo(GuardAdmission.Outcome.SATURATED);
+	}
 
-        store.succeed(address, good, true, T0 + 1);
+	@Test
+	void succeedShouldClearCompletedFailuresButNotLookupsInFlight() {
+		store.fail(address, admitted(T0), T0);
+		Lease other = admitted(T0);
+		Lease good = admitted(T0);
 
-        assertThat(store.state(address, T0 + 1)).isEqualTo(new GuardState(0, 1, 0));
-        store.fail(address, other, T0 + 2);
-        assertThat(store.state(address, T0 + 2)).isEqualTo(new GuardState(1, 0, 0));
-    }
+		store.succeed(address, good, true, T0 + 1);
 
-    @Test
-    void succeedShouldNotLiftARunningBlock() {
-        for (int i = 0; i < 3; i++) {
-            store.fail(address, admitted(T0), T0);
-        }
+		assertThat(store.state(address, T0 + 1)).isEqualTo(new GuardState(0, 1, 0));
+		store.fail(address, other, T0 + 2);
+		assertThat(store.state(address, T0 + 2)).isEqualTo(new GuardState(1, 0, 0));
+	}
 
-        store.succeed(address, null, true, T0 + 1);
+	@Test
+	void succeedShouldNotLiftARunningBlock() {
+		for (int i = 0; i < 3; i++) {
+			store.fail(address, admitted(T0), T0);
+		}
 
-        assertThat(store.reserve(address, T0 + 1).outcome()).isEqualTo(GuardAdmission.Outcome.BLOCKED);
-        assertThat(store.state(address, T0 + 1).blockedUntilMillis()).isEqualTo(T0 + POLICY.block().toMillis());
-    }
+		store.succeed(address, null, true, T0 + 1);
 
-    @Test
-    void releaseShouldHandTheReservationBackOnlyOnce() {
-        Lease lease = admitted(T0);
+		assertThat(store.reserve(address, T0 + 1).outcome()).isEqualTo(GuardAdmission.Outcome.BLOCKED);
+		assertThat(store.state(address, T0 + 1).blockedUntilMillis()).isEqualTo(T0 + POLICY.block().toMillis());
+	}
 
-        store.release(lease, T0 + 1);
-        store.release(lease, T0 + 1);
+	@Test
+	void releaseShouldHandTheReservationBackOnlyOnce() {
+		Lease lease = admitted(T0);
 
-        assertThat(store.state(address, T0 + 1)).isEqualTo(new GuardState(0, 0, 0));
-    }
+		store.release(lease, T0 + 1);
+		store.release(lease, T0 + 1);
 
-    @Test
-    void aReservationNobodyHandsBackShouldExpireAfterTheLookupLease() {
-        admitted(T0);
+		assertThat(store.state(address, T0 + 1)).isEqualTo(new GuardState(0, 0, 0));
+	}
 
-        assertThat(store.state(address, T0 + POLICY.lookupLease().toMillis() - 1).pending()).isEqualTo(1);
-        assertThat(store.state(address, T0 + POLICY.lookupLease().toMillis()).pending()).isZero();
-    }
+	@Test
+	void aReservationNobodyHandsBackShouldExpireAfterTheLookupLease() {
+		admitted(T0);
 
-    @Test
-    void aFailureShouldCountForTheWindowAfterItHappened() {
-        store.fail(address, admitted(T0), T0);
-        store.fail(address, admitted(T0 + 30_000), T0 + 30_000);
+		assertThat(store.state(address, T0 + POLICY.lookupLease().toMillis() - 1).pending()).isEqualTo(1);
+		assertThat(store.state(address, T0 + POLICY.lookupLease().toMillis()).pending()).isZero();
+	}
 
-        assertThat(store.state(address, T0 + 59_999).failures()).isEqualTo(2);
-        assertThat(store.state(address, T0 + 60_000).failures()).isEqualTo(1);
-        assertThat(store.reserve(address, T0 + 60_000).failuresSeen()).isEqualTo(1);
-    }
+	@Test
+	void aFailureShouldCountForTheWindowAfterItHappened() {
+		store.fail(address, admitted(T0), T0);
+		store.fail(address, admitted(T0 + 30_000), T0 + 30_000);
 
-    @Test
-    void reserveWhenCompletedFailuresAlreadyReachTheThresholdShouldStartTheBlock() {
-        AuthGuardStore wide = createStore(new AuthGuardPolicy(2, Duration.ofMinutes(1), Duration.ofMinutes(2), 5,
-                Duration.ofSeconds(10), Duration.ZERO));
-        Lease first = wide.reserve(address, T0).lease();
-        Lease second = wide.reserve(address, T0).lease();
-        wide.fail(address, first, T0);
-        wide.fail(address, second, T0 + 1);
+		assertThat(store.state(address, T0 + 59_999).failures()).isEqualTo(2);
+		assertThat(store.state(address, T0 + 60_000).failures()).isEqualTo(1);
+		assertThat(store.reserve(address, T0 + 60_000).failuresSeen()).isEqualTo(1);
+	}
 
-        AuthGuardStore.Reservation after = wide.reserve(address, T0 + 2);
+	@Test
+	void reserveWhenCompletedFailuresAlreadyReachTheThresholdShouldStartTheBlock() {
+		AuthGuardStore wide = createStore(new AuthGuardPolicy(2, Duration.ofMinutes(1), Duration.ofMinutes(2), 5,
+				Duration.ofSeconds(10), Duration.ZERO));
+		Lease first = wide.reserve(address, T0).lease();
+		Lease second = wide.reserve(address, T0).lease();
+		wide.fail(address, first, T0);
+		wide.fail(address, second, T0 + 1);
 
-        assertThat(after.outcome()).isEqualTo(GuardAdmission.Outcome.BLOCKED);
-        assertThat(after.blockedUntilMillis()).isEqualTo(T0 + 1 + Duration.ofMinutes(2).toMillis());
-    }
+		AuthGuardStore.Reservation after = wide.reserve(address, T0 + 2);
 
-    @Test
-    void addressesShouldBeCountedApart() {
-        for (int i = 0; i < 3; i++) {
-            store.fail(address, admitted(T0), T0);
-        }
+		assertThat(after.outcome()).isEqualTo(GuardAdmission.Outcome.BLOCKED);
+		assertThat(after.blockedUntilMillis()).isEqualTo(T0 + 1 + Duration.ofMinutes(2).toMillis());
+	}
 
-        assertThat(store.reserve(address + "-other", T0 + 1).outcome()).isEqualTo(GuardAdmission.Outcome.ADMITTED);
-    }
+	@Test
+	void addressesShouldBeCountedApart() {
+		for (int i = 0; i < 3; i++) {
+			store.fail(address, admitted(T0), T0);
+		}
+
+		assertThat(store.reserve(address + "-other", T0 + 1).outcome()).isEqualTo(GuardAdmission.Outcome.ADMITTED);
+	}
+
 }

@@ -21,146 +21,152 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class InMemoryRateLimitStoreTest extends RateLimitStoreContractTest {
 
-    @Override
-    protected RateLimitStore createStore() {
-        return new InMemoryRateLimitStore(100_000);
-    }
+	@Override
+	protected RateLimitStore createStore() {
+		return new InMemoryRateLimitStore(100_000);
+	}
 
-    @Test
-    void takeWhenCountPlusCostWouldOverflowShouldRefuse() {
-        Budget budget = Budget.builder("huge").window("minute", Long.MAX_VALUE, Duration.ofMinutes(1)).build();
-        assertThat(store.take(budget, key, 1, false, T0).allowed()).isTrue();
+	@Test
+	void takeWhenCountPlusCostWouldOverflowShouldRefuse() {
+		Budget budget = Budget.builder("huge").window("minute", Long.MAX_VALUE, Duration.ofMinutes(1)).build();
+		assertThat(store.take(budget, key, 1, false, T0).allowed()).isTrue();
 
-        assertThat(store.take(budget, key, Long.MAX_VALUE, false, T0 + 1).allowed()).isFalse();
-    }
+		assertThat(store.take(budget, key, Long.MAX_VALUE, false, T0 + 1).allowed()).isFalse();
+	}
 
-    @Test
-    void sixteenThreadsOnOneKeyAdmitExactlyTheLimit() throws Exception {
-        Budget budget = Budget.builder("hot").window("minute", 1_000, Duration.ofMinutes(1)).build();
-        AtomicInteger admitted = new AtomicInteger();
-        CountDownLatch start = new CountDownLatch(1);
-        ExecutorService pool = Executors.newFixedThreadPool(16);
-        try {
-            List<Future<?>> futures = new ArrayList<>();
-            for (int t = 0; t < 16; t++) {
-                futures.add(pool.submit(() -> {
-                    start.await();
-                    for (int i = 0; i < 500; i++) {
-                        if (store.take(budget, key, 1, false, T0 + i).allowed()) {
-                            admitted.incrementAndGet();
-                        }
-                    }
-                    return null;
-                }));
-            }
-            start.countDown();
-            for (Future<?> f : futures) {
-                f.get(30, TimeUnit.SECONDS);
-            }
-        } finally {
-            pool.shutdownNow();
-        }
+	@Test
+	void sixteenThreadsOnOneKeyAdmitExactlyTheLimit() throws Exception {
+		Budget budget = Budget.builder("hot").window("minute", 1_000, Duration.ofMinutes(1)).build();
+		AtomicInteger admitted = new AtomicInteger();
+		CountDownLatch start = new CountDownLatch(1);
+		ExecutorService pool = Executors.newFixedThreadPool(16);
+		try {
+			List<Future<?>> futures = new ArrayList<>();
+			for (int t = 0; t < 16; t++) {
+				futures.add(pool.submit(() -> {
+					start.await();
+					for (int i = 0; i < 500; i++) {
+						if (store.take(budget, key, 1, false, T0 + i).allowed()) {
+							admitted.incrementAndGet();
+						}
+					}
+					return null;
+				}));
+			}
+			start.countDown();
+			for (Future<?> f : futures) {
+				f.get(30, TimeUnit.SECONDS);
+			}
+		}
+		finally {
+			pool.shutdownNow();
+		}
 
-        assertThat(admitted.get()).isEqualTo(1_000);
-    }
+		assertThat(admitted.get()).isEqualTo(1_000);
+	}
 
-    @Test
-    void sixteenThreadsNeverHoldMoreLeasesThanTheBound() throws Exception {
-        Budget budget = Budget.builder("leases").window("minute", 1_000_000, Duration.ofMinutes(1))
-                .concurrency(3, Duration.ofSeconds(30)).build();
-        AtomicInteger inFlight = new AtomicInteger();
-        AtomicInteger maxSeen = new AtomicInteger();
-        ExecutorService pool = Executors.newFixedThreadPool(16);
-        try {
-            List<Future<?>> futures = new ArrayList<>();
-            for (int t = 0; t < 16; t++) {
-                futures.add(pool.submit(() -> {
-                    for (int i = 0; i < 2_000; i++) {
-                        Decision d = store.take(budget, key, 1, true, T0 + 1);
-                        if (d.allowed()) {
-                            int now = inFlight.incrementAndGet();
-                            maxSeen.accumulateAndGet(now, Math::max);
-                            inFlight.decrementAndGet();
-                            store.release(d.lease().orElseThrow(), T0 + 1);
-                        }
-                    }
-                    return null;
-                }));
-            }
-            for (Future<?> f : futures) {
-                f.get(30, TimeUnit.SECONDS);
-            }
-        } finally {
-            pool.shutdownNow();
-        }
+	@Test
+	void sixteenThreadsNeverHoldMoreLeasesThanTheBound() throws Exception {
+		Budget budget = Budget.builder("leases")
+			.window("minute", 1_000_000, Duration.ofMinutes(1))
+			.concurrency(3, Duration.ofSeconds(30))
+			.build();
+		AtomicInteger inFlight = new AtomicInteger();
+		AtomicInteger maxSeen = new AtomicInteger();
+		ExecutorService pool = Executors.newFixedThreadPool(16);
+		try {
+			List<Future<?>> futures = new ArrayList<>();
+			for (int t = 0; t < 16; t++) {
+				futures.add(pool.submit(() -> {
+					for (int i = 0; i < 2_000; i++) {
+						Decision d = store.take(budget, key, 1, true, T0 + 1);
+						if (d.allowed()) {
+							int now = inFlight.incrementAndGet();
+							maxSeen.accumulateAndGet(now, Math::max);
+							inFlight.decrementAndGet();
+							store.release(d.lease().orElseThrow(), T0 + 1);
+						}
+					}
+					return null;
+				}));
+			}
+			for (Future<?> f : futures) {
+				f.get(30, TimeUnit.SECONDS);
+			}
+		}
+		finally {
+			pool.shutdownNow();
+		}
 
-        assertThat(maxSeen.get()).isBetween(1, 3);
-        assertThat(store.peek(budget, key, T0 + 1).bounds().get(1).remaining()).isEqualTo(3);
-    }
+		assertThat(maxSeen.get()).isBetween(1, 3);
+		assertThat(store.peek(budget, key, T0 + 1).bounds().get(1).remaining()).isEqualTo(3);
+	}
 
-    @Test
-    void maxKeysHoldsUnderAFloodOfDistinctKeys() {
-        InMemoryRateLimitStore bounded = new InMemoryRateLimitStore(1_000);
-        for (int i = 0; i < 200_000; i++) {
-            bounded.take(STANDARD, "flood-" + i, 1, false, T0 + i);
-        }
+	@Test
+	void maxKeysHoldsUnderAFloodOfDistinctKeys() {
+		InMemoryRateLimitStore bounded = new InMemoryRateLimitStore(1_000);
+		for (int i = 0; i < 200_000; i++) {
+			bounded.take(STANDARD, "flood-" + i, 1, false, T0 + i);
+		}
 
-        assertThat(bounded.size()).isLessThanOrEqualTo(1_000).isGreaterThan(0);
-    }
+		assertThat(bounded.size()).isLessThanOrEqualTo(1_000).isGreaterThan(0);
+	}
 
-    @Test
-    void idleKeysAreSweptOnceTheirWindowsEnd() {
-        InMemoryRateLimitStore memory = new InMemoryRateLimitStore(10_000);
-        Budget budget = Budget.builder("brief").window("second", 5, Duration.ofSeconds(1)).build();
-        for (int i = 0; i < 100; i++) {
-            memory.take(budget, "old-" + i, 1, false, T0);
-        }
-        for (int i = 0; i < 5_000; i++) {
-            memory.take(budget, "new-" + i, 1, false, T0 + 5_000);
-        }
+	@Test
+	void idleKeysAreSweptOnceTheirWindowsEnd() {
+		InMemoryRateLimitStore memory = new InMemoryRateLimitStore(10_000);
+		Budget budget = Budget.builder("brief").window("second", 5, Duration.ofSeconds(1)).build();
+		for (int i = 0; i < 100; i++) {
+			memory.take(budget, "old-" + i, 1, false, T0);
+		}
+		for (int i = 0; i < 5_000; i++) {
+			memory.take(budget, "new-" + i, 1, false, T0 + 5_000);
+		}
 
-        assertThat(memory.size()).as("every old key lay in a segment that new traffic passed").isEqualTo(5_000);
-    }
+		assertThat(memory.size()).as("every old key lay in a segment that new traffic passed").isEqualTo(5_000);
+	}
 
-    @Test
-    void idleKeysAreKeptForTheExpiryMarginAfterTheirWindowsEnd() {
-        InMemoryRateLimitStore memory = new InMemoryRateLimitStore(10_000);
-        Budget budget = Budget.builder("brief").window("second", 5, Duration.ofSeconds(1)).build();
-        long reset = T0 + 1_000;
-        for (int i = 0; i < 100; i++) {
-            memory.take(budget, "old-" + i, 1, false, T0);
-        }
-        for (int i = 0; i < 5_000; i++) {
-            memory.take(budget, "new-" + i, 1, false, reset + InMemoryRateLimitStore.EXPIRY_MARGIN_MILLIS - 1);
-        }
+	@Test
+	void idleKeysAreKeptForTheExpiryMarginAfterTheirWindowsEnd() {
+		InMemoryRateLimitStore memory = new InMemoryRateLimitStore(10_000);
+		Budget budget = Budget.builder("brief").window("second", 5, Duration.ofSeconds(1)).build();
+		long reset = T0 + 1_000;
+		for (int i = 0; i < 100; i++) {
+			memory.take(budget, "old-" + i, 1, false, T0);
+		}
+		for (int i = 0; i < 5_000; i++) {
+			memory.take(budget, "new-" + i, 1, false, reset + InMemoryRateLimitStore.EXPIRY_MARGIN_MILLIS - 1);
+		}
 
-        assertThat(memory.size()).as("no old key swept a millisecond before the margin ends").isEqualTo(5_100);
-        assertThat(memory.take(budget, "old-0", 1, false, reset - 1).bindingWindow().remaining())
-                .as("a clock back within the margin still counts in the key's window").isEqualTo(3);
-    }
+		assertThat(memory.size()).as("no old key swept a millisecond before the margin ends").isEqualTo(5_100);
+		assertThat(memory.take(budget, "old-0", 1, false, reset - 1).bindingWindow().remaining())
+			.as("a clock back within the margin still counts in the key's window")
+			.isEqualTo(3);
+	}
 
-    @Test
-    void idleKeysAreSweptExactlyWhenTheExpiryMarginEnds() {
-        InMemoryRateLimitStore memory = new InMemoryRateLimitStore(10_000);
-        Budget budget = Budget.builder("brief").window("second", 5, Duration.ofSeconds(1)).build();
-        long reset = T0 + 1_000;
-        for (int i = 0; i < 100; i++) {
-            memory.take(budget, "old-" + i, 1, false, T0);
-        }
-        for (int i = 0; i < 5_000; i++) {
-            memory.take(budget, "new-" + i, 1, false, reset + InMemoryRateLimitStore.EXPIRY_MARGIN_MILLIS);
-        }
+	@Test
+	void idleKeysAreSweptExactlyWhenTheExpiryMarginEnds() {
+		InMemoryRateLimitStore memory = new InMemoryRateLimitStore(10_000);
+		Budget budget = Budget.builder("brief").window("second", 5, Duration.ofSeconds(1)).build();
+		long reset = T0 + 1_000;
+		for (int i = 0; i < 100; i++) {
+			memory.take(budget, "old-" + i, 1, false, T0);
+		}
+		for (int i = 0; i < 5_000; i++) {
+			memory.take(budget, "new-" + i, 1, false, reset + InMemoryRateLimitStore.EXPIRY_MARGIN_MILLIS);
+		}
 
-        assertThat(memory.size()).isEqualTo(5_000);
-    }
+		assertThat(memory.size()).isEqualTo(5_000);
+	}
 
-    @Test
-    void maxKeysMustBePositive() {
-        assertThatThrownBy(() -> new InMemoryRateLimitStore(0)).hasMessageContaining("max-keys");
-    }
+	@Test
+	void maxKeysMustBePositive() {
+		assertThatThrownBy(() -> new InMemoryRateLimitStore(0)).hasMessageContaining("max-keys");
+	}
 
-    @Test
-    void costMustBePositive() {
-        assertThatThrownBy(() -> store.take(STANDARD, key, 0, false, T0)).hasMessageContaining("cost");
-    }
+	@Test
+	void costMustBePositive() {
+		assertThatThrownBy(() -> store.take(STANDARD, key, 0, false, T0)).hasMessageContaining("cost");
+	}
+
 }

@@ -20,9 +20,10 @@ import org.springframework.context.annotation.Bean;
 @ConditionalOnEnabledHealthIndicator("limiter")
 public class LimiterHealthContributorAutoConfiguration {
 
-    @Bean(name = "limiterHealthIndicator")
-    @ConditionalOnMissingBean(name = "limiterHealthIndicator")
-    public LimiterHealthIndicator limiterHealthIndicator(RateLimitStore store) {
-        return new LimiterHealthIndicator(store);
-    }
+	@Bean(name = "limiterHealthIndicator")
+	@ConditionalOnMissingBean(name = "limiterHealthIndicator")
+	public LimiterHealthIndicator limiterHealthIndicator(RateLimitStore store) {
+		return new LimiterHealthIndicator(store);
+	}
+
 }

@@ -5,9 +5,10 @@ import org.springframework.core.env.Environment;
 
 /** Spring Boot 3's hook for {@link ClusterTopologyRefreshCustomization}. */
 public class ClusterTopologyRefreshCustomizer extends ClusterTopologyRefreshCustomization
-        implements LettuceClientConfigurationBuilderCustomizer {
+		implements LettuceClientConfigurationBuilderCustomizer {
 
-    public ClusterTopologyRefreshCustomizer(Environment environment, boolean clusterConfigured) {
-        super(environment, clusterConfigured);
-    }
+	public ClusterTopologyRefreshCustomizer(Environment environment, boolean clusterConfigured) {
+		super(environment, clusterConfigured);
+	}
+
 }

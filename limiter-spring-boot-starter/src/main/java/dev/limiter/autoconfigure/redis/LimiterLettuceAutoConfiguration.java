@@ -13,22 +13,23 @@ import org.springframework.core.env.Environment;
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
 
 /**
- * Spring Boot 3 only: registers the {@link ClusterTopologyRefreshCustomizer} with Boot's Redis auto-configuration
- * when the limiter counts in Redis through Lettuce. Left unused when the application builds its own connection
- * factory.
+ * Spring Boot 3 only: registers the {@link ClusterTopologyRefreshCustomizer} with Boot's
+ * Redis auto-configuration when the limiter counts in Redis through Lettuce. Left unused
+ * when the application builds its own connection factory.
  */
 @AutoConfiguration(before = RedisAutoConfiguration.class)
 @ConditionalOnLimiterEnabled
 @ConditionalOnProperty(prefix = "limiter", name = "store", havingValue = "redis")
-@ConditionalOnClass(name = {"org.springframework.data.redis.connection.RedisConnectionFactory",
-        "io.lettuce.core.cluster.ClusterClientOptions",
-        "org.springframework.boot.autoconfigure.data.redis.LettuceClientConfigurationBuilderCustomizer"})
+@ConditionalOnClass(name = { "org.springframework.data.redis.connection.RedisConnectionFactory",
+		"io.lettuce.core.cluster.ClusterClientOptions",
+		"org.springframework.boot.autoconfigure.data.redis.LettuceClientConfigurationBuilderCustomizer" })
 public class LimiterLettuceAutoConfiguration {
 
-    @Bean
-    @ConditionalOnMissingBean
-    public ClusterTopologyRefreshCustomizer limiterClusterTopologyRefreshCustomizer(Environment environment,
-            ObjectProvider<RedisClusterConfiguration> clusterConfigurations) {
-        return new ClusterTopologyRefreshCustomizer(environment, clusterConfigurations.getIfAvailable() != null);
-    }
+	@Bean
+	@ConditionalOnMissingBean
+	public ClusterTopologyRefreshCustomizer limiterClusterTopologyRefreshCustomizer(Environment environment,
+			ObjectProvider<RedisClusterConfiguration> clusterConfigurations) {
+		return new ClusterTopologyRefreshCustomizer(environment, clusterConfigurations.getIfAvailable() != null);
+	}
+
 }

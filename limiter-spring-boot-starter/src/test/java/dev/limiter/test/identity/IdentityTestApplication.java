@@ -41,101 +41,111 @@ import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * A plain application as a new user writes one: Spring Security's real JWT resource server (HS256) for
- * {@code /jwt/**}, its opaque-token resource server with a stub introspector for {@code /opaque/**}, and an
- * {@code X-Api-Key} filter plus HTTP Basic for {@code /partner/**}, where a bearer header plays no part.
+ * A plain application as a new user writes one: Spring Security's real JWT resource
+ * server (HS256) for {@code /jwt/**}, its opaque-token resource server with a stub
+ * introspector for {@code /opaque/**}, and an {@code X-Api-Key} filter plus HTTP Basic
+ * for {@code /partner/**}, where a bearer header plays no part.
  */
 @SpringBootConfiguration
 @EnableAutoConfiguration
 public class IdentityTestApplication {
 
-    public static final byte[] SECRET = "an-hs256-secret-of-at-least-32-bytes!!".getBytes(StandardCharsets.UTF_8);
-    public static final String ISSUER = "https://issuer.example";
-    public static final String API_KEY = "pk_partner_0001";
-    public static final Instant NOW = Instant.parse("2030-01-01T00:00:05Z");
+	public static final byte[] SECRET = "an-hs256-secret-of-at-least-32-bytes!!".getBytes(StandardCharsets.UTF_8);
 
-    @Bean(name = "limiterClock")
-    Clock limiterClock() {
-        return new MutableClock(NOW);
-    }
+	public static final String ISSUER = "https://issuer.example";
 
-    @Bean
-    RateLimitStore recordingStore() {
-        return new RecordingStore();
-    }
+	public static final String API_KEY = "pk_partner_0001";
 
-    @Bean
-    UserDetailsService users() {
-        return new InMemoryUserDetailsManager(User.withUsername("basic-user").password("{noop}pw").build());
-    }
+	public static final Instant NOW = Instant.parse("2030-01-01T00:00:05Z");
 
-    @Bean
-    @Order(1)
-    SecurityFilterChain partnerChain(HttpSecurity http) throws Exception {
-        return stateless(http.securityMatcher("/partner/**"))
-                .httpBasic(Customizer.withDefaults())
-                .addFilterBefore(new ApiKeyFilter(), BasicAuthenticationFilter.class)
-                .build();
-    }
+	@Bean(name = "limiterClock")
+	Clock limiterClock() {
+		return new MutableClock(NOW);
+	}
 
-    @Bean
-    @Order(2)
-    SecurityFilterChain opaqueChain(HttpSecurity http) throws Exception {
-        return stateless(http.securityMatcher("/opaque/**"))
-                .oauth2ResourceServer(server -> server.opaqueToken(opaque -> opaque.introspector(introspector())))
-                .build();
-    }
+	@Bean
+	RateLimitStore recordingStore() {
+		return new RecordingStore();
+	}
 
-    @Bean
-    @Order(3)
-    SecurityFilterChain jwtChain(HttpSecurity http) throws Exception {
-        NimbusJwtDecoder decoder = NimbusJwtDecoder.withSecretKey(new SecretKeySpec(SECRET, "HmacSHA256")).build();
-        return stateless(http)
-                .oauth2ResourceServer(server -> server.jwt(jwt -> jwt.decoder(decoder)))
-                .build();
-    }
+	@Bean
+	UserDetailsService users() {
+		return new InMemoryUserDetailsManager(User.withUsername("basic-user").password("{noop}pw").build());
+	}
 
-    private static HttpSecurity stateless(HttpSecurity http) throws Exception {
-        return http.csrf(csrf -> csrf.disable())
-                .sessionManagement(s -> s.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
-                .authorizeHttpRequests(authorize -> authorize.anyRequest().authenticated());
-    }
+	@Bean
+	@Order(1)
+	SecurityFilterChain partnerChain(HttpSecurity http) throws Exception {
+		return stateless(http.securityMatcher("/partner/**")).httpBasic(Customizer.withDefaults())
+			.addFilterBefore(new ApiKeyFilter(), BasicAuthenticationFilter.class)
+			.build();
+	}
 
-    /** Accepts {@code op_<subject>_<anything>}: every such token is a distinct credential of that subject. */
-    static OpaqueTokenIntrospector introspector() {
-        return token -> {
-            String[] parts = token.split("_", 3);
-            if (parts.length != 3 || !parts[0].equals("op")) {
-                throw new BadOpaqueTokenException("unknown token");
-            }
-            Map<String, Object> attributes = Map.of(OAuth2TokenIntrospectionClaimNames.ACTIVE, true,
-                    OAuth2TokenIntrospectionClaimNames.SUB, parts[1]);
-            OAuth2AuthenticatedPrincipal principal = new OAuth2IntrospectionAuthenticatedPrincipal(attributes,
-                    List.of());
-            return principal;
-        };
-    }
+	@Bean
+	@Order(2)
+	SecurityFilterChain opaqueChain(HttpSecurity http) throws Exception {
+		return stateless(http.securityMatcher("/opaque/**"))
+			.oauth2ResourceServer(server -> server.opaqueToken(opaque -> opaque.introspector(introspector())))
+			.build();
+	}
 
-    /** An API key in its own header; the application's authentication exposes no credential to the limiter. */
-    static final class ApiKeyFilter extends OncePerRequestFilter {
+	@Bean
+	@Order(3)
+	SecurityFilterChain jwtChain(HttpSecurity http) throws Exception {
+		NimbusJwtDecoder decoder = NimbusJwtDecoder.withSecretKey(new SecretKeySpec(SECRET, "HmacSHA256")).build();
+		return stateless(http).oauth2ResourceServer(server -> server.jwt(jwt -> jwt.decoder(decoder))).build();
+	}
 
-        @Override
-        protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
-                throws ServletException, IOException {
-            if (API_KEY.equals(request.getHeader("X-Api-Key"))) {
-                SecurityContextHolder.getContext().setAuthentication(
-                        UsernamePasswordAuthenticationToken.authenticated("partner-1", null, List.of()));
-            }
-            chain.doFilter(request, response);
-        }
-    }
+	private static HttpSecurity stateless(HttpSecurity http) throws Exception {
+		return http.csrf(csrf -> csrf.disable())
+			.sessionManagement(s -> s.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
+			.authorizeHttpRequests(authorize -> authorize.anyRequest().authenticated());
+	}
 
-    @RestController
-    static class IdentityController {
+	/**
+	 * Accepts {@code op_<subject>_<anything>}: every such token is a distinct credential
+	 * of that subject.
+	 */
+	static OpaqueTokenIntrospector introspector() {
+		return token -> {
+			String[] parts = token.split("_", 3);
+			if (parts.length != 3 || !parts[0].equals("op")) {
+				throw new BadOpaqueTokenException("unknown token");
+			}
+			Map<String, Object> attributes = Map.of(OAuth2TokenIntrospectionClaimNames.ACTIVE, true,
+					OAuth2TokenIntrospectionClaimNames.SUB, parts[1]);
+			OAuth2AuthenticatedPrincipal principal = new OAuth2IntrospectionAuthenticatedPrincipal(attributes,
+					List.of());
+			return principal;
+		};
+	}
 
-        @GetMapping({"/jwt/hello", "/jwt/subject", "/partner/hello", "/opaque/hello", "/opaque/subject"})
-        String hello() {
-            return "ok";
-        }
-    }
+	/**
+	 * An API key in its own header; the application's authentication exposes no
+	 * credential to the limiter.
+	 */
+	static final class ApiKeyFilter extends OncePerRequestFilter {
+
+		@Override
+		protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+				throws ServletException, IOException {
+			if (API_KEY.equals(request.getHeader("X-Api-Key"))) {
+				SecurityContextHolder.getContext()
+					.setAuthentication(UsernamePasswordAuthenticationToken.authenticated("partner-1", null, List.of()));
+			}
+			chain.doFilter(request, response);
+		}
+
+	}
+
+	@RestController
+	static class IdentityController {
+
+		@GetMapping({ "/jwt/hello", "/jwt/subject", "/partner/hello", "/opaque/hello", "/opaque/subject" })
+		String hello() {
+			return "ok";
+		}
+
+	}
+
 }

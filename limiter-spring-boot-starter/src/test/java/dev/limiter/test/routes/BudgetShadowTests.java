@@ -8,36 +8,38 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** shadow: true on one budget: that budget's refusals pass marked, every other budget still refuses. */
+/**
+ * shadow: true on one budget: that budget's refusals pass marked, every other budget
+ * still refuses.
+ */
 @SpringBootTest(classes = RoutesTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = {
-                // The auth guard counts in the same store; these tests assert on the limiter's own keys.
-                "limiter.auth-guard.enabled=false",
-                RoutesTestApplication.TIGHT, RoutesTestApplication.TIGHT_DURATION,
-                RoutesTestApplication.LOOSE, RoutesTestApplication.LOOSE_DURATION,
-                RoutesTestApplication.PER_ROUTE, RoutesTestApplication.PER_ROUTE_DURATION,
-                "limiter.budgets.tight.shadow=true",
-        })
+		properties = {
+				// The auth guard counts in the same store; these tests assert on the
+				// limiter's own keys.
+				"limiter.auth-guard.enabled=false", RoutesTestApplication.TIGHT, RoutesTestApplication.TIGHT_DURATION,
+				RoutesTestApplication.LOOSE, RoutesTestApplication.LOOSE_DURATION, RoutesTestApplication.PER_ROUTE,
+				RoutesTestApplication.PER_ROUTE_DURATION, "limiter.budgets.tight.shadow=true", })
 class BudgetShadowTests {
 
-    @LocalServerPort
-    private int port;
+	@LocalServerPort
+	private int port;
 
-    @Autowired
-    private RecordingStore store;
+	@Autowired
+	private RecordingStore store;
 
-    @Test
-    void shadowBudgetShouldPassItsRefusalsWhileOtherBudgetsEnforce() throws Exception {
-        store.clear();
-        HttpSupport http = new HttpSupport(port);
-        for (int i = 0; i < 2; i++) {
-            http.get("/plain/method", "good-mixed");
-        }
-        assertThat(http.get("/plain/method", "good-mixed").headers().firstValue("X-RateLimit-Shadow"))
-                .contains("refused");
-        for (int i = 0; i < 3; i++) {
-            assertThat(http.get("/links/" + i, "good-mixed").statusCode()).isEqualTo(200);
-        }
-        assertThat(http.get("/links/9", "good-mixed").statusCode()).isEqualTo(429);
-    }
+	@Test
+	void shadowBudgetShouldPassItsRefusalsWhileOtherBudgetsEnforce() throws Exception {
+		store.clear();
+		HttpSupport http = new HttpSupport(port);
+		for (int i = 0; i < 2; i++) {
+			http.get("/plain/method", "good-mixed");
+		}
+		assertThat(http.get("/plain/method", "good-mixed").headers().firstValue("X-RateLimit-Shadow"))
+			.contains("refused");
+		for (int i = 0; i < 3; i++) {
+			assertThat(http.get("/links/" + i, "good-mixed").statusCode()).isEqualTo(200);
+		}
+		assertThat(http.get("/links/9", "good-mixed").statusCode()).isEqualTo(429);
+	}
+
 }

@@ -8,23 +8,25 @@ import java.net.http.HttpResponse;
 /** Sends real HTTP requests to a test application on its port. */
 final class HttpSupport {
 
-    private final HttpClient http = HttpClient.newHttpClient();
-    private final int port;
+	private final HttpClient http = HttpClient.newHttpClient();
 
-    HttpSupport(int port) {
-        this.port = port;
-    }
+	private final int port;
 
-    HttpResponse<String> send(String method, String path, String token) throws Exception {
-        HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
-                .method(method, HttpRequest.BodyPublishers.noBody());
-        if (token != null) {
-            builder.header("Authorization", "Bearer " + token);
-        }
-        return http.send(builder.build(), HttpResponse.BodyHandlers.ofString());
-    }
+	HttpSupport(int port) {
+		this.port = port;
+	}
 
-    HttpResponse<String> get(String path, String token) throws Exception {
-        return send("GET", path, token);
-    }
+	HttpResponse<String> send(String method, String path, String token) throws Exception {
+		HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+			.method(method, HttpRequest.BodyPublishers.noBody());
+		if (token != null) {
+			builder.header("Authorization", "Bearer " + token);
+		}
+		return http.send(builder.build(), HttpResponse.BodyHandlers.ofString());
+	}
+
+	HttpResponse<String> get(String path, String token) throws Exception {
+		return send("GET", path, token);
+	}
+
 }

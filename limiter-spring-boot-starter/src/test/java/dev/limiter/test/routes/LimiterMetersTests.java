@@ -13,61 +13,64 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** Meter values after a known sequence of requests, on the in-memory registry. */
 @SpringBootTest(classes = RoutesTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = {
-                // The auth guard counts in the same store; these tests assert on the limiter's own keys.
-                "limiter.auth-guard.enabled=false",
-                RoutesTestApplication.TIGHT, RoutesTestApplication.TIGHT_DURATION,
-                RoutesTestApplication.LOOSE, RoutesTestApplication.LOOSE_DURATION,
-                RoutesTestApplication.PER_ROUTE, RoutesTestApplication.PER_ROUTE_DURATION,
-        })
+		properties = {
+				// The auth guard counts in the same store; these tests assert on the
+				// limiter's own keys.
+				"limiter.auth-guard.enabled=false", RoutesTestApplication.TIGHT, RoutesTestApplication.TIGHT_DURATION,
+				RoutesTestApplication.LOOSE, RoutesTestApplication.LOOSE_DURATION, RoutesTestApplication.PER_ROUTE,
+				RoutesTestApplication.PER_ROUTE_DURATION, })
 class LimiterMetersTests {
 
-    @LocalServerPort
-    private int port;
+	@LocalServerPort
+	private int port;
 
-    @Autowired
-    private RecordingStore store;
+	@Autowired
+	private RecordingStore store;
 
-    @Autowired
-    private MeterRegistry meters;
+	@Autowired
+	private MeterRegistry meters;
 
-    @Test
-    void metersShouldCountAKnownSequenceWithBoundedTags() throws Exception {
-        assertThat(meters).isInstanceOf(SimpleMeterRegistry.class);
-        store.clear();
-        HttpSupport http = new HttpSupport(port);
-        for (int i = 0; i < 3; i++) {
-            http.get("/plain/method", "good-meter");      // tight, 2 a minute: allowed, allowed, refused
-        }
-        http.get("/plain/exempt", "good-meter");          // exempt
-        http.get("/plain/exempt", null);                  // exempt
-        http.get("/class", null);                         // anonymous, 1 of 60
+	@Test
+	void metersShouldCountAKnownSequenceWithBoundedTags() throws Exception {
+		assertThat(meters).isInstanceOf(SimpleMeterRegistry.class);
+		store.clear();
+		HttpSupport http = new HttpSupport(port);
+		for (int i = 0; i < 3; i++) {
+			http.get("/plain/method", "good-meter"); // tight, 2 a minute: allowed,
+														// allowed, refused
+		}
+		http.get("/plain/exempt", "good-meter"); // exempt
+		http.get("/plain/exempt", null); // exempt
+		http.get("/class", null); // anonymous, 1 of 60
 
-        assertThat(count("tight", "allowed", "none", "authoritative")).isEqualTo(2.0);
-        assertThat(count("tight", "refused", "minute", "authoritative")).isEqualTo(1.0);
-        assertThat(count("anonymous", "allowed", "none", "authoritative")).isEqualTo(1.0);
-        assertThat(count("none", "exempt", "none", "none")).isEqualTo(2.0);
-        assertThat(meters.get("limiter.requests").counters()).hasSize(4);
+		assertThat(count("tight", "allowed", "none", "authoritative")).isEqualTo(2.0);
+		assertThat(count("tight", "refused", "minute", "authoritative")).isEqualTo(1.0);
+		assertThat(count("anonymous", "allowed", "none", "authoritative")).isEqualTo(1.0);
+		assertThat(count("none", "exempt", "none", "none")).isEqualTo(2.0);
+		assertThat(meters.get("limiter.requests").counters()).hasSize(4);
 
-        // The second tight request left 0 of 2: below 20 %. The first left 1 of 2, anonymous left 59 of 60.
-        assertThat(meters.get("limiter.near.limit").tags("budget", "tight", "window", "minute").counter().count())
-                .isEqualTo(1.0);
-        assertThat(meters.get("limiter.near.limit").counters()).hasSize(1);
-        assertThat(meters.get("limiter.store.latency").tags("store", "recording").timer().count()).isEqualTo(4);
+		// The second tight request left 0 of 2: below 20 %. The first left 1 of 2,
+		// anonymous left 59 of 60.
+		assertThat(meters.get("limiter.near.limit").tags("budget", "tight", "window", "minute").counter().count())
+			.isEqualTo(1.0);
+		assertThat(meters.get("limiter.near.limit").counters()).hasSize(1);
+		assertThat(meters.get("limiter.store.latency").tags("store", "recording").timer().count()).isEqualTo(4);
 
-        for (Meter meter : meters.getMeters()) {
-            if (meter.getId().getName().startsWith("limiter.")) {
-                assertThat(meter.getId().getDescription()).as(meter.getId().getName()).isNotBlank();
-                assertThat(meter.getId().getTags()).allSatisfy(tag -> {
-                    assertThat(tag.getValue()).doesNotContain("t:").doesNotContain("good-meter")
-                            .doesNotStartWith("/");
-                });
-            }
-        }
-    }
+		for (Meter meter : meters.getMeters()) {
+			if (meter.getId().getName().startsWith("limiter.")) {
+				assertThat(meter.getId().getDescription()).as(meter.getId().getName()).isNotBlank();
+				assertThat(meter.getId().getTags()).allSatisfy(tag -> {
+					assertThat(tag.getValue()).doesNotContain("t:").doesNotContain("good-meter").doesNotStartWith("/");
+				});
+			}
+		}
+	}
 
-    private double count(String budget, String outcome, String reason, String mode) {
-        return meters.get("limiter.requests")
-                .tags("budget", budget, "outcome", outcome, "reason", reason, "mode", mode).counter().count();
-    }
+	private double count(String budget, String outcome, String reason, String mode) {
+		return meters.get("limiter.requests")
+			.tags("budget", budget, "outcome", outcome, "reason", reason, "mode", mode)
+			.counter()
+			.count();
+	}
+
 }

@@ -23,110 +23,110 @@ import org.springframework.mock.web.MockHttpServletRequest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The documented precedence: a limiter.routes rule > @RateLimited/@RateLimitExempt on the method > on the class >
- * default-budget, checked three ways for every combination: the resolver, the start-up inventory, and the counter a
- * real request spends.
+ * The documented precedence: a limiter.routes rule > @RateLimited/@RateLimitExempt on the
+ * method > on the class > default-budget, checked three ways for every combination: the
+ * resolver, the start-up inventory, and the counter a real request spends.
  */
 @SpringBootTest(classes = RoutesTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = {
-                // The auth guard counts in the same store; these tests assert on the limiter's own keys.
-                "limiter.auth-guard.enabled=false",
-                RoutesTestApplication.TIGHT, RoutesTestApplication.TIGHT_DURATION,
-                RoutesTestApplication.LOOSE, RoutesTestApplication.LOOSE_DURATION,
-                RoutesTestApplication.PER_ROUTE, RoutesTestApplication.PER_ROUTE_DURATION,
-                RoutesTestApplication.PER_ROUTE_SCOPE,
-                "limiter.routes[0].pattern=/plain/yaml",
-                "limiter.routes[0].budget=loose",
-                "limiter.routes[1].pattern=/internal/yaml",
-                "limiter.routes[1].budget=tight",
-                "limiter.routes[1].expensive=true",
-        })
+		properties = {
+				// The auth guard counts in the same store; these tests assert on the
+				// limiter's own keys.
+				"limiter.auth-guard.enabled=false", RoutesTestApplication.TIGHT, RoutesTestApplication.TIGHT_DURATION,
+				RoutesTestApplication.LOOSE, RoutesTestApplication.LOOSE_DURATION, RoutesTestApplication.PER_ROUTE,
+				RoutesTestApplication.PER_ROUTE_DURATION, RoutesTestApplication.PER_ROUTE_SCOPE,
+				"limiter.routes[0].pattern=/plain/yaml", "limiter.routes[0].budget=loose",
+				"limiter.routes[1].pattern=/internal/yaml", "limiter.routes[1].budget=tight",
+				"limiter.routes[1].expensive=true", })
 class RoutePrecedenceTests {
 
-    private final HttpClient http = HttpClient.newHttpClient();
+	private final HttpClient http = HttpClient.newHttpClient();
 
-    @LocalServerPort
-    private int port;
+	@LocalServerPort
+	private int port;
 
-    @Autowired
-    private RecordingStore store;
+	@Autowired
+	private RecordingStore store;
 
-    @Autowired
-    private RouteResolver routes;
+	@Autowired
+	private RouteResolver routes;
 
-    @Autowired
-    private RouteInventoryCheck inventory;
+	@Autowired
+	private RouteInventoryCheck inventory;
 
-    @BeforeEach
-    void freshCounters() {
-        store.clear();
-    }
+	@BeforeEach
+	void freshCounters() {
+		store.clear();
+	}
 
-    @ParameterizedTest(name = "{0} -> {1} (expensive {2}, exempt {3}) from {4}")
-    @CsvSource({
-            // path,            budget,   expensive, exempt, source
-            "/plain,            standard, false,     false,  default",
-            "/plain/method,     tight,    false,     false,  method annotation",
-            "/plain/exempt,     ,         false,     true,   method annotation",
-            "/plain/yaml,       loose,    false,     false,  yaml rule",
-            "/class,            loose,    false,     false,  class annotation",
-            "/class/method,     tight,    true,      false,  method annotation",
-            "/class/exempt,     ,         false,     true,   method annotation",
-            "/internal,         ,         false,     true,   class annotation",
-            "/internal/limited, tight,    false,     false,  method annotation",
-            "/internal/yaml,    tight,    true,      false,  yaml rule",
-    })
-    void eachCombinationShouldResolveAsDocumented(String path, String budget, boolean expensive, boolean exempt,
-                                                  String source) throws Exception {
-        RoutePolicy policy = routes.resolve(new MockHttpServletRequest("GET", path));
-        assertThat(policy.exempt()).isEqualTo(exempt);
-        assertThat(policy.expensive()).isEqualTo(expensive);
-        assertThat(policy.budget() == null ? (exempt ? null : "standard") : policy.budget()).isEqualTo(budget);
+	@ParameterizedTest(name = "{0} -> {1} (expensive {2}, exempt {3}) from {4}")
+	@CsvSource({
+			// path, budget, expensive, exempt, source
+			"/plain,            standard, false,     false,  default",
+			"/plain/method,     tight,    false,     false,  method annotation",
+			"/plain/exempt,     ,         false,     true,   method annotation",
+			"/plain/yaml,       loose,    false,     false,  yaml rule",
+			"/class,            loose,    false,     false,  class annotation",
+			"/class/method,     tight,    true,      false,  method annotation",
+			"/class/exempt,     ,         false,     true,   method annotation",
+			"/internal,         ,         false,     true,   class annotation",
+			"/internal/limited, tight,    false,     false,  method annotation",
+			"/internal/yaml,    tight,    true,      false,  yaml rule", })
+	void eachCombinationShouldResolveAsDocumented(String path, String budget, boolean expensive, boolean exempt,
+			String source) throws Exception {
+		RoutePolicy policy = routes.resolve(new MockHttpServletRequest("GET", path));
+		assertThat(policy.exempt()).isEqualTo(exempt);
+		assertThat(policy.expensive()).isEqualTo(expensive);
+		assertThat(policy.budget() == null ? (exempt ? null : "standard") : policy.budget()).isEqualTo(budget);
 
-        RouteInventory.Entry entry = inventory.inventory().entries().stream()
-                .filter(e -> e.pattern().equals(path)).findFirst().orElseThrow();
-        assertThat(entry.budget()).isEqualTo(budget);
-        assertThat(entry.exempt()).isEqualTo(exempt);
-        assertThat(entry.expensive()).isEqualTo(expensive);
-        assertThat(entry.source().label()).isEqualTo(source);
+		RouteInventory.Entry entry = inventory.inventory()
+			.entries()
+			.stream()
+			.filter(e -> e.pattern().equals(path))
+			.findFirst()
+			.orElseThrow();
+		assertThat(entry.budget()).isEqualTo(budget);
+		assertThat(entry.exempt()).isEqualTo(exempt);
+		assertThat(entry.expensive()).isEqualTo(expensive);
+		assertThat(entry.source().label()).isEqualTo(source);
 
-        assertThat(send(path, "good-alice").statusCode()).isEqualTo(200);
-        if (exempt) {
-            assertThat(store.keys()).isEmpty();
-        }
-        else {
-            assertThat(store.keys()).containsExactly(budget + "/t:" + TokenHashing.sha256("good-alice"));
-        }
-    }
+		assertThat(send(path, "good-alice").statusCode()).isEqualTo(200);
+		if (exempt) {
+			assertThat(store.keys()).isEmpty();
+		}
+		else {
+			assertThat(store.keys()).containsExactly(budget + "/t:" + TokenHashing.sha256("good-alice"));
+		}
+	}
 
-    @Test
-    void routeScopeShouldKeyOnTheMatchedPatternSoTwoIdsShareOneCounter() throws Exception {
-        assertThat(send("/links/1", "good-bob").statusCode()).isEqualTo(200);
-        assertThat(send("/links/2", "good-bob").statusCode()).isEqualTo(200);
-        assertThat(send("/links/3", "good-bob").statusCode()).isEqualTo(200);
-        assertThat(send("/links/4", "good-bob").statusCode()).isEqualTo(429);
-        // Another route of the same budget has its own counter.
-        HttpResponse<String> note = send("/notes/1", "good-bob");
-        assertThat(note.statusCode()).isEqualTo(200);
-        assertThat(note.headers().firstValue("X-RateLimit-Remaining")).contains("2");
+	@Test
+	void routeScopeShouldKeyOnTheMatchedPatternSoTwoIdsShareOneCounter() throws Exception {
+		assertThat(send("/links/1", "good-bob").statusCode()).isEqualTo(200);
+		assertThat(send("/links/2", "good-bob").statusCode()).isEqualTo(200);
+		assertThat(send("/links/3", "good-bob").statusCode()).isEqualTo(200);
+		assertThat(send("/links/4", "good-bob").statusCode()).isEqualTo(429);
+		// Another route of the same budget has its own counter.
+		HttpResponse<String> note = send("/notes/1", "good-bob");
+		assertThat(note.statusCode()).isEqualTo(200);
+		assertThat(note.headers().firstValue("X-RateLimit-Remaining")).contains("2");
 
-        String key = "per-route/t:" + TokenHashing.sha256("good-bob");
-        assertThat(store.keys()).containsExactly(key + "@/links/%7Bid%7D", key + "@/links/%7Bid%7D",
-                key + "@/links/%7Bid%7D", key + "@/links/%7Bid%7D", key + "@/notes/%7Bid%7D");
-        assertThat(store.keys()).noneMatch(k -> k.contains("/links/1") || k.contains("/links/2"));
-    }
+		String key = "per-route/t:" + TokenHashing.sha256("good-bob");
+		assertThat(store.keys()).containsExactly(key + "@/links/%7Bid%7D", key + "@/links/%7Bid%7D",
+				key + "@/links/%7Bid%7D", key + "@/links/%7Bid%7D", key + "@/notes/%7Bid%7D");
+		assertThat(store.keys()).noneMatch(k -> k.contains("/links/1") || k.contains("/links/2"));
+	}
 
-    @Test
-    void unmatchedPathShouldFallToTheDefaultBudgetNeverToUnlimited() throws Exception {
-        assertThat(send("/no/such/handler", "good-carol").statusCode()).isEqualTo(404);
-        assertThat(store.keys()).containsExactly("standard/t:" + TokenHashing.sha256("good-carol"));
-    }
+	@Test
+	void unmatchedPathShouldFallToTheDefaultBudgetNeverToUnlimited() throws Exception {
+		assertThat(send("/no/such/handler", "good-carol").statusCode()).isEqualTo(404);
+		assertThat(store.keys()).containsExactly("standard/t:" + TokenHashing.sha256("good-carol"));
+	}
 
-    private HttpResponse<String> send(String path, String token) throws Exception {
-        HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).GET();
-        if (token != null) {
-            builder.header("Authorization", "Bearer " + token);
-        }
-        return http.send(builder.build(), HttpResponse.BodyHandlers.ofString());
-    }
+	private HttpResponse<String> send(String path, String token) throws Exception {
+		HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).GET();
+		if (token != null) {
+			builder.header("Authorization", "Bearer " + token);
+		}
+		return http.send(builder.build(), HttpResponse.BodyHandlers.ofString());
+	}
+
 }

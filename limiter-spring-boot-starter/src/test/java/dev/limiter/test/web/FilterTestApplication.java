@@ -36,125 +36,134 @@ import org.springframework.web.context.request.async.DeferredResult;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * A servlet application on the starter for filter-level tests. {@code Authorization: Bearer good-<name>}
- * authenticates as {@code <name>}; {@code good-trial-*} principals get the anonymous budget through a
+ * A servlet application on the starter for filter-level tests.
+ * {@code Authorization: Bearer good-<name>} authenticates as {@code <name>};
+ * {@code good-trial-*} principals get the anonymous budget through a
  * {@link BudgetSelector}; any other header leaves the request unauthenticated.
  */
 @SpringBootConfiguration
 @EnableAutoConfiguration
 public class FilterTestApplication {
 
-    public static final Instant NOW = Instant.parse("2030-01-01T00:00:18Z");
+	public static final Instant NOW = Instant.parse("2030-01-01T00:00:18Z");
 
-    @Bean(name = "limiterClock")
-    Clock limiterClock() {
-        return new MutableClock(NOW);
-    }
+	@Bean(name = "limiterClock")
+	Clock limiterClock() {
+		return new MutableClock(NOW);
+	}
 
-    @Bean
-    RateLimitStore recordingStore() {
-        return new RecordingStore();
-    }
+	@Bean
+	RateLimitStore recordingStore() {
+		return new RecordingStore();
+	}
 
-    @Bean
-    BudgetSelector trialSelector() {
-        return (HttpServletRequest request, Principal principal, String routeBudget) ->
-                principal.getName().startsWith("trial-") ? Optional.of("anonymous") : Optional.empty();
-    }
+	@Bean
+	BudgetSelector trialSelector() {
+		return (HttpServletRequest request, Principal principal,
+				String routeBudget) -> principal.getName().startsWith("trial-") ? Optional.of("anonymous")
+						: Optional.empty();
+	}
 
-    @Bean
-    SecurityFilterChain securityFilterChain(HttpSecurity http) throws Exception {
-        return http.csrf(csrf -> csrf.disable())
-                .sessionManagement(s -> s.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
-                .authorizeHttpRequests(authorize -> authorize.anyRequest().permitAll())
-                .addFilterBefore(new GoodTokenFilter(), AnonymousAuthenticationFilter.class)
-                .build();
-    }
+	@Bean
+	SecurityFilterChain securityFilterChain(HttpSecurity http) throws Exception {
+		return http.csrf(csrf -> csrf.disable())
+			.sessionManagement(s -> s.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
+			.authorizeHttpRequests(authorize -> authorize.anyRequest().permitAll())
+			.addFilterBefore(new GoodTokenFilter(), AnonymousAuthenticationFilter.class)
+			.build();
+	}
 
-    static final class GoodTokenFilter extends OncePerRequestFilter {
+	static final class GoodTokenFilter extends OncePerRequestFilter {
 
-        @Override
-        protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
-                throws ServletException, IOException {
-            String header = request.getHeader("Authorization");
-            if (header != null && header.startsWith("Bearer good-")) {
-                String name = header.substring("Bearer good-".length());
-                SecurityContextHolder.getContext().setAuthentication(
-                        new TokenCredentialAuthentication(name, header.substring("Bearer ".length())));
-            }
-            chain.doFilter(request, response);
-        }
-    }
+		@Override
+		protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+				throws ServletException, IOException {
+			String header = request.getHeader("Authorization");
+			if (header != null && header.startsWith("Bearer good-")) {
+				String name = header.substring("Bearer good-".length());
+				SecurityContextHolder.getContext()
+					.setAuthentication(new TokenCredentialAuthentication(name, header.substring("Bearer ".length())));
+			}
+			chain.doFilter(request, response);
+		}
 
-    @RestController
-    static class TestController {
+	}
 
-        static final AtomicInteger calls = new AtomicInteger();
-        static final AtomicReference<List<BoundVerdict>> boundsDuringWork = new AtomicReference<>();
-        static final AtomicReference<DeferredResult<String>> pending = new AtomicReference<>();
+	@RestController
+	static class TestController {
 
-        private final RateLimitStore store;
-        private final BudgetRegistry budgets;
+		static final AtomicInteger calls = new AtomicInteger();
+		static final AtomicReference<List<BoundVerdict>> boundsDuringWork = new AtomicReference<>();
+		static final AtomicReference<DeferredResult<String>> pending = new AtomicReference<>();
 
-        private final Clock clock;
+		private final RateLimitStore store;
 
-        TestController(RateLimitStore store, BudgetRegistry budgets,
-                       @org.springframework.beans.factory.annotation.Qualifier("limiterClock") Clock clock) {
-            this.store = store;
-            this.budgets = budgets;
-            this.clock = clock;
-        }
+		private final BudgetRegistry budgets;
 
-        @GetMapping("/hello")
-        String hello() {
-            calls.incrementAndGet();
-            return "hello";
-        }
+		private final Clock clock;
 
-        @GetMapping("/cacheable")
-        ResponseEntity<String> cacheable() {
-            calls.incrementAndGet();
-            return ResponseEntity.ok().cacheControl(CacheControl.maxAge(java.time.Duration.ofSeconds(60))
-                    .cachePublic()).body("shared");
-        }
+		TestController(RateLimitStore store, BudgetRegistry budgets,
+				@org.springframework.beans.factory.annotation.Qualifier("limiterClock") Clock clock) {
+			this.store = store;
+			this.budgets = budgets;
+			this.clock = clock;
+		}
 
-        @GetMapping("/shared-by-cdn")
-        String sharedByCdn(HttpServletResponse response) throws IOException {
-            response.setHeader("Cache-Control", "max-age=0, s-maxage=30");
-            return "cdn";
-        }
+		@GetMapping("/hello")
+		String hello() {
+			calls.incrementAndGet();
+			return "hello";
+		}
 
-        @GetMapping("/private")
-        ResponseEntity<String> privateCache() {
-            return ResponseEntity.ok().cacheControl(CacheControl.maxAge(java.time.Duration.ofSeconds(60))
-                    .cachePrivate()).body("private");
-        }
+		@GetMapping("/cacheable")
+		ResponseEntity<String> cacheable() {
+			calls.incrementAndGet();
+			return ResponseEntity.ok()
+				.cacheControl(CacheControl.maxAge(java.time.Duration.ofSeconds(60)).cachePublic())
+				.body("shared");
+		}
 
-        @PostMapping("/work")
-        String work(HttpServletRequest request) {
-            calls.incrementAndGet();
-            String token = request.getHeader("Authorization").substring("Bearer ".length());
-            boundsDuringWork.set(store.peek(budgets.get("standard"), DefaultKeyResolver.TOKEN_PREFIX
-                    + dev.limiter.servlet.TokenHashing.sha256(token), clock.millis()).bounds());
-            return "worked";
-        }
+		@GetMapping("/shared-by-cdn")
+		String sharedByCdn(HttpServletResponse response) throws IOException {
+			response.setHeader("Cache-Control", "max-age=0, s-maxage=30");
+			return "cdn";
+		}
 
-        @PostMapping("/boom")
-        String boom() {
-            calls.incrementAndGet();
-            throw new IllegalStateException("handler failed");
-        }
+		@GetMapping("/private")
+		ResponseEntity<String> privateCache() {
+			return ResponseEntity.ok()
+				.cacheControl(CacheControl.maxAge(java.time.Duration.ofSeconds(60)).cachePrivate())
+				.body("private");
+		}
 
-        @PostMapping("/async")
-        DeferredResult<String> async() {
-            DeferredResult<String> result = new DeferredResult<>(30_000L);
-            pending.set(result);
-            return result;
-        }
+		@PostMapping("/work")
+		String work(HttpServletRequest request) {
+			calls.incrementAndGet();
+			String token = request.getHeader("Authorization").substring("Bearer ".length());
+			boundsDuringWork.set(store.peek(budgets.get("standard"),
+					DefaultKeyResolver.TOKEN_PREFIX + dev.limiter.servlet.TokenHashing.sha256(token), clock.millis())
+				.bounds());
+			return "worked";
+		}
 
-        @PostMapping("/async-callable")
-        CompletableFuture<String> asyncCallable() {
-            return CompletableFuture.supplyAsync(() -> "later");
-        }
-    }
+		@PostMapping("/boom")
+		String boom() {
+			calls.incrementAndGet();
+			throw new IllegalStateException("handler failed");
+		}
+
+		@PostMapping("/async")
+		DeferredResult<String> async() {
+			DeferredResult<String> result = new DeferredResult<>(30_000L);
+			pending.set(result);
+			return result;
+		}
+
+		@PostMapping("/async-callable")
+		CompletableFuture<String> asyncCallable() {
+			return CompletableFuture.supplyAsync(() -> "later");
+		}
+
+	}
+
 }

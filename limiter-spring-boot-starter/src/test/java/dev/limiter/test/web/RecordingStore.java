@@ -10,46 +10,52 @@ import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStores;
 import dev.limiter.core.contract.ForwardingRateLimitStore;
 
-/** A fresh in-memory store per test that remembers which leases were released and which keys were counted. */
+/**
+ * A fresh in-memory store per test that remembers which leases were released and which
+ * keys were counted.
+ */
 public final class RecordingStore extends ForwardingRateLimitStore {
 
-    private volatile RateLimitStore delegate = RateLimitStores.inMemory(1000);
-    private final List<Lease> released = new CopyOnWriteArrayList<>();
-    private final List<String> keys = new CopyOnWriteArrayList<>();
+	private volatile RateLimitStore delegate = RateLimitStores.inMemory(1000);
 
-    public void clear() {
-        delegate = RateLimitStores.inMemory(1000);
-        released.clear();
-        keys.clear();
-    }
+	private final List<Lease> released = new CopyOnWriteArrayList<>();
 
-    public List<Lease> released() {
-        return released;
-    }
+	private final List<String> keys = new CopyOnWriteArrayList<>();
 
-    public List<String> keys() {
-        return keys;
-    }
+	public void clear() {
+		delegate = RateLimitStores.inMemory(1000);
+		released.clear();
+		keys.clear();
+	}
 
-    @Override
-    protected RateLimitStore delegate() {
-        return delegate;
-    }
+	public List<Lease> released() {
+		return released;
+	}
 
-    @Override
-    public Decision take(Budget budget, String key, long cost, boolean expensive, long nowMillis) {
-        keys.add(budget.name() + "/" + key);
-        return delegate.take(budget, key, cost, expensive, nowMillis);
-    }
+	public List<String> keys() {
+		return keys;
+	}
 
-    @Override
-    public void release(Lease lease, long nowMillis) {
-        released.add(lease);
-        delegate.release(lease, nowMillis);
-    }
+	@Override
+	protected RateLimitStore delegate() {
+		return delegate;
+	}
 
-    @Override
-    public String name() {
-        return "recording";
-    }
+	@Override
+	public Decision take(Budget budget, String key, long cost, boolean expensive, long nowMillis) {
+		keys.add(budget.name() + "/" + key);
+		return delegate.take(budget, key, cost, expensive, nowMillis);
+	}
+
+	@Override
+	public void release(Lease lease, long nowMillis) {
+		released.add(lease);
+		delegate.release(lease, nowMillis);
+	}
+
+	@Override
+	public String name() {
+		return "recording";
+	}
+
 }

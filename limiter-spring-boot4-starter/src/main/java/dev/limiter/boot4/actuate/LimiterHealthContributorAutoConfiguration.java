@@ -14,7 +14,8 @@ import org.springframework.context.annotation.Bean;
 
 /**
  * The {@code limiter} health component on Spring Boot 4, whose health API moved to
- * {@code org.springframework.boot.health}: only an adapter, the details are {@link LimiterHealthDetails}.
+ * {@code org.springframework.boot.health}: only an adapter, the details are
+ * {@link LimiterHealthDetails}.
  */
 @AutoConfiguration(after = LimiterAutoConfiguration.class)
 @ConditionalOnClass(HealthIndicator.class)
@@ -22,10 +23,14 @@ import org.springframework.context.annotation.Bean;
 @ConditionalOnEnabledHealthIndicator("limiter")
 public class LimiterHealthContributorAutoConfiguration {
 
-    /** Always {@code UP}, also when degraded: a degraded limiter still serves and must stay in the load balancer. */
-    @Bean(name = "limiterHealthIndicator")
-    @ConditionalOnMissingBean(name = "limiterHealthIndicator")
-    public HealthIndicator limiterHealthIndicator(RateLimitStore store) {
-        return () -> Health.up().withDetails(LimiterHealthDetails.of(store).details()).build();
-    }
+	/**
+	 * Always {@code UP}, also when degraded: a degraded limiter still serves and must
+	 * stay in the load balancer.
+	 */
+	@Bean(name = "limiterHealthIndicator")
+	@ConditionalOnMissingBean(name = "limiterHealthIndicator")
+	public HealthIndicator limiterHealthIndicator(RateLimitStore store) {
+		return () -> Health.up().withDetails(LimiterHealthDetails.of(store).details()).build();
+	}
+
 }

@@ -6,9 +6,10 @@ import org.springframework.core.env.Environment;
 
 /** Spring Boot 4's hook for {@link ClusterTopologyRefreshCustomization}. */
 public class Boot4ClusterTopologyRefreshCustomizer extends ClusterTopologyRefreshCustomization
-        implements LettuceClientConfigurationBuilderCustomizer {
+		implements LettuceClientConfigurationBuilderCustomizer {
 
-    public Boot4ClusterTopologyRefreshCustomizer(Environment environment, boolean clusterConfigured) {
-        super(environment, clusterConfigured);
-    }
+	public Boot4ClusterTopologyRefreshCustomizer(Environment environment, boolean clusterConfigured) {
+		super(environment, clusterConfigured);
+	}
+
 }

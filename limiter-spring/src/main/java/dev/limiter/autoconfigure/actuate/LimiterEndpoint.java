@@ -11,38 +11,45 @@ import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import org.springframework.lang.Nullable;
 
 /**
- * {@code /actuator/limiter} and {@code /actuator/limiter/keys/{keyHash}}: the actuator's view of
- * {@link LimiterOperations}, which holds what they answer.
+ * {@code /actuator/limiter} and {@code /actuator/limiter/keys/{keyHash}}: the actuator's
+ * view of {@link LimiterOperations}, which holds what they answer.
  */
 @Endpoint(id = "limiter")
 public class LimiterEndpoint {
 
-    private final LimiterOperations operations;
+	private final LimiterOperations operations;
 
-    public LimiterEndpoint(LimiterOperations operations) {
-        this.operations = operations;
-    }
+	public LimiterEndpoint(LimiterOperations operations) {
+		this.operations = operations;
+	}
 
-    @ReadOperation
-    public LimiterDescriptor limiter() {
-        return operations.limiter();
-    }
+	@ReadOperation
+	public LimiterDescriptor limiter() {
+		return operations.limiter();
+	}
 
-    /** One key's counters in one budget ({@code budget}) or in every budget, read without counting. */
-    @ReadOperation
-    public WebEndpointResponse<Object> key(@Selector String segment, @Selector String keyHash,
-                                           @Nullable String budget) {
-        return response(operations.key(segment, keyHash, budget));
-    }
+	/**
+	 * One key's counters in one budget ({@code budget}) or in every budget, read without
+	 * counting.
+	 */
+	@ReadOperation
+	public WebEndpointResponse<Object> key(@Selector String segment, @Selector String keyHash,
+			@Nullable String budget) {
+		return response(operations.key(segment, keyHash, budget));
+	}
 
-    /** Forgets one key's counters and leases in one budget ({@code budget}) or in every budget. */
-    @DeleteOperation
-    public WebEndpointResponse<Object> reset(@Selector String segment, @Selector String keyHash,
-                                             @Nullable String budget) {
-        return response(operations.reset(segment, keyHash, budget));
-    }
+	/**
+	 * Forgets one key's counters and leases in one budget ({@code budget}) or in every
+	 * budget.
+	 */
+	@DeleteOperation
+	public WebEndpointResponse<Object> reset(@Selector String segment, @Selector String keyHash,
+			@Nullable String budget) {
+		return response(operations.reset(segment, keyHash, budget));
+	}
 
-    private static WebEndpointResponse<Object> response(Answer answer) {
-        return new WebEndpointResponse<>(answer.body(), answer.status());
-    }
+	private static WebEndpointResponse<Object> response(Answer answer) {
+		return new WebEndpointResponse<>(answer.body(), answer.status());
+	}
+
 }

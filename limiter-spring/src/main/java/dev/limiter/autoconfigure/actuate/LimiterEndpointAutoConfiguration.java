@@ -30,54 +30,56 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 
 /**
- * The {@code limiter} actuator endpoint and the per-budget totals it shows. Present only when Spring Boot's
- * actuator is on the classpath and the endpoint is available, that is, exposed by the application
- * ({@code management.endpoints.web.exposure.include=limiter}); never exposed by default.
+ * The {@code limiter} actuator endpoint and the per-budget totals it shows. Present only
+ * when Spring Boot's actuator is on the classpath and the endpoint is available, that is,
+ * exposed by the application ({@code management.endpoints.web.exposure.include=limiter});
+ * never exposed by default.
  */
-@AutoConfiguration(after = {LimiterAutoConfiguration.class, LimiterRoutesAutoConfiguration.class},
-        before = LimiterServletAutoConfiguration.class)
-@ConditionalOnClass({Endpoint.class, ConditionalOnAvailableEndpoint.class})
+@AutoConfiguration(after = { LimiterAutoConfiguration.class, LimiterRoutesAutoConfiguration.class },
+		before = LimiterServletAutoConfiguration.class)
+@ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })
 @ConditionalOnLimiterEnabled
 @ConditionalOnBean(BudgetRegistry.class)
 @ConditionalOnAvailableEndpoint(LimiterEndpoint.class)
 public class LimiterEndpointAutoConfiguration {
 
-    @Bean
-    @ConditionalOnMissingBean
-    public RateLimitTotals limiterTotals() {
-        return new RateLimitTotals();
-    }
+	@Bean
+	@ConditionalOnMissingBean
+	public RateLimitTotals limiterTotals() {
+		return new RateLimitTotals();
+	}
 
-    @Bean
-    @ConditionalOnMissingBean
-    public LimiterOperations limiterOperations(BudgetRegistry budgets, BudgetOptions options,
-                                               ObjectProvider<RateLimitStore> stores,
-                                               ObjectProvider<RouteInventoryCheck> inventory, RateLimitTotals totals,
-                                               @Qualifier(LimiterAutoConfiguration.CLOCK_BEAN_NAME) Clock clock) {
-        return new LimiterOperations(budgets, options, stores, inventory, totals, clock);
-    }
+	@Bean
+	@ConditionalOnMissingBean
+	public LimiterOperations limiterOperations(BudgetRegistry budgets, BudgetOptions options,
+			ObjectProvider<RateLimitStore> stores, ObjectProvider<RouteInventoryCheck> inventory,
+			RateLimitTotals totals, @Qualifier(LimiterAutoConfiguration.CLOCK_BEAN_NAME) Clock clock) {
+		return new LimiterOperations(budgets, options, stores, inventory, totals, clock);
+	}
 
-    @Bean
-    @ConditionalOnMissingBean
-    public LimiterEndpoint limiterEndpoint(LimiterOperations operations) {
-        return new LimiterEndpoint(operations);
-    }
+	@Bean
+	@ConditionalOnMissingBean
+	public LimiterEndpoint limiterEndpoint(LimiterOperations operations) {
+		return new LimiterEndpoint(operations);
+	}
 
-    @Configuration(proxyBeanMethods = false)
-    @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
-    static class NoStoreConfiguration {
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+	static class NoStoreConfiguration {
 
-        @Bean
-        @ConditionalOnMissingBean(name = "limiterEndpointNoStoreFilter")
-        FilterRegistrationBean<NoStoreEndpointFilter> limiterEndpointNoStoreFilter(
-                ObjectProvider<PathMappedEndpoints> endpoints) {
-            FilterRegistrationBean<NoStoreEndpointFilter> registration = new FilterRegistrationBean<>(
-                    new NoStoreEndpointFilter(() -> {
-                        PathMappedEndpoints mapped = endpoints.getIfAvailable();
-                        return mapped == null ? null : mapped.getPath(EndpointId.of("limiter"));
-                    }));
-            registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
-            return registration;
-        }
-    }
+		@Bean
+		@ConditionalOnMissingBean(name = "limiterEndpointNoStoreFilter")
+		FilterRegistrationBean<NoStoreEndpointFilter> limiterEndpointNoStoreFilter(
+				ObjectProvider<PathMappedEndpoints> endpoints) {
+			FilterRegistrationBean<NoStoreEndpointFilter> registration = new FilterRegistrationBean<>(
+					new NoStoreEndpointFilter(() -> {
+						PathMappedEndpoints mapped = endpoints.getIfAvailable();
+						return mapped == null ? null : mapped.getPath(EndpointId.of("limiter"));
+					}));
+			registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
+			return registration;
+		}
+
+	}
+
 }

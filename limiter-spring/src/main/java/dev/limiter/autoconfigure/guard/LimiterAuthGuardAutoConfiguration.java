@@ -38,14 +38,15 @@ import org.springframework.core.env.Environment;
 import org.springframework.security.core.context.SecurityContextHolder;
 
 /**
- * The authentication-failure guard ({@code limiter.auth-guard.*}), on by default wherever Spring Security runs
- * in a servlet application: {@link AuthGuardFilter} just before Spring Security's filter chain,
- * {@link AuthenticationOutcomeFilter} just after it, and a listener for authentication events. Counts in the
- * limiter's store, so a block holds across instances on Redis.
+ * The authentication-failure guard ({@code limiter.auth-guard.*}), on by default wherever
+ * Spring Security runs in a servlet application: {@link AuthGuardFilter} just before
+ * Spring Security's filter chain, {@link AuthenticationOutcomeFilter} just after it, and
+ * a listener for authentication events. Counts in the limiter's store, so a block holds
+ * across instances on Redis.
  */
 @AutoConfiguration(after = LimiterAutoConfiguration.class,
-        afterName = {"org.springframework.boot.autoconfigure.security.servlet.SecurityAutoConfiguration",
-                "org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration"})
+		afterName = { "org.springframework.boot.autoconfigure.security.servlet.SecurityAutoConfiguration",
+				"org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration" })
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnClass(SecurityContextHolder.class)
 @ConditionalOnLimiterEnabled
@@ -53,86 +54,91 @@ import org.springframework.security.core.context.SecurityContextHolder;
 @Import(LimiterSettingsConfiguration.class)
 public class LimiterAuthGuardAutoConfiguration {
 
-    /** Name of the guard filter's registration; define a bean with this name to register it yourself. */
-    public static final String REGISTRATION_BEAN_NAME = "authGuardFilterRegistration";
+	/**
+	 * Name of the guard filter's registration; define a bean with this name to register
+	 * it yourself.
+	 */
+	public static final String REGISTRATION_BEAN_NAME = "authGuardFilterRegistration";
 
-    /** Name of the outcome filter's registration. */
-    public static final String OUTCOME_REGISTRATION_BEAN_NAME = "authenticationOutcomeFilterRegistration";
+	/** Name of the outcome filter's registration. */
+	public static final String OUTCOME_REGISTRATION_BEAN_NAME = "authenticationOutcomeFilterRegistration";
 
-    @Bean
-    @ConditionalOnMissingBean
-    public AuthGuard limiterAuthGuard(LimiterSettings settings, ObjectProvider<RateLimitStore> stores) {
-        RateLimitStore store = stores.getIfAvailable();
-        if (store == null) {
-            throw new InvalidLimiterConfigurationException("limiter.store", "names a store that no RateLimitStore "
-                    + "bean provides; the authentication guard counts in the limiter's store");
-        }
-        AuthGuardPolicy policy = settings.authGuard().orElseGet(AuthGuardPolicy::defaults);
-        return new AuthGuard(guardStore(store, policy, settings.fallbackMaxKeys()), policy);
-    }
+	@Bean
+	@ConditionalOnMissingBean
+	public AuthGuard limiterAuthGuard(LimiterSettings settings, ObjectProvider<RateLimitStore> stores) {
+		RateLimitStore store = stores.getIfAvailable();
+		if (store == null) {
+			throw new InvalidLimiterConfigurationException("limiter.store", "names a store that no RateLimitStore "
+					+ "bean provides; the authentication guard counts in the limiter's store");
+		}
+		AuthGuardPolicy policy = settings.authGuard().orElseGet(AuthGuardPolicy::defaults);
+		return new AuthGuard(guardStore(store, policy, settings.fallbackMaxKeys()), policy);
+	}
 
-    /**
-     * The guard's own store where the limiter's store offers one (Redis: one round trip per guard step), behind
-     * the same breaker and failing open onto the same kind of bounded fallback; otherwise the guard counts through
-     * the store's ordinary SPI (in memory: free).
-     */
-    static AuthGuardStore guardStore(RateLimitStore store, AuthGuardPolicy policy, int fallbackMaxKeys) {
-        if (store instanceof FailOpenRateLimitStore failOpen) {
-            RateLimitStore inner = failOpen.authoritative();
-            CircuitBreaker breaker = null;
-            if (inner instanceof CircuitBreakingRateLimitStore breaking) {
-                breaker = breaking.circuitBreaker();
-                inner = breaking.delegate();
-            }
-            if (inner instanceof OverLimitRememberingStore remembering) {
-                inner = remembering.delegate();
-            }
-            if (inner instanceof AuthGuardStoreProvider provider) {
-                AuthGuardStore remote = provider.authGuardStore(policy);
-                if (breaker != null) {
-                    remote = new CircuitBreakingAuthGuardStore(remote, breaker);
-                }
-                return new FailOpenAuthGuardStore(remote, policy, fallbackMaxKeys);
-            }
-        }
-        if (store instanceof AuthGuardStoreProvider provider) {
-            return provider.authGuardStore(policy);
-        }
-        return new StoreBackedAuthGuardStore(store, policy);
-    }
+	/**
+	 * The guard's own store where the limiter's store offers one (Redis: one round trip
+	 * per guard step), behind the same breaker and failing open onto the same kind of
+	 * bounded fallback; otherwise the guard counts through the store's ordinary SPI (in
+	 * memory: free).
+	 */
+	static AuthGuardStore guardStore(RateLimitStore store, AuthGuardPolicy policy, int fallbackMaxKeys) {
+		if (store instanceof FailOpenRateLimitStore failOpen) {
+			RateLimitStore inner = failOpen.authoritative();
+			CircuitBreaker breaker = null;
+			if (inner instanceof CircuitBreakingRateLimitStore breaking) {
+				breaker = breaking.circuitBreaker();
+				inner = breaking.delegate();
+			}
+			if (inner instanceof OverLimitRememberingStore remembering) {
+				inner = remembering.delegate();
+			}
+			if (inner instanceof AuthGuardStoreProvider provider) {
+				AuthGuardStore remote = provider.authGuardStore(policy);
+				if (breaker != null) {
+					remote = new CircuitBreakingAuthGuardStore(remote, breaker);
+				}
+				return new FailOpenAuthGuardStore(remote, policy, fallbackMaxKeys);
+			}
+		}
+		if (store instanceof AuthGuardStoreProvider provider) {
+			return provider.authGuardStore(policy);
+		}
+		return new StoreBackedAuthGuardStore(store, policy);
+	}
 
-    @Bean
-    @ConditionalOnMissingBean
-    public AuthGuardFilter authGuardFilter(AuthGuard guard,
-                                           @Qualifier(LimiterAutoConfiguration.CLOCK_BEAN_NAME) Clock clock) {
-        return new AuthGuardFilter(guard, clock);
-    }
+	@Bean
+	@ConditionalOnMissingBean
+	public AuthGuardFilter authGuardFilter(AuthGuard guard,
+			@Qualifier(LimiterAutoConfiguration.CLOCK_BEAN_NAME) Clock clock) {
+		return new AuthGuardFilter(guard, clock);
+	}
 
-    @Bean(name = REGISTRATION_BEAN_NAME)
-    @ConditionalOnMissingBean(name = REGISTRATION_BEAN_NAME)
-    public FilterRegistrationBean<AuthGuardFilter> authGuardFilterRegistration(AuthGuardFilter filter,
-            Environment environment) {
-        return FilterRegistrations.of(filter, "authGuardFilter",
-                FilterRegistrations.securityFilterOrder(environment) - 1, DispatcherType.REQUEST);
-    }
+	@Bean(name = REGISTRATION_BEAN_NAME)
+	@ConditionalOnMissingBean(name = REGISTRATION_BEAN_NAME)
+	public FilterRegistrationBean<AuthGuardFilter> authGuardFilterRegistration(AuthGuardFilter filter,
+			Environment environment) {
+		return FilterRegistrations.of(filter, "authGuardFilter",
+				FilterRegistrations.securityFilterOrder(environment) - 1, DispatcherType.REQUEST);
+	}
 
-    @Bean
-    @ConditionalOnMissingBean
-    public AuthenticationOutcomeFilter authenticationOutcomeFilter() {
-        return new AuthenticationOutcomeFilter();
-    }
+	@Bean
+	@ConditionalOnMissingBean
+	public AuthenticationOutcomeFilter authenticationOutcomeFilter() {
+		return new AuthenticationOutcomeFilter();
+	}
 
-    @Bean(name = OUTCOME_REGISTRATION_BEAN_NAME)
-    @ConditionalOnMissingBean(name = OUTCOME_REGISTRATION_BEAN_NAME)
-    public FilterRegistrationBean<AuthenticationOutcomeFilter> authenticationOutcomeFilterRegistration(
-            AuthenticationOutcomeFilter filter, Environment environment) {
-        return FilterRegistrations.of(filter, "authenticationOutcomeFilter",
-                FilterRegistrations.securityFilterOrder(environment) + 1, DispatcherType.REQUEST);
-    }
+	@Bean(name = OUTCOME_REGISTRATION_BEAN_NAME)
+	@ConditionalOnMissingBean(name = OUTCOME_REGISTRATION_BEAN_NAME)
+	public FilterRegistrationBean<AuthenticationOutcomeFilter> authenticationOutcomeFilterRegistration(
+			AuthenticationOutcomeFilter filter, Environment environment) {
+		return FilterRegistrations.of(filter, "authenticationOutcomeFilter",
+				FilterRegistrations.securityFilterOrder(environment) + 1, DispatcherType.REQUEST);
+	}
 
-    @Bean
-    @ConditionalOnMissingBean
-    public AuthenticationOutcomeListener authenticationOutcomeListener() {
-        return new AuthenticationOutcomeListener();
-    }
+	@Bean
+	@ConditionalOnMissingBean
+	public AuthenticationOutcomeListener authenticationOutcomeListener() {
+		return new AuthenticationOutcomeListener();
+	}
+
 }

@@ -14,27 +14,29 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 
 /**
- * The limiter's Micrometer meters ({@code limiter.requests}, {@code limiter.store.latency},
- * {@code limiter.near.limit}) when Micrometer is on the classpath and the application has a {@link MeterRegistry}.
- * Micrometer is optional: without it this configuration, and every meter, simply is not there.
+ * The limiter's Micrometer meters ({@code limiter.requests},
+ * {@code limiter.store.latency}, {@code limiter.near.limit}) when Micrometer is on the
+ * classpath and the application has a {@link MeterRegistry}. Micrometer is optional:
+ * without it this configuration, and every meter, simply is not there.
  */
 @AutoConfiguration(after = LimiterAutoConfiguration.class, afterName = {
-        "org.springframework.boot.actuate.autoconfigure.metrics.MetricsAutoConfiguration",
-        "org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration",
-        "org.springframework.boot.actuate.autoconfigure.metrics.export.simple.SimpleMetricsExportAutoConfiguration",
-        "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
-        "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
-        "org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration"},
-        before = LimiterServletAutoConfiguration.class)
+		"org.springframework.boot.actuate.autoconfigure.metrics.MetricsAutoConfiguration",
+		"org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration",
+		"org.springframework.boot.actuate.autoconfigure.metrics.export.simple.SimpleMetricsExportAutoConfiguration",
+		"org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+		"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+		"org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration" },
+		before = LimiterServletAutoConfiguration.class)
 @ConditionalOnClass(MeterRegistry.class)
 @ConditionalOnBean(MeterRegistry.class)
 @ConditionalOnLimiterEnabled
 public class LimiterMetricsAutoConfiguration {
 
-    @Bean
-    @ConditionalOnMissingBean
-    public MicrometerRateLimitObserver limiterMeters(MeterRegistry registry, ObjectProvider<RateLimitStore> stores) {
-        RateLimitStore store = stores.getIfAvailable();
-        return new MicrometerRateLimitObserver(registry, store == null ? "none" : store.name());
-    }
+	@Bean
+	@ConditionalOnMissingBean
+	public MicrometerRateLimitObserver limiterMeters(MeterRegistry registry, ObjectProvider<RateLimitStore> stores) {
+		RateLimitStore store = stores.getIfAvailable();
+		return new MicrometerRateLimitObserver(registry, store == null ? "none" : store.name());
+	}
+
 }

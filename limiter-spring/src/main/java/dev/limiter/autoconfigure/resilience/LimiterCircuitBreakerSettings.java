@@ -9,127 +9,143 @@ import org.springframework.core.env.Environment;
 import java.time.Duration;
 
 /**
- * The standard {@code resilience4j.circuitbreaker.instances.limiter.*} keys, read by the starter itself so that
- * they work without resilience4j-spring-boot3. Unset keys keep the limiter's defaults: open after a handful of
- * failures, probe again after a few seconds.
+ * The standard {@code resilience4j.circuitbreaker.instances.limiter.*} keys, read by the
+ * starter itself so that they work without resilience4j-spring-boot3. Unset keys keep the
+ * limiter's defaults: open after a handful of failures, probe again after a few seconds.
  */
 public class LimiterCircuitBreakerSettings {
 
-    /** Property prefix of the breaker's settings, the one resilience4j-spring-boot3 reads too. */
-    public static final String PREFIX = "resilience4j.circuitbreaker.instances." + LimiterResilienceAutoConfiguration.BREAKER_NAME;
+	/**
+	 * Property prefix of the breaker's settings, the one resilience4j-spring-boot3 reads
+	 * too.
+	 */
+	public static final String PREFIX = "resilience4j.circuitbreaker.instances."
+			+ LimiterResilienceAutoConfiguration.BREAKER_NAME;
 
-    private SlidingWindowType slidingWindowType = SlidingWindowType.COUNT_BASED;
-    private int slidingWindowSize = 10;
-    private int minimumNumberOfCalls = 5;
-    private float failureRateThreshold = 50;
-    private float slowCallRateThreshold = 100;
-    private Duration slowCallDurationThreshold = Duration.ofSeconds(60);
-    private Duration waitDurationInOpenState = Duration.ofSeconds(5);
-    private int permittedNumberOfCallsInHalfOpenState = 3;
-    private Duration maxWaitDurationInHalfOpenState = Duration.ZERO;
-    private boolean automaticTransitionFromOpenToHalfOpenEnabled = false;
+	private SlidingWindowType slidingWindowType = SlidingWindowType.COUNT_BASED;
 
-    static LimiterCircuitBreakerSettings bind(Environment environment) {
-        return Binder.get(environment).bind(PREFIX, Bindable.of(LimiterCircuitBreakerSettings.class))
-                .orElseGet(LimiterCircuitBreakerSettings::new);
-    }
+	private int slidingWindowSize = 10;
 
-    CircuitBreakerConfig toConfig() {
-        try {
-            return CircuitBreakerConfig.custom()
-                    .slidingWindowType(slidingWindowType)
-                    .slidingWindowSize(slidingWindowSize)
-                    .minimumNumberOfCalls(minimumNumberOfCalls)
-                    .failureRateThreshold(failureRateThreshold)
-                    .slowCallRateThreshold(slowCallRateThreshold)
-                    .slowCallDurationThreshold(slowCallDurationThreshold)
-                    .waitDurationInOpenState(waitDurationInOpenState)
-                    .permittedNumberOfCallsInHalfOpenState(permittedNumberOfCallsInHalfOpenState)
-                    .maxWaitDurationInHalfOpenState(maxWaitDurationInHalfOpenState)
-                    .automaticTransitionFromOpenToHalfOpenEnabled(automaticTransitionFromOpenToHalfOpenEnabled)
-                    .build();
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("Invalid " + PREFIX + ".*: " + e.getMessage(), e);
-        }
-    }
+	private int minimumNumberOfCalls = 5;
 
-    public SlidingWindowType getSlidingWindowType() {
-        return slidingWindowType;
-    }
+	private float failureRateThreshold = 50;
 
-    public void setSlidingWindowType(SlidingWindowType slidingWindowType) {
-        this.slidingWindowType = slidingWindowType;
-    }
+	private float slowCallRateThreshold = 100;
 
-    public int getSlidingWindowSize() {
-        return slidingWindowSize;
-    }
+	private Duration slowCallDurationThreshold = Duration.ofSeconds(60);
 
-    public void setSlidingWindowSize(int slidingWindowSize) {
-        this.slidingWindowSize = slidingWindowSize;
-    }
+	private Duration waitDurationInOpenState = Duration.ofSeconds(5);
 
-    public int getMinimumNumberOfCalls() {
-        return minimumNumberOfCalls;
-    }
+	private int permittedNumberOfCallsInHalfOpenState = 3;
 
-    public void setMinimumNumberOfCalls(int minimumNumberOfCalls) {
-        this.minimumNumberOfCalls = minimumNumberOfCalls;
-    }
+	private Duration maxWaitDurationInHalfOpenState = Duration.ZERO;
 
-    public float getFailureRateThreshold() {
-        return failureRateThreshold;
-    }
+	private boolean automaticTransitionFromOpenToHalfOpenEnabled = false;
 
-    public void setFailureRateThreshold(float failureRateThreshold) {
-        this.failureRateThreshold = failureRateThreshold;
-    }
+	static LimiterCircuitBreakerSettings bind(Environment environment) {
+		return Binder.get(environment)
+			.bind(PREFIX, Bindable.of(LimiterCircuitBreakerSettings.class))
+			.orElseGet(LimiterCircuitBreakerSettings::new);
+	}
 
-    public float getSlowCallRateThreshold() {
-        return slowCallRateThreshold;
-    }
+	CircuitBreakerConfig toConfig() {
+		try {
+			return CircuitBreakerConfig.custom()
+				.slidingWindowType(slidingWindowType)
+				.slidingWindowSize(slidingWindowSize)
+				.minimumNumberOfCalls(minimumNumberOfCalls)
+				.failureRateThreshold(failureRateThreshold)
+				.slowCallRateThreshold(slowCallRateThreshold)
+				.slowCallDurationThreshold(slowCallDurationThreshold)
+				.waitDurationInOpenState(waitDurationInOpenState)
+				.permittedNumberOfCallsInHalfOpenState(permittedNumberOfCallsInHalfOpenState)
+				.maxWaitDurationInHalfOpenState(maxWaitDurationInHalfOpenState)
+				.automaticTransitionFromOpenToHalfOpenEnabled(automaticTransitionFromOpenToHalfOpenEnabled)
+				.build();
+		}
+		catch (IllegalArgumentException e) {
+			throw new IllegalArgumentException("Invalid " + PREFIX + ".*: " + e.getMessage(), e);
+		}
+	}
 
-    public void setSlowCallRateThreshold(float slowCallRateThreshold) {
-        this.slowCallRateThreshold = slowCallRateThreshold;
-    }
+	public SlidingWindowType getSlidingWindowType() {
+		return slidingWindowType;
+	}
 
-    public Duration getSlowCallDurationThreshold() {
-        return slowCallDurationThreshold;
-    }
+	public void setSlidingWindowType(SlidingWindowType slidingWindowType) {
+		this.slidingWindowType = slidingWindowType;
+	}
 
-    public void setSlowCallDurationThreshold(Duration slowCallDurationThreshold) {
-        this.slowCallDurationThreshold = slowCallDurationThreshold;
-    }
+	public int getSlidingWindowSize() {
+		return slidingWindowSize;
+	}
 
-    public Duration getWaitDurationInOpenState() {
-        return waitDurationInOpenState;
-    }
+	public void setSlidingWindowSize(int slidingWindowSize) {
+		this.slidingWindowSize = slidingWindowSize;
+	}
 
-    public void setWaitDurationInOpenState(Duration waitDurationInOpenState) {
-        this.waitDurationInOpenState = waitDurationInOpenState;
-    }
+	public int getMinimumNumberOfCalls() {
+		return minimumNumberOfCalls;
+	}
 
-    public int getPermittedNumberOfCallsInHalfOpenState() {
-        return permittedNumberOfCallsInHalfOpenState;
-    }
+	public void setMinimumNumberOfCalls(int minimumNumberOfCalls) {
+		this.minimumNumberOfCalls = minimumNumberOfCalls;
+	}
 
-    public void setPermittedNumberOfCallsInHalfOpenState(int permittedNumberOfCallsInHalfOpenState) {
-        this.permittedNumberOfCallsInHalfOpenState = permittedNumberOfCallsInHalfOpenState;
-    }
+	public float getFailureRateThreshold() {
+		return failureRateThreshold;
+	}
 
-    public Duration getMaxWaitDurationInHalfOpenState() {
-        return maxWaitDurationInHalfOpenState;
-    }
+	public void setFailureRateThreshold(float failureRateThreshold) {
+		this.failureRateThreshold = failureRateThreshold;
+	}
 
-    public void setMaxWaitDurationInHalfOpenState(Duration maxWaitDurationInHalfOpenState) {
-        this.maxWaitDurationInHalfOpenState = maxWaitDurationInHalfOpenState;
-    }
+	public float getSlowCallRateThreshold() {
+		return slowCallRateThreshold;
+	}
 
-    public boolean isAutomaticTransitionFromOpenToHalfOpenEnabled() {
-        return automaticTransitionFromOpenToHalfOpenEnabled;
-    }
+	public void setSlowCallRateThreshold(float slowCallRateThreshold) {
+		this.slowCallRateThreshold = slowCallRateThreshold;
+	}
 
-    public void setAutomaticTransitionFromOpenToHalfOpenEnabled(boolean automaticTransitionFromOpenToHalfOpenEnabled) {
-        this.automaticTransitionFromOpenToHalfOpenEnabled = automaticTransitionFromOpenToHalfOpenEnabled;
-    }
+	public Duration getSlowCallDurationThreshold() {
+		return slowCallDurationThreshold;
+	}
+
+	public void setSlowCallDurationThreshold(Duration slowCallDurationThreshold) {
+		this.slowCallDurationThreshold = slowCallDurationThreshold;
+	}
+
+	public Duration getWaitDurationInOpenState() {
+		return waitDurationInOpenState;
+	}
+
+	public void setWaitDurationInOpenState(Duration waitDurationInOpenState) {
+		this.waitDurationInOpenState = waitDurationInOpenState;
+	}
+
+	public int getPermittedNumberOfCallsInHalfOpenState() {
+		return permittedNumberOfCallsInHalfOpenState;
+	}
+
+	public void setPermittedNumberOfCallsInHalfOpenState(int permittedNumberOfCallsInHalfOpenState) {
+		this.permittedNumberOfCallsInHalfOpenState = permittedNumberOfCallsInHalfOpenState;
+	}
+
+	public Duration getMaxWaitDurationInHalfOpenState() {
+		return maxWaitDurationInHalfOpenState;
+	}
+
+	public void setMaxWaitDurationInHalfOpenState(Duration maxWaitDurationInHalfOpenState) {
+		this.maxWaitDurationInHalfOpenState = maxWaitDurationInHalfOpenState;
+	}
+
+	public boolean isAutomaticTransitionFromOpenToHalfOpenEnabled() {
+		return automaticTransitionFromOpenToHalfOpenEnabled;
+	}
+
+	public void setAutomaticTransitionFromOpenToHalfOpenEnabled(boolean automaticTransitionFromOpenToHalfOpenEnabled) {
+		this.automaticTransitionFromOpenToHalfOpenEnabled = automaticTransitionFromOpenToHalfOpenEnabled;
+	}
+
 }

@@ -26,96 +26,111 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
 
-
 /**
- * What happens when a remote store fails (docs/operations.md, ADR 0004): a Resilience4j circuit breaker named {@code limiter}, the
- * once-per-outage mode log, the {@link StoreFailover} that wraps a remote store into a
- * {@link FailOpenRateLimitStore}, and the {@code limiter.degraded} and {@code limiter.fallback.keys} gauges.
+ * What happens when a remote store fails (docs/operations.md, ADR 0004): a Resilience4j
+ * circuit breaker named {@code limiter}, the once-per-outage mode log, the
+ * {@link StoreFailover} that wraps a remote store into a {@link FailOpenRateLimitStore},
+ * and the {@code limiter.degraded} and {@code limiter.fallback.keys} gauges.
  */
 @AutoConfiguration(before = LimiterAutoConfiguration.class)
 @ConditionalOnLimiterEnabled
 @Import(LimiterSettingsConfiguration.class)
 public class LimiterResilienceAutoConfiguration {
 
-    /** The breaker's instance name, as used in {@code resilience4j.circuitbreaker.instances.<name>.*} and meters. */
-    public static final String BREAKER_NAME = "limiter";
+	/**
+	 * The breaker's instance name, as used in
+	 * {@code resilience4j.circuitbreaker.instances.<name>.*} and meters.
+	 */
+	public static final String BREAKER_NAME = "limiter";
 
-    /** Name of the limiter's circuit breaker bean; define one with this name to replace it. */
-    public static final String BREAKER_BEAN_NAME = "limiterCircuitBreaker";
+	/**
+	 * Name of the limiter's circuit breaker bean; define one with this name to replace
+	 * it.
+	 */
+	public static final String BREAKER_BEAN_NAME = "limiterCircuitBreaker";
 
-    /**
-     * The breaker comes from the application's {@link CircuitBreakerRegistry} when it has one (so
-     * resilience4j-spring-boot3 configures and meters it), else from the starter's own reading of the standard keys.
-     */
-    @Bean(name = BREAKER_BEAN_NAME)
-    @ConditionalOnMissingBean(name = BREAKER_BEAN_NAME)
-    public CircuitBreaker limiterCircuitBreaker(ObjectProvider<CircuitBreakerRegistry> registries,
-                                                Environment environment) {
-        CircuitBreakerRegistry registry = registries.getIfUnique();
-        if (registry != null) {
-            return registry.circuitBreaker(BREAKER_NAME);
-        }
-        try {
-            return CircuitBreakerRegistry.of(LimiterCircuitBreakerSettings.bind(environment).toConfig())
-                    .circuitBreaker(BREAKER_NAME);
-        } catch (IllegalArgumentException e) {
-            throw new InvalidLimiterConfigurationException(LimiterCircuitBreakerSettings.PREFIX, e.getMessage());
-        }
-    }
+	/**
+	 * The breaker comes from the application's {@link CircuitBreakerRegistry} when it has
+	 * one (so resilience4j-spring-boot3 configures and meters it), else from the
+	 * starter's own reading of the standard keys.
+	 */
+	@Bean(name = BREAKER_BEAN_NAME)
+	@ConditionalOnMissingBean(name = BREAKER_BEAN_NAME)
+	public CircuitBreaker limiterCircuitBreaker(ObjectProvider<CircuitBreakerRegistry> registries,
+			Environment environment) {
+		CircuitBreakerRegistry registry = registries.getIfUnique();
+		if (registry != null) {
+			return registry.circuitBreaker(BREAKER_NAME);
+		}
+		try {
+			return CircuitBreakerRegistry.of(LimiterCircuitBreakerSettings.bind(environment).toConfig())
+				.circuitBreaker(BREAKER_NAME);
+		}
+		catch (IllegalArgumentException e) {
+			throw new InvalidLimiterConfigurationException(LimiterCircuitBreakerSettings.PREFIX, e.getMessage());
+		}
+	}
 
-    @Bean
-    @ConditionalOnMissingBean
-    public StoreModeListener limiterStoreModeListener() {
-        return new LoggingStoreModeListener();
-    }
+	@Bean
+	@ConditionalOnMissingBean
+	public StoreModeListener limiterStoreModeListener() {
+		return new LoggingStoreModeListener();
+	}
 
-    @Bean
-    @ConditionalOnMissingBean
-    public StoreFailover limiterStoreFailover(LimiterSettings settings,
-                                              @Qualifier(BREAKER_BEAN_NAME) CircuitBreaker limiterCircuitBreaker,
-                                              ObjectProvider<StoreModeListener> listeners) {
-        return new StoreFailover(limiterCircuitBreaker, settings.fallbackMaxKeys(), settings.failClosedBudgets(),
-                listeners.orderedStream().toList());
-    }
+	@Bean
+	@ConditionalOnMissingBean
+	public StoreFailover limiterStoreFailover(LimiterSettings settings,
+			@Qualifier(BREAKER_BEAN_NAME) CircuitBreaker limiterCircuitBreaker,
+			ObjectProvider<StoreModeListener> listeners) {
+		return new StoreFailover(limiterCircuitBreaker, settings.fallbackMaxKeys(), settings.failClosedBudgets(),
+				listeners.orderedStream().toList());
+	}
 
-    @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(MeterBinder.class)
-    static class DegradedMetersConfiguration {
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(MeterBinder.class)
+	static class DegradedMetersConfiguration {
 
-        @Bean
-        @ConditionalOnMissingBean(name = "limiterStoreModeMeterBinder")
-        MeterBinder limiterStoreModeMeterBinder(ObjectProvider<RateLimitStore> stores) {
-            return registry -> {
-                RateLimitStore store = stores.getIfUnique();
-                if (store instanceof FailOpenRateLimitStore failOpen) {
-                    Gauge.builder("limiter.degraded", failOpen, s -> s.mode() == StoreMode.DEGRADED ? 1 : 0)
-                            .description("1 while the limiter decides with its in-process fallback because the "
-                                    + "store cannot answer, else 0")
-                            .tag("store", failOpen.name())
-                            .register(registry);
-                    Gauge.builder("limiter.fallback.keys", failOpen, FailOpenRateLimitStore::fallbackKeys)
-                            .description("Keys held by the in-process fallback limiter")
-                            .tag("store", failOpen.name())
-                            .register(registry);
-                }
-            };
-        }
-    }
+		@Bean
+		@ConditionalOnMissingBean(name = "limiterStoreModeMeterBinder")
+		MeterBinder limiterStoreModeMeterBinder(ObjectProvider<RateLimitStore> stores) {
+			return registry -> {
+				RateLimitStore store = stores.getIfUnique();
+				if (store instanceof FailOpenRateLimitStore failOpen) {
+					Gauge.builder("limiter.degraded", failOpen, s -> s.mode() == StoreMode.DEGRADED ? 1 : 0)
+						.description("1 while the limiter decides with its in-process fallback because the "
+								+ "store cannot answer, else 0")
+						.tag("store", failOpen.name())
+						.register(registry);
+					Gauge.builder("limiter.fallback.keys", failOpen, FailOpenRateLimitStore::fallbackKeys)
+						.description("Keys held by the in-process fallback limiter")
+						.tag("store", failOpen.name())
+						.register(registry);
+				}
+			};
+		}
 
-    /** Resilience4j's own breaker meters, unless resilience4j-spring-boot3 already publishes its registry. */
-    @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass({MeterBinder.class, TaggedCircuitBreakerMetrics.class})
-    @ConditionalOnMissingBean(CircuitBreakerRegistry.class)
-    static class BreakerMetersConfiguration {
+	}
 
-        @Bean
-        @ConditionalOnMissingBean(name = "limiterCircuitBreakerMeterBinder")
-        MeterBinder limiterCircuitBreakerMeterBinder(@Qualifier(BREAKER_BEAN_NAME) CircuitBreaker breaker) {
-            // Resilience4j meters a registry, not a breaker: a registry holding just this one.
-            CircuitBreakerRegistry single = CircuitBreakerRegistry.ofDefaults();
-            single.circuitBreaker(breaker.getName());
-            single.replace(breaker.getName(), breaker);
-            return TaggedCircuitBreakerMetrics.ofCircuitBreakerRegistry(single);
-        }
-    }
+	/**
+	 * Resilience4j's own breaker meters, unless resilience4j-spring-boot3 already
+	 * publishes its registry.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass({ MeterBinder.class, TaggedCircuitBreakerMetrics.class })
+	@ConditionalOnMissingBean(CircuitBreakerRegistry.class)
+	static class BreakerMetersConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean(name = "limiterCircuitBreakerMeterBinder")
+		MeterBinder limiterCircuitBreakerMeterBinder(@Qualifier(BREAKER_BEAN_NAME) CircuitBreaker breaker) {
+			// Resilience4j meters a registry, not a breaker: a registry holding just this
+			// one.
+			CircuitBreakerRegistry single = CircuitBreakerRegistry.ofDefaults();
+			single.circuitBreaker(breaker.getName());
+			single.replace(breaker.getName(), breaker);
+			return TaggedCircuitBreakerMetrics.ofCircuitBreakerRegistry(single);
+		}
+
+	}
+
 }

@@ -24,10 +24,11 @@ import org.springframework.context.annotation.Import;
 import org.springframework.web.servlet.DispatcherServlet;
 
 /**
- * Routes of a Spring MVC application: requests resolve through {@code limiter.routes}, then
- * {@code @RateLimited}/{@code @RateLimitExempt} on the handler Spring MVC picks, then the default budget; and at
- * start-up every handler is inventoried, logged, and (with {@code limiter.inventory.strict}) checked.
- * Without Spring MVC the servlet auto-configuration's rules-only resolver applies.
+ * Routes of a Spring MVC application: requests resolve through {@code limiter.routes},
+ * then {@code @RateLimited}/{@code @RateLimitExempt} on the handler Spring MVC picks,
+ * then the default budget; and at start-up every handler is inventoried, logged, and
+ * (with {@code limiter.inventory.strict}) checked. Without Spring MVC the servlet
+ * auto-configuration's rules-only resolver applies.
  */
 @AutoConfiguration(after = LimiterAutoConfiguration.class, before = LimiterServletAutoConfiguration.class)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
@@ -37,32 +38,35 @@ import org.springframework.web.servlet.DispatcherServlet;
 @ConditionalOnBean(BudgetRegistry.class)
 public class LimiterRoutesAutoConfiguration {
 
-    /** Hands the limiter's handler lookup to the dispatcher: one handler-mapping pass per request. */
-    @Bean
-    @ConditionalOnMissingBean
-    public ResolvedHandlerMapping limiterResolvedHandlerMapping() {
-        return new ResolvedHandlerMapping();
-    }
+	/**
+	 * Hands the limiter's handler lookup to the dispatcher: one handler-mapping pass per
+	 * request.
+	 */
+	@Bean
+	@ConditionalOnMissingBean
+	public ResolvedHandlerMapping limiterResolvedHandlerMapping() {
+		return new ResolvedHandlerMapping();
+	}
 
-    @Bean
-    @ConditionalOnMissingBean
-    public HandlerPolicies limiterHandlerPolicies(BudgetRegistry budgets) {
-        return new HandlerPolicies(budgets);
-    }
+	@Bean
+	@ConditionalOnMissingBean
+	public HandlerPolicies limiterHandlerPolicies(BudgetRegistry budgets) {
+		return new HandlerPolicies(budgets);
+	}
 
-    @Bean
-    @ConditionalOnMissingBean
-    public RouteResolver limiterRouteResolver(LimiterSettings settings, HandlerPolicies policies,
-                                              BudgetOptions options, ListableBeanFactory beanFactory) {
-        return new HandlerRouteResolver(new PropertiesRouteResolver(settings.routes()),
-                policies, beanFactory, options.anyRouteScope());
-    }
+	@Bean
+	@ConditionalOnMissingBean
+	public RouteResolver limiterRouteResolver(LimiterSettings settings, HandlerPolicies policies, BudgetOptions options,
+			ListableBeanFactory beanFactory) {
+		return new HandlerRouteResolver(new PropertiesRouteResolver(settings.routes()), policies, beanFactory,
+				options.anyRouteScope());
+	}
 
-    @Bean
-    @ConditionalOnMissingBean
-    public RouteInventoryCheck limiterRouteInventory(LimiterSettings settings, HandlerPolicies policies,
-                                                     BudgetRegistry budgets, ListableBeanFactory beanFactory) {
-        return new RouteInventoryCheck(beanFactory, settings.routes(), policies, budgets,
-                settings.inventoryStrict());
-    }
+	@Bean
+	@ConditionalOnMissingBean
+	public RouteInventoryCheck limiterRouteInventory(LimiterSettings settings, HandlerPolicies policies,
+			BudgetRegistry budgets, ListableBeanFactory beanFactory) {
+		return new RouteInventoryCheck(beanFactory, settings.routes(), policies, budgets, settings.inventoryStrict());
+	}
+
 }

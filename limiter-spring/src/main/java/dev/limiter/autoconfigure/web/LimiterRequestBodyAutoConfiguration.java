@@ -18,9 +18,10 @@ import org.springframework.context.annotation.Import;
 import org.springframework.core.Ordered;
 
 /**
- * {@code limiter.max-request-body} (off unless set): {@link RequestBodyLimitFilter} near the very front of the
- * filter chain, ahead of Spring Security and of every filter that reads a body, so an oversized body from an
- * unauthenticated caller is refused as cheaply as any other.
+ * {@code limiter.max-request-body} (off unless set): {@link RequestBodyLimitFilter} near
+ * the very front of the filter chain, ahead of Spring Security and of every filter that
+ * reads a body, so an oversized body from an unauthenticated caller is refused as cheaply
+ * as any other.
  */
 @AutoConfiguration(after = LimiterAutoConfiguration.class)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
@@ -29,24 +30,32 @@ import org.springframework.core.Ordered;
 @Import(LimiterSettingsConfiguration.class)
 public class LimiterRequestBodyAutoConfiguration {
 
-    /** Ahead of every body-reading filter Spring Boot registers (the form-content filter is at -9900). */
-    public static final int ORDER = Ordered.HIGHEST_PRECEDENCE + 10;
+	/**
+	 * Ahead of every body-reading filter Spring Boot registers (the form-content filter
+	 * is at -9900).
+	 */
+	public static final int ORDER = Ordered.HIGHEST_PRECEDENCE + 10;
 
-    /** Name of the filter's registration; define a bean with this name to register it yourself. */
-    public static final String REGISTRATION_BEAN_NAME = "requestBodyLimitFilterRegistration";
+	/**
+	 * Name of the filter's registration; define a bean with this name to register it
+	 * yourself.
+	 */
+	public static final String REGISTRATION_BEAN_NAME = "requestBodyLimitFilterRegistration";
 
-    @Bean
-    @ConditionalOnMissingBean
-    public RequestBodyLimitFilter requestBodyLimitFilter(LimiterSettings settings) {
-        long max = settings.maxRequestBodyBytes().orElseThrow(() -> new InvalidLimiterConfigurationException(
-                "limiter.max-request-body", "must be a size such as 1MB, was empty"));
-        return new RequestBodyLimitFilter(max);
-    }
+	@Bean
+	@ConditionalOnMissingBean
+	public RequestBodyLimitFilter requestBodyLimitFilter(LimiterSettings settings) {
+		long max = settings.maxRequestBodyBytes()
+			.orElseThrow(() -> new InvalidLimiterConfigurationException("limiter.max-request-body",
+					"must be a size such as 1MB, was empty"));
+		return new RequestBodyLimitFilter(max);
+	}
 
-    @Bean(name = REGISTRATION_BEAN_NAME)
-    @ConditionalOnMissingBean(name = REGISTRATION_BEAN_NAME)
-    public FilterRegistrationBean<RequestBodyLimitFilter> requestBodyLimitFilterRegistration(
-            RequestBodyLimitFilter filter) {
-        return FilterRegistrations.of(filter, "requestBodyLimitFilter", ORDER, DispatcherType.REQUEST);
-    }
+	@Bean(name = REGISTRATION_BEAN_NAME)
+	@ConditionalOnMissingBean(name = REGISTRATION_BEAN_NAME)
+	public FilterRegistrationBean<RequestBodyLimitFilter> requestBodyLimitFilterRegistration(
+			RequestBodyLimitFilter filter) {
+		return FilterRegistrations.of(filter, "requestBodyLimitFilter", ORDER, DispatcherType.REQUEST);
+	}
+
 }

@@ -11,122 +11,134 @@ import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 
-/** A request whose body of undeclared length fails the read that passes the bound, and remembers that it did. */
+/**
+ * A request whose body of undeclared length fails the read that passes the bound, and
+ * remembers that it did.
+ */
 final class BoundedRequest extends HttpServletRequestWrapper {
 
-    private final long maxBytes;
-    private volatile boolean overflowed;
-    private BoundedInputStream stream;
-    private BufferedReader reader;
+	private final long maxBytes;
 
-    BoundedRequest(HttpServletRequest request, long maxBytes) {
-        super(request);
-        this.maxBytes = maxBytes;
-    }
+	private volatile boolean overflowed;
 
-    boolean overflowed() {
-        return overflowed;
-    }
+	private BoundedInputStream stream;
 
-    @Override
-    public ServletInputStream getInputStream() throws IOException {
-        if (stream == null) {
-            stream = new BoundedInputStream(super.getInputStream(), this);
-        }
-        return stream;
-    }
+	private BufferedReader reader;
 
-    @Override
-    public BufferedReader getReader() throws IOException {
-        if (reader == null) {
-            String encoding = getCharacterEncoding();
-            Charset charset = encoding != null && Charset.isSupported(encoding)
-                    ? Charset.forName(encoding) : StandardCharsets.ISO_8859_1;
-            reader = new BufferedReader(new InputStreamReader(getInputStream(), charset));
-        }
-        return reader;
-    }
+	BoundedRequest(HttpServletRequest request, long maxBytes) {
+		super(request);
+		this.maxBytes = maxBytes;
+	}
 
-    /** Reads what the application left unread, stopping once past the bound. */
-    void drainWithinBound() {
-        try {
-            ServletInputStream in = getInputStream();
-                byte[] buffer = new byte[8192];
-                while (in.read(buffer, 0, buffer.length) >= 0) {
-                    // discard
-                }
-        }
-        catch (IOException | IllegalStateException ex) {
-            // Past the bound (recorded), or the body was consumed another way (as parameters, say).
-        }
-    }
+	boolean overflowed() {
+		return overflowed;
+	}
 
-    void count(long total) throws RequestBodyTooLargeException {
-        if (total > maxBytes) {
-            overflowed = true;
-            throw new RequestBodyTooLargeException(maxBytes);
-        }
-    }
+	@Override
+	public ServletInputStream getInputStream() throws IOException {
+		if (stream == null) {
+			stream = new BoundedInputStream(super.getInputStream(), this);
+		}
+		return stream;
+	}
 
-    /** Thrown by a read that passes the bound. */
-    static final class RequestBodyTooLargeException extends IOException {
+	@Override
+	public BufferedReader getReader() throws IOException {
+		if (reader == null) {
+			String encoding = getCharacterEncoding();
+			Charset charset = encoding != null && Charset.isSupported(encoding) ? Charset.forName(encoding)
+					: StandardCharsets.ISO_8859_1;
+			reader = new BufferedReader(new InputStreamReader(getInputStream(), charset));
+		}
+		return reader;
+	}
 
-        RequestBodyTooLargeException(long maxBytes) {
-            super("request body larger than " + maxBytes + " bytes");
-        }
-    }
+	/** Reads what the application left unread, stopping once past the bound. */
+	void drainWithinBound() {
+		try {
+			ServletInputStream in = getInputStream();
+			byte[] buffer = new byte[8192];
+			while (in.read(buffer, 0, buffer.length) >= 0) {
+				// discard
+			}
+		}
+		catch (IOException | IllegalStateException ex) {
+			// Past the bound (recorded), or the body was consumed another way (as
+			// parameters, say).
+		}
+	}
 
-    static final class BoundedInputStream extends ServletInputStream {
+	void count(long total) throws RequestBodyTooLargeException {
+		if (total > maxBytes) {
+			overflowed = true;
+			throw new RequestBodyTooLargeException(maxBytes);
+		}
+	}
 
-        private final ServletInputStream delegate;
-        private final BoundedRequest request;
-        private long total;
+	/** Thrown by a read that passes the bound. */
+	static final class RequestBodyTooLargeException extends IOException {
 
-        BoundedInputStream(ServletInputStream delegate, BoundedRequest request) {
-            this.delegate = delegate;
-            this.request = request;
-        }
+		RequestBodyTooLargeException(long maxBytes) {
+			super("request body larger than " + maxBytes + " bytes");
+		}
 
-        @Override
-        public int read() throws IOException {
-            failIfOverflowed();
-            int b = delegate.read();
-            if (b >= 0) {
-                request.count(++total);
-            }
-            return b;
-        }
+	}
 
-        @Override
-        public int read(byte[] buffer, int offset, int length) throws IOException {
-            failIfOverflowed();
-            int n = delegate.read(buffer, offset, length);
-            if (n > 0) {
-                total += n;
-                request.count(total);
-            }
-            return n;
-        }
+	static final class BoundedInputStream extends ServletInputStream {
 
-        private void failIfOverflowed() throws RequestBodyTooLargeException {
-            if (request.overflowed()) {
-                throw new RequestBodyTooLargeException(request.maxBytes);
-            }
-        }
+		private final ServletInputStream delegate;
 
-        @Override
-        public boolean isFinished() {
-            return request.overflowed() || delegate.isFinished();
-        }
+		private final BoundedRequest request;
 
-        @Override
-        public boolean isReady() {
-            return !request.overflowed() && delegate.isReady();
-        }
+		private long total;
 
-        @Override
-        public void setReadListener(ReadListener listener) {
-            delegate.setReadListener(listener);
-        }
-    }
+		BoundedInputStream(ServletInputStream delegate, BoundedRequest request) {
+			this.delegate = delegate;
+			this.request = request;
+		}
+
+		@Override
+		public int read() throws IOException {
+			failIfOverflowed();
+			int b = delegate.read();
+			if (b >= 0) {
+				request.count(++total);
+			}
+			return b;
+		}
+
+		@Override
+		public int read(byte[] buffer, int offset, int length) throws IOException {
+			failIfOverflowed();
+			int n = delegate.read(buffer, offset, length);
+			if (n > 0) {
+				total += n;
+				request.count(total);
+			}
+			return n;
+		}
+
+		private void failIfOverflowed() throws RequestBodyTooLargeException {
+			if (request.overflowed()) {
+				throw new RequestBodyTooLargeException(request.maxBytes);
+			}
+		}
+
+		@Override
+		public boolean isFinished() {
+			return request.overflowed() || delegate.isFinished();
+		}
+
+		@Override
+		public boolean isReady() {
+			return !request.overflowed() && delegate.isReady();
+		}
+
+		@Override
+		public void setReadListener(ReadListener listener) {
+			delegate.setReadListener(listener);
+		}
+
+	}
+
 }

@@ -10,122 +10,128 @@ import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpServletResponseWrapper;
 
 /**
- * Once the body overflowed, the application's own answer (typically a 400 for an unreadable body) is
- * discarded, so that the filter can still answer 413. Before the application starts to answer (asks for the
- * output, flushes, sends an error or a redirect) whatever it left unread of the body is read up to the bound:
- * an answer is committed by the time the filter sees it again, and a handler that ignores the body must not
- * wave an oversized one through.
+ * Once the body overflowed, the application's own answer (typically a 400 for an
+ * unreadable body) is discarded, so that the filter can still answer 413. Before the
+ * application starts to answer (asks for the output, flushes, sends an error or a
+ * redirect) whatever it left unread of the body is read up to the bound: an answer is
+ * committed by the time the filter sees it again, and a handler that ignores the body
+ * must not wave an oversized one through.
  */
 final class DiscardingAfterOverflowResponse extends HttpServletResponseWrapper {
 
-    private final BoundedRequest request;
-    private ServletOutputStream stream;
-    private boolean bodyFinished;
+	private final BoundedRequest request;
 
-    DiscardingAfterOverflowResponse(HttpServletResponse response, BoundedRequest request) {
-        super(response);
-        this.request = request;
-    }
+	private ServletOutputStream stream;
 
-    private boolean answerDiscarded() {
-        if (!bodyFinished) {
-            bodyFinished = true;
-            request.drainWithinBound();
-        }
-        return request.overflowed();
-    }
+	private boolean bodyFinished;
 
-    @Override
-    public void setStatus(int sc) {
-        if (!request.overflowed()) {
-            super.setStatus(sc);
-        }
-    }
+	DiscardingAfterOverflowResponse(HttpServletResponse response, BoundedRequest request) {
+		super(response);
+		this.request = request;
+	}
 
-    @Override
-    public void sendError(int sc) throws IOException {
-        if (!answerDiscarded()) {
-            super.sendError(sc);
-        }
-    }
+	private boolean answerDiscarded() {
+		if (!bodyFinished) {
+			bodyFinished = true;
+			request.drainWithinBound();
+		}
+		return request.overflowed();
+	}
 
-    @Override
-    public void sendError(int sc, String msg) throws IOException {
-        if (!answerDiscarded()) {
-            super.sendError(sc, msg);
-        }
-    }
+	@Override
+	public void setStatus(int sc) {
+		if (!request.overflowed()) {
+			super.setStatus(sc);
+		}
+	}
 
-    @Override
-    public void sendRedirect(String location) throws IOException {
-        if (!answerDiscarded()) {
-            super.sendRedirect(location);
-        }
-    }
+	@Override
+	public void sendError(int sc) throws IOException {
+		if (!answerDiscarded()) {
+			super.sendError(sc);
+		}
+	}
 
-    @Override
-    public void flushBuffer() throws IOException {
-        if (!answerDiscarded()) {
-            super.flushBuffer();
-        }
-    }
+	@Override
+	public void sendError(int sc, String msg) throws IOException {
+		if (!answerDiscarded()) {
+			super.sendError(sc, msg);
+		}
+	}
 
-    @Override
-    public ServletOutputStream getOutputStream() throws IOException {
-        answerDiscarded();
-        if (stream == null) {
-            stream = new DiscardingOutputStream(super.getOutputStream(), request);
-        }
-        return stream;
-    }
+	@Override
+	public void sendRedirect(String location) throws IOException {
+		if (!answerDiscarded()) {
+			super.sendRedirect(location);
+		}
+	}
 
-    @Override
-    public PrintWriter getWriter() throws IOException {
-        if (answerDiscarded()) {
-            return new PrintWriter(OutputStream.nullOutputStream());
-        }
-        return super.getWriter();
-    }
+	@Override
+	public void flushBuffer() throws IOException {
+		if (!answerDiscarded()) {
+			super.flushBuffer();
+		}
+	}
 
-    private static final class DiscardingOutputStream extends ServletOutputStream {
+	@Override
+	public ServletOutputStream getOutputStream() throws IOException {
+		answerDiscarded();
+		if (stream == null) {
+			stream = new DiscardingOutputStream(super.getOutputStream(), request);
+		}
+		return stream;
+	}
 
-        private final ServletOutputStream delegate;
-        private final BoundedRequest request;
+	@Override
+	public PrintWriter getWriter() throws IOException {
+		if (answerDiscarded()) {
+			return new PrintWriter(OutputStream.nullOutputStream());
+		}
+		return super.getWriter();
+	}
 
-        DiscardingOutputStream(ServletOutputStream delegate, BoundedRequest request) {
-            this.delegate = delegate;
-            this.request = request;
-        }
+	private static final class DiscardingOutputStream extends ServletOutputStream {
 
-        @Override
-        public void write(int b) throws IOException {
-            if (!request.overflowed()) {
-                delegate.write(b);
-            }
-        }
+		private final ServletOutputStream delegate;
 
-        @Override
-        public void write(byte[] b, int off, int len) throws IOException {
-            if (!request.overflowed()) {
-                delegate.write(b, off, len);
-            }
-        }
+		private final BoundedRequest request;
 
-        @Override
-        public void flush() throws IOException {
-            if (!request.overflowed()) {
-                delegate.flush();
-            }
-        }
+		DiscardingOutputStream(ServletOutputStream delegate, BoundedRequest request) {
+			this.delegate = delegate;
+			this.request = request;
+		}
 
-        @Override
-        public boolean isReady() {
-            return delegate.isReady();
-        }
+		@Override
+		public void write(int b) throws IOException {
+			if (!request.overflowed()) {
+				delegate.write(b);
+			}
+		}
 
-        @Override
-        public void setWriteListener(WriteListener listener) {
-            delegate.setWriteListener(listener);
-        }
-    }
+		@Override
+		public void write(byte[] b, int off, int len) throws IOException {
+			if (!request.overflowed()) {
+				delegate.write(b, off, len);
+			}
+		}
+
+		@Override
+		public void flush() throws IOException {
+			if (!request.overflowed()) {
+				delegate.flush();
+			}
+		}
+
+		@Override
+		public boolean isReady() {
+			return delegate.isReady();
+		}
+
+		@Override
+		public void setWriteListener(WriteListener listener) {
+			delegate.setWriteListener(listener);
+		}
+
+	}
+
 }

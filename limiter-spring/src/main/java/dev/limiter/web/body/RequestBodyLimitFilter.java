@@ -10,71 +10,77 @@ import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * {@code limiter.max-request-body}: a request that declares a larger {@code Content-Length} is refused with 413
- * before a byte of its body is read. A body of undeclared length (chunked) is counted as the application reads
- * it; the read that passes the bound fails, whatever the application then answers is discarded, and the
- * response is 413. What the application leaves unread is read (up to the bound) after it returns, while its
- * answer is still uncommitted, so a handler that ignores the body cannot wave an oversized one through. A body within the bound is passed on untouched (a declared length is enforced by the
- * container itself, so such a request is not even wrapped).
+ * {@code limiter.max-request-body}: a request that declares a larger
+ * {@code Content-Length} is refused with 413 before a byte of its body is read. A body of
+ * undeclared length (chunked) is counted as the application reads it; the read that
+ * passes the bound fails, whatever the application then answers is discarded, and the
+ * response is 413. What the application leaves unread is read (up to the bound) after it
+ * returns, while its answer is still uncommitted, so a handler that ignores the body
+ * cannot wave an oversized one through. A body within the bound is passed on untouched (a
+ * declared length is enforced by the container itself, so such a request is not even
+ * wrapped).
  */
 public class RequestBodyLimitFilter extends OncePerRequestFilter {
 
-    /** The error code of the 413 problem body. */
-    public static final String ERROR_CODE = "request_body_too_large";
+	/** The error code of the 413 problem body. */
+	public static final String ERROR_CODE = "request_body_too_large";
 
-    private final long maxBytes;
+	private final long maxBytes;
 
-    public RequestBodyLimitFilter(long maxBytes) {
-        if (maxBytes < 0) {
-            throw new IllegalArgumentException("max bytes must not be negative, was " + maxBytes);
-        }
-        this.maxBytes = maxBytes;
-    }
+	public RequestBodyLimitFilter(long maxBytes) {
+		if (maxBytes < 0) {
+			throw new IllegalArgumentException("max bytes must not be negative, was " + maxBytes);
+		}
+		this.maxBytes = maxBytes;
+	}
 
-    public long maxBytes() {
-        return maxBytes;
-    }
+	public long maxBytes() {
+		return maxBytes;
+	}
 
-    @Override
-    protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
-            throws ServletException, IOException {
-        long declared = request.getContentLengthLong();
-        if (declared > maxBytes) {
-            refuse(response);
-            return;
-        }
-        if (declared >= 0) {
-            chain.doFilter(request, response);
-            return;
-        }
-        BoundedRequest bounded = new BoundedRequest(request, maxBytes);
-        DiscardingAfterOverflowResponse guarded = new DiscardingAfterOverflowResponse(response, bounded);
-        try {
-            chain.doFilter(bounded, guarded);
-        }
-        catch (IOException | ServletException | RuntimeException ex) {
-            if (!bounded.overflowed()) {
-                throw ex;
-            }
-        }
-        if (!bounded.overflowed() && !response.isCommitted() && !request.isAsyncStarted()) {
-            // The application did not read it all; an answer still in the buffer can yet become a 413.
-            bounded.drainWithinBound();
-        }
-        if (bounded.overflowed() && !response.isCommitted()) {
-            refuse(response);
-        }
-    }
+	@Override
+	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+			throws ServletException, IOException {
+		long declared = request.getContentLengthLong();
+		if (declared > maxBytes) {
+			refuse(response);
+			return;
+		}
+		if (declared >= 0) {
+			chain.doFilter(request, response);
+			return;
+		}
+		BoundedRequest bounded = new BoundedRequest(request, maxBytes);
+		DiscardingAfterOverflowResponse guarded = new DiscardingAfterOverflowResponse(response, bounded);
+		try {
+			chain.doFilter(bounded, guarded);
+		}
+		catch (IOException | ServletException | RuntimeException ex) {
+			if (!bounded.overflowed()) {
+				throw ex;
+			}
+		}
+		if (!bounded.overflowed() && !response.isCommitted() && !request.isAsyncStarted()) {
+			// The application did not read it all; an answer still in the buffer can yet
+			// become a 413.
+			bounded.drainWithinBound();
+		}
+		if (bounded.overflowed() && !response.isCommitted()) {
+			refuse(response);
+		}
+	}
 
-    private void refuse(HttpServletResponse response) throws IOException {
-        String message = "The request body is larger than " + maxBytes + " bytes.";
-        // The unread rest of the body is not worth reading: close the connection instead of draining it.
-        ProblemResponse.of(413, "Content Too Large")
-                .detail(message)
-                .with("error", ERROR_CODE)
-                .with("message", message)
-                .with("limit", maxBytes)
-                .header("Connection", "close")
-                .writeTo(response);
-    }
+	private void refuse(HttpServletResponse response) throws IOException {
+		String message = "The request body is larger than " + maxBytes + " bytes.";
+		// The unread rest of the body is not worth reading: close the connection instead
+		// of draining it.
+		ProblemResponse.of(413, "Content Too Large")
+			.detail(message)
+			.with("error", ERROR_CODE)
+			.with("message", message)
+			.with("limit", maxBytes)
+			.header("Connection", "close")
+			.writeTo(response);
+	}
+
 }

@@ -12,104 +12,110 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * A TCP proxy in front of a {@code redis-server} that holds every reply for a settable delay before passing it
- * on: a slow Redis (a far region, an overloaded server) whose each round trip is slow but answers.
+ * A TCP proxy in front of a {@code redis-server} that holds every reply for a settable
+ * delay before passing it on: a slow Redis (a far region, an overloaded server) whose
+ * each round trip is slow but answers.
  */
 public final class DelayingProxy implements AutoCloseable {
 
-    private final ServerSocket server;
-    private final int targetPort;
-    private final List<Socket> sockets = new CopyOnWriteArrayList<>();
-    private volatile long delayMillis;
-    private volatile boolean closed;
+	private final ServerSocket server;
 
-    public DelayingProxy(int targetPort) {
-        this.targetPort = targetPort;
-        try {
-            server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-        }
-        catch (IOException ex) {
-            throw new IllegalStateException("cannot open a proxy port", ex);
-        }
-        Thread acceptor = new Thread(this::accept, "delaying-proxy-" + server.getLocalPort());
-        acceptor.setDaemon(true);
-        acceptor.start();
-    }
+	private final int targetPort;
 
-    public int port() {
-        return server.getLocalPort();
-    }
+	private final List<Socket> sockets = new CopyOnWriteArrayList<>();
 
-    /** Every reply from now on waits this long before it is passed on. */
-    public void delay(Duration delay) {
-        this.delayMillis = delay.toMillis();
-    }
+	private volatile long delayMillis;
 
-    private void accept() {
-        while (!closed) {
-            try {
-                Socket client = server.accept();
-                Socket redis = new Socket();
-                redis.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), targetPort), 5_000);
-                client.setTcpNoDelay(true);
-                redis.setTcpNoDelay(true);
-                sockets.add(client);
-                sockets.add(redis);
-                pump(client, redis, false);
-                pump(redis, client, true);
-            }
-            catch (IOException ex) {
-                if (!closed) {
-                    RedisServerProcess.sleep(10);
-                }
-            }
-        }
-    }
+	private volatile boolean closed;
 
-    private void pump(Socket from, Socket to, boolean delayed) {
-        Thread thread = new Thread(() -> {
-            byte[] buffer = new byte[16 * 1024];
-            try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
-                int read;
-                while ((read = in.read(buffer)) >= 0) {
-                    long delay = delayMillis;
-                    if (delayed && delay > 0) {
-                        RedisServerProcess.sleep(delay);
-                    }
-                    out.write(buffer, 0, read);
-                    out.flush();
-                }
-            }
-            catch (IOException ex) {
-                // one side closed: the other follows below
-            }
-            finally {
-                closeQuietly(from);
-                closeQuietly(to);
-            }
-        }, "delaying-proxy-pump");
-        thread.setDaemon(true);
-        thread.start();
-    }
+	public DelayingProxy(int targetPort) {
+		this.targetPort = targetPort;
+		try {
+			server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("cannot open a proxy port", ex);
+		}
+		Thread acceptor = new Thread(this::accept, "delaying-proxy-" + server.getLocalPort());
+		acceptor.setDaemon(true);
+		acceptor.start();
+	}
 
-    private static void closeQuietly(Socket socket) {
-        try {
-            socket.close();
-        }
-        catch (IOException ignored) {
-            // already closed
-        }
-    }
+	public int port() {
+		return server.getLocalPort();
+	}
 
-    @Override
-    public void close() {
-        closed = true;
-        try {
-            server.close();
-        }
-        catch (IOException ignored) {
-            // already closed
-        }
-        sockets.forEach(DelayingProxy::closeQuietly);
-    }
+	/** Every reply from now on waits this long before it is passed on. */
+	public void delay(Duration delay) {
+		this.delayMillis = delay.toMillis();
+	}
+
+	private void accept() {
+		while (!closed) {
+			try {
+				Socket client = server.accept();
+				Socket redis = new Socket();
+				redis.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), targetPort), 5_000);
+				client.setTcpNoDelay(true);
+				redis.setTcpNoDelay(true);
+				sockets.add(client);
+				sockets.add(redis);
+				pump(client, redis, false);
+				pump(redis, client, true);
+			}
+			catch (IOException ex) {
+				if (!closed) {
+					RedisServerProcess.sleep(10);
+				}
+			}
+		}
+	}
+
+	private void pump(Socket from, Socket to, boolean delayed) {
+		Thread thread = new Thread(() -> {
+			byte[] buffer = new byte[16 * 1024];
+			try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+				int read;
+				while ((read = in.read(buffer)) >= 0) {
+					long delay = delayMillis;
+					if (delayed && delay > 0) {
+						RedisServerProcess.sleep(delay);
+					}
+					out.write(buffer, 0, read);
+					out.flush();
+				}
+			}
+			catch (IOException ex) {
+				// one side closed: the other follows below
+			}
+			finally {
+				closeQuietly(from);
+				closeQuietly(to);
+			}
+		}, "delaying-proxy-pump");
+		thread.setDaemon(true);
+		thread.start();
+	}
+
+	private static void closeQuietly(Socket socket) {
+		try {
+			socket.close();
+		}
+		catch (IOException ignored) {
+			// already closed
+		}
+	}
+
+	@Override
+	public void close() {
+		closed = true;
+		try {
+			server.close();
+		}
+		catch (IOException ignored) {
+			// already closed
+		}
+		sockets.forEach(DelayingProxy::closeQuietly);
+	}
+
 }

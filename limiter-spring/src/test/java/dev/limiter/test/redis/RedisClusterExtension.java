@@ -10,55 +10,61 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Runs a real three-master Redis Cluster for a test class, slots assigned and {@code cluster_state:ok} before
- * the first test. Register it as a static field; {@link #perClass()} owns its cluster, {@link #shared()}
- * uses the JVM's one shared cluster.
+ * Runs a real three-master Redis Cluster for a test class, slots assigned and
+ * {@code cluster_state:ok} before the first test. Register it as a static field;
+ * {@link #perClass()} owns its cluster, {@link #shared()} uses the JVM's one shared
+ * cluster.
  */
 public final class RedisClusterExtension implements BeforeAllCallback, AfterAllCallback {
 
-    private final boolean shared;
-    private final List<LettuceConnectionFactory> factories = new ArrayList<>();
-    private RedisClusterProcesses cluster;
+	private final boolean shared;
 
-    private RedisClusterExtension(boolean shared) {
-        this.shared = shared;
-    }
+	private final List<LettuceConnectionFactory> factories = new ArrayList<>();
 
-    public static RedisClusterExtension perClass() {
-        return new RedisClusterExtension(false);
-    }
+	private RedisClusterProcesses cluster;
 
-    public static RedisClusterExtension shared() {
-        return new RedisClusterExtension(true);
-    }
+	private RedisClusterExtension(boolean shared) {
+		this.shared = shared;
+	}
 
-    @Override
-    public void beforeAll(ExtensionContext context) {
-        cluster = shared ? SharedRedis.cluster() : RedisClusterProcesses.start();
-    }
+	public static RedisClusterExtension perClass() {
+		return new RedisClusterExtension(false);
+	}
 
-    @Override
-    public void afterAll(ExtensionContext context) {
-        factories.forEach(LettuceConnectionFactory::destroy);
-        factories.clear();
-        if (!shared && cluster != null) {
-            cluster.close();
-        }
-    }
+	public static RedisClusterExtension shared() {
+		return new RedisClusterExtension(true);
+	}
 
-    public RedisClusterProcesses cluster() {
-        if (cluster == null) {
-            throw new IllegalStateException("the cluster starts before all tests; register the extension as a static field");
-        }
-        return cluster;
-    }
+	@Override
+	public void beforeAll(ExtensionContext context) {
+		cluster = shared ? SharedRedis.cluster() : RedisClusterProcesses.start();
+	}
 
-    /** A started Lettuce cluster connection factory, destroyed after the class. */
-    public synchronized LettuceConnectionFactory connectionFactory() {
-        LettuceConnectionFactory factory = new LettuceConnectionFactory(new RedisClusterConfiguration(cluster().addresses()));
-        factory.afterPropertiesSet();
-        factory.start();
-        factories.add(factory);
-        return factory;
-    }
+	@Override
+	public void afterAll(ExtensionContext context) {
+		factories.forEach(LettuceConnectionFactory::destroy);
+		factories.clear();
+		if (!shared && cluster != null) {
+			cluster.close();
+		}
+	}
+
+	public RedisClusterProcesses cluster() {
+		if (cluster == null) {
+			throw new IllegalStateException(
+					"the cluster starts before all tests; register the extension as a static field");
+		}
+		return cluster;
+	}
+
+	/** A started Lettuce cluster connection factory, destroyed after the class. */
+	public synchronized LettuceConnectionFactory connectionFactory() {
+		LettuceConnectionFactory factory = new LettuceConnectionFactory(
+				new RedisClusterConfiguration(cluster().addresses()));
+		factory.afterPropertiesSet();
+		factory.start();
+		factories.add(factory);
+		return factory;
+	}
+
 }

@@ -13,136 +13,148 @@ import java.util.List;
 import java.util.UUID;
 
 /**
- * Counts the commands clients send to a real {@code redis-server}, read from {@code MONITOR} on a connection of
- * its own. Commands a script runs inside Redis ({@code [0 lua]}) are not counted: what matters is what crossed
- * the network. {@link #commandsUntilQuiet()} draws a line with a marker command, so each reading is exact.
+ * Counts the commands clients send to a real {@code redis-server}, read from
+ * {@code MONITOR} on a connection of its own. Commands a script runs inside Redis
+ * ({@code [0 lua]}) are not counted: what matters is what crossed the network.
+ * {@link #commandsUntilQuiet()} draws a line with a marker command, so each reading is
+ * exact.
  */
 public final class RedisMonitor implements AutoCloseable {
 
-    private final int port;
-    private final Socket socket;
-    private final InputStream in;
-    private final List<String> seen = new ArrayList<>();
-    private final Thread reader;
-    private volatile boolean closed;
+	private final int port;
 
-    public RedisMonitor(int port) {
-        this.port = port;
-        try {
-            socket = new Socket();
-            socket.connect(new InetSocketAddress("127.0.0.1", port), 5_000);
-            in = new BufferedInputStream(socket.getInputStream());
-            OutputStream out = socket.getOutputStream();
-            out.write("*1\r\n$7\r\nMONITOR\r\n".getBytes(StandardCharsets.US_ASCII));
-            out.flush();
-            String ok = readLine();
-            if (!ok.equals("+OK")) {
-                throw new IOException("MONITOR answered " + ok);
-            }
-        }
-        catch (IOException ex) {
-            throw new UncheckedIOException("cannot monitor redis at port " + port, ex);
-        }
-        reader = new Thread(this::readAll, "redis-monitor-" + port);
-        reader.setDaemon(true);
-        reader.start();
-    }
+	private final Socket socket;
 
-    /**
-     * The commands sent since the last reading, once everything sent before {@code settleMillis} from now has
-     * arrived (a release is sent asynchronously after the response), lower-cased names only.
-     */
-    public List<String> commandsAfter(long settleMillis) {
-        try {
-            Thread.sleep(settleMillis);
-        }
-        catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-        }
-        return commandsUntilQuiet();
-    }
+	private final InputStream in;
 
-    /** The commands sent since the last reading, up to a marker sent now; lower-cased names only. */
-    public List<String> commandsUntilQuiet() {
-        String marker = "monitor-mark-" + UUID.randomUUID();
-        RespClient.call(port, "ECHO", marker);
-        long deadline = System.nanoTime() + 10_000_000_000L;
-        synchronized (seen) {
-            while (seen.stream().noneMatch(line -> line.contains(marker))) {
-                if (System.nanoTime() > deadline || closed) {
-                    throw new IllegalStateException("MONITOR never showed the marker");
-                }
-                try {
-                    seen.wait(50);
-                }
-                catch (InterruptedException ex) {
-                    Thread.currentThread().interrupt();
-                    throw new IllegalStateException(ex);
-                }
-            }
-            List<String> commands = new ArrayList<>();
-            for (String line : seen) {
-                if (line.contains(marker)) {
-                    break;
-                }
-                if (line.contains(" lua]")) {
-                    continue;
-                }
-                commands.add(commandName(line));
-            }
-            seen.clear();
-            return commands;
-        }
-    }
+	private final List<String> seen = new ArrayList<>();
 
-    /** Forgets everything seen so far. */
-    public void reset() {
-        commandsUntilQuiet();
-    }
+	private final Thread reader;
 
-    private static String commandName(String line) {
-        int bracket = line.indexOf("] \"");
-        int end = line.indexOf('"', bracket + 3);
-        return bracket < 0 || end < 0 ? line : line.substring(bracket + 3, end).toLowerCase(java.util.Locale.ROOT);
-    }
+	private volatile boolean closed;
 
-    private void readAll() {
-        try {
-            while (!closed) {
-                String line = readLine();
-                synchronized (seen) {
-                    seen.add(line);
-                    seen.notifyAll();
-                }
-            }
-        }
-        catch (IOException ex) {
-            closed = true;
-        }
-    }
+	public RedisMonitor(int port) {
+		this.port = port;
+		try {
+			socket = new Socket();
+			socket.connect(new InetSocketAddress("127.0.0.1", port), 5_000);
+			in = new BufferedInputStream(socket.getInputStream());
+			OutputStream out = socket.getOutputStream();
+			out.write("*1\r\n$7\r\nMONITOR\r\n".getBytes(StandardCharsets.US_ASCII));
+			out.flush();
+			String ok = readLine();
+			if (!ok.equals("+OK")) {
+				throw new IOException("MONITOR answered " + ok);
+			}
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("cannot monitor redis at port " + port, ex);
+		}
+		reader = new Thread(this::readAll, "redis-monitor-" + port);
+		reader.setDaemon(true);
+		reader.start();
+	}
 
-    private String readLine() throws IOException {
-        StringBuilder line = new StringBuilder();
-        int c;
-        while ((c = in.read()) != '\n') {
-            if (c < 0) {
-                throw new IOException("connection closed");
-            }
-            if (c != '\r') {
-                line.append((char) c);
-            }
-        }
-        return line.toString();
-    }
+	/**
+	 * The commands sent since the last reading, once everything sent before
+	 * {@code settleMillis} from now has arrived (a release is sent asynchronously after
+	 * the response), lower-cased names only.
+	 */
+	public List<String> commandsAfter(long settleMillis) {
+		try {
+			Thread.sleep(settleMillis);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		return commandsUntilQuiet();
+	}
 
-    @Override
-    public void close() {
-        closed = true;
-        try {
-            socket.close();
-        }
-        catch (IOException ignored) {
-            // a test connection that fails to close changes nothing
-        }
-    }
+	/**
+	 * The commands sent since the last reading, up to a marker sent now; lower-cased
+	 * names only.
+	 */
+	public List<String> commandsUntilQuiet() {
+		String marker = "monitor-mark-" + UUID.randomUUID();
+		RespClient.call(port, "ECHO", marker);
+		long deadline = System.nanoTime() + 10_000_000_000L;
+		synchronized (seen) {
+			while (seen.stream().noneMatch(line -> line.contains(marker))) {
+				if (System.nanoTime() > deadline || closed) {
+					throw new IllegalStateException("MONITOR never showed the marker");
+				}
+				try {
+					seen.wait(50);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+					throw new IllegalStateException(ex);
+				}
+			}
+			List<String> commands = new ArrayList<>();
+			for (String line : seen) {
+				if (line.contains(marker)) {
+					break;
+				}
+				if (line.contains(" lua]")) {
+					continue;
+				}
+				commands.add(commandName(line));
+			}
+			seen.clear();
+			return commands;
+		}
+	}
+
+	/** Forgets everything seen so far. */
+	public void reset() {
+		commandsUntilQuiet();
+	}
+
+	private static String commandName(String line) {
+		int bracket = line.indexOf("] \"");
+		int end = line.indexOf('"', bracket + 3);
+		return bracket < 0 || end < 0 ? line : line.substring(bracket + 3, end).toLowerCase(java.util.Locale.ROOT);
+	}
+
+	private void readAll() {
+		try {
+			while (!closed) {
+				String line = readLine();
+				synchronized (seen) {
+					seen.add(line);
+					seen.notifyAll();
+				}
+			}
+		}
+		catch (IOException ex) {
+			closed = true;
+		}
+	}
+
+	private String readLine() throws IOException {
+		StringBuilder line = new StringBuilder();
+		int c;
+		while ((c = in.read()) != '\n') {
+			if (c < 0) {
+				throw new IOException("connection closed");
+			}
+			if (c != '\r') {
+				line.append((char) c);
+			}
+		}
+		return line.toString();
+	}
+
+	@Override
+	public void close() {
+		closed = true;
+		try {
+			socket.close();
+		}
+		catch (IOException ignored) {
+			// a test connection that fails to close changes nothing
+		}
+	}
+
 }

@@ -12,59 +12,66 @@ import java.util.List;
 /**
  * Runs a real {@code redis-server} for a test class. Register it as a static field:
  * <pre>{@code @RegisterExtension static RedisServerExtension redis = RedisServerExtension.perClass();}</pre>
- * {@link #perClass()} starts a server before the class and stops it after (use it for faults and for
- * server-wide statistics); {@link #shared()} uses the JVM's one shared server (use unique keys).
+ * {@link #perClass()} starts a server before the class and stops it after (use it for
+ * faults and for server-wide statistics); {@link #shared()} uses the JVM's one shared
+ * server (use unique keys).
  */
 public final class RedisServerExtension implements BeforeAllCallback, AfterAllCallback {
 
-    private final boolean shared;
-    private final List<LettuceConnectionFactory> factories = new ArrayList<>();
-    private RedisServerProcess server;
+	private final boolean shared;
 
-    private RedisServerExtension(boolean shared) {
-        this.shared = shared;
-    }
+	private final List<LettuceConnectionFactory> factories = new ArrayList<>();
 
-    public static RedisServerExtension perClass() {
-        return new RedisServerExtension(false);
-    }
+	private RedisServerProcess server;
 
-    public static RedisServerExtension shared() {
-        return new RedisServerExtension(true);
-    }
+	private RedisServerExtension(boolean shared) {
+		this.shared = shared;
+	}
 
-    @Override
-    public void beforeAll(ExtensionContext context) {
-        server = shared ? SharedRedis.standalone() : RedisServerProcess.start();
-    }
+	public static RedisServerExtension perClass() {
+		return new RedisServerExtension(false);
+	}
 
-    @Override
-    public void afterAll(ExtensionContext context) {
-        factories.forEach(LettuceConnectionFactory::destroy);
-        factories.clear();
-        if (!shared && server != null) {
-            server.close();
-        }
-    }
+	public static RedisServerExtension shared() {
+		return new RedisServerExtension(true);
+	}
 
-    public RedisServerProcess server() {
-        if (server == null) {
-            throw new IllegalStateException("the redis server starts before all tests; register the extension as a static field");
-        }
-        return server;
-    }
+	@Override
+	public void beforeAll(ExtensionContext context) {
+		server = shared ? SharedRedis.standalone() : RedisServerProcess.start();
+	}
 
-    public int port() {
-        return server().port();
-    }
+	@Override
+	public void afterAll(ExtensionContext context) {
+		factories.forEach(LettuceConnectionFactory::destroy);
+		factories.clear();
+		if (!shared && server != null) {
+			server.close();
+		}
+	}
 
-    /** A started Lettuce connection factory for this server, destroyed after the class. */
-    public synchronized LettuceConnectionFactory connectionFactory() {
-        LettuceConnectionFactory factory = new LettuceConnectionFactory(
-                new RedisStandaloneConfiguration(server().host(), server().port()));
-        factory.afterPropertiesSet();
-        factory.start();
-        factories.add(factory);
-        return factory;
-    }
+	public RedisServerProcess server() {
+		if (server == null) {
+			throw new IllegalStateException(
+					"the redis server starts before all tests; register the extension as a static field");
+		}
+		return server;
+	}
+
+	public int port() {
+		return server().port();
+	}
+
+	/**
+	 * A started Lettuce connection factory for this server, destroyed after the class.
+	 */
+	public synchronized LettuceConnectionFactory connectionFactory() {
+		LettuceConnectionFactory factory = new LettuceConnectionFactory(
+				new RedisStandaloneConfiguration(server().host(), server().port()));
+		factory.afterPropertiesSet();
+		factory.start();
+		factories.add(factory);
+		return factory;
+	}
+
 }

@@ -8,28 +8,29 @@ import java.time.ZoneOffset;
 /** A clock the test sets to the millisecond. */
 public final class MutableClock extends Clock {
 
-    private volatile Instant now;
+	private volatile Instant now;
 
-    public MutableClock(Instant now) {
-        this.now = now;
-    }
+	public MutableClock(Instant now) {
+		this.now = now;
+	}
 
-    public void set(Instant now) {
-        this.now = now;
-    }
+	public void set(Instant now) {
+		this.now = now;
+	}
 
-    @Override
-    public ZoneId getZone() {
-        return ZoneOffset.UTC;
-    }
+	@Override
+	public ZoneId getZone() {
+		return ZoneOffset.UTC;
+	}
 
-    @Override
-    public Clock withZone(ZoneId zone) {
-        return this;
-    }
+	@Override
+	public Clock withZone(ZoneId zone) {
+		return this;
+	}
 
-    @Override
-    public Instant instant() {
-        return now;
-    }
+	@Override
+	public Instant instant() {
+		return now;
+	}
+
 }
