@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-class FailOpenRateLimitStoreTest {
+class FailOpenRateLimitStoreTests {
 
 	private static final long T0 = 1_699_999_200_000L;
 

@@ -8,7 +8,7 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-class ModelValidationTest {
+class ModelValidationTests {
 
 	@Test
 	void windowRejectsNonPositiveLimit() {

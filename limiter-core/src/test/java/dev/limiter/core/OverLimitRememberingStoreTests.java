@@ -2,7 +2,7 @@ package dev.limiter.core;
 
 import dev.limiter.core.contract.ForwardingRateLimitStore;
 
-import dev.limiter.core.contract.RateLimitStoreContractTest;
+import dev.limiter.core.contract.RateLimitStoreContractTests;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -15,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * The decorator passes the store contract unchanged, and spares the store the refusals it
  * can answer itself.
  */
-class OverLimitRememberingStoreTests extends RateLimitStoreContractTest {
+class OverLimitRememberingStoreTests extends RateLimitStoreContractTests {
 
 	private static final Budget FIVE = Budget.builder("five")
 		.window("minute", 5, Duration.ofMinutes(1))

@@ -39,7 +39,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * hammer one token through the servlet filter, and exactly the limit is admitted; on
  * standalone Redis and on a three-master Cluster.
  */
-class RedisExactnessAcrossInstancesTest {
+class RedisExactnessAcrossInstancesTests {
 
 	@RegisterExtension
 	static RedisServerExtension redis = RedisServerExtension.shared();

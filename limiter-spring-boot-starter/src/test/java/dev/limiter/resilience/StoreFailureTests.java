@@ -32,7 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * bounded, and the limiter heals by itself.
  */
 @ExtendWith(OutputCaptureExtension.class)
-class StoreFailureTest {
+class StoreFailureTests {
 
 	private static final String DEGRADED_WARNING = "Rate limiter is DEGRADED";
 

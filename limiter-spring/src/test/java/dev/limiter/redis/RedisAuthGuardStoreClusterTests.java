@@ -2,7 +2,7 @@ package dev.limiter.redis;
 
 import dev.limiter.core.guard.AuthGuardPolicy;
 import dev.limiter.core.guard.AuthGuardStore;
-import dev.limiter.core.guard.AuthGuardStoreContractTest;
+import dev.limiter.core.guard.AuthGuardStoreContractTests;
 import dev.limiter.test.redis.RedisClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The guard's contract, unchanged, on {@code guard.lua} in a real three-master Redis
  * Cluster.
  */
-class RedisAuthGuardStoreClusterTests extends AuthGuardStoreContractTest {
+class RedisAuthGuardStoreClusterTests extends AuthGuardStoreContractTests {
 
 	@RegisterExtension
 	static RedisClusterExtension redis = RedisClusterExtension.shared();

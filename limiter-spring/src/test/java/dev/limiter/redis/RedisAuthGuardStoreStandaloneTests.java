@@ -2,7 +2,7 @@ package dev.limiter.redis;
 
 import dev.limiter.core.guard.AuthGuardPolicy;
 import dev.limiter.core.guard.AuthGuardStore;
-import dev.limiter.core.guard.AuthGuardStoreContractTest;
+import dev.limiter.core.guard.AuthGuardStoreContractTests;
 import dev.limiter.test.redis.RedisServerExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -11,7 +11,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The guard's contract, unchanged, on {@code guard.lua} in a real standalone Redis. */
-class RedisAuthGuardStoreStandaloneTests extends AuthGuardStoreContractTest {
+class RedisAuthGuardStoreStandaloneTests extends AuthGuardStoreContractTests {
 
 	@RegisterExtension
 	static RedisServerExtension redis = RedisServerExtension.shared();

@@ -1,7 +1,7 @@
 package dev.limiter.redis;
 
 import dev.limiter.core.RateLimitStore;
-import dev.limiter.core.contract.RateLimitStoreContractTest;
+import dev.limiter.core.contract.RateLimitStoreContractTests;
 import dev.limiter.test.redis.RedisClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -13,10 +13,10 @@ import java.util.Set;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The store contract (ADR 0001, {@code RateLimitStoreContractTest}), unchanged, on a real
+ * The store contract (ADR 0001, {@code RateLimitStoreContractTests}), unchanged, on a real
  * three-master Redis Cluster: the script alone, with no local memory.
  */
-class RedisRateLimitStoreClusterTest extends RateLimitStoreContractTest {
+class RedisRateLimitStoreClusterTests extends RateLimitStoreContractTests {
 
 	@RegisterExtension
 	static RedisClusterExtension redis = RedisClusterExtension.shared();
@@ -25,7 +25,7 @@ class RedisRateLimitStoreClusterTest extends RateLimitStoreContractTest {
 
 	@Override
 	protected RateLimitStore createStore() {
-		synchronized (RedisRateLimitStoreClusterTest.class) {
+		synchronized (RedisRateLimitStoreClusterTests.class) {
 			if (connectionFactory == null) {
 				connectionFactory = redis.connectionFactory();
 			}

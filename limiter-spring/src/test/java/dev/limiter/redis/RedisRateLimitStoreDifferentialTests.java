@@ -35,7 +35,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Redis store sits behind the local over-limit memory, as the auto-configuration wires
  * it, so its shortcuts are held to the same answers.
  */
-class RedisRateLimitStoreDifferentialTest {
+class RedisRateLimitStoreDifferentialTests {
 
 	private static final long BASE = 1_699_999_200_000L;
 

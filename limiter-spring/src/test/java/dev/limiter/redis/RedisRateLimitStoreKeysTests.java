@@ -19,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * What the store leaves in Redis: only keys under its prefix, each expiring, none holding
  * a raw token.
  */
-class RedisRateLimitStoreKeysTest {
+class RedisRateLimitStoreKeysTests {
 
 	@RegisterExtension
 	static RedisServerExtension redis = RedisServerExtension.perClass();

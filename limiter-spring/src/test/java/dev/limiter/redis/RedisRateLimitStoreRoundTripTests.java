@@ -23,7 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * by the local over-limit memory (the {@link OverLimitRememberingStore} the
  * auto-configuration wraps the Redis store in).
  */
-class RedisRateLimitStoreRoundTripTest {
+class RedisRateLimitStoreRoundTripTests {
 
 	@RegisterExtension
 	static RedisServerExtension redis = RedisServerExtension.perClass();

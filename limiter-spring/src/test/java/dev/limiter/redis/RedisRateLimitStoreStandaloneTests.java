@@ -3,7 +3,7 @@ package dev.limiter.redis;
 import dev.limiter.core.Budget;
 import dev.limiter.core.OverLimitRememberingStore;
 import dev.limiter.core.RateLimitStore;
-import dev.limiter.core.contract.RateLimitStoreContractTest;
+import dev.limiter.core.contract.RateLimitStoreContractTests;
 import dev.limiter.test.redis.RedisServerExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The store contract, unchanged, on a real standalone Redis, behind the local over-limit
  * memory as the auto-configuration wires it (the Cluster test runs the script alone).
  */
-class RedisRateLimitStoreStandaloneTest extends RateLimitStoreContractTest {
+class RedisRateLimitStoreStandaloneTests extends RateLimitStoreContractTests {
 
 	@RegisterExtension
 	static RedisServerExtension redis = RedisServerExtension.shared();
@@ -27,7 +27,7 @@ class RedisRateLimitStoreStandaloneTest extends RateLimitStoreContractTest {
 
 	@Override
 	protected RateLimitStore createStore() {
-		synchronized (RedisRateLimitStoreStandaloneTest.class) {
+		synchronized (RedisRateLimitStoreStandaloneTests.class) {
 			if (connectionFactory == null) {
 				connectionFactory = redis.connectionFactory();
 			}

@@ -5,7 +5,7 @@ import java.time.Duration;
 /**
  * Store-level tests check what the store decides, not how fast: a cold JVM on a busy
  * two-core machine can take more than the production timeout to bootstrap Lettuce. The
- * timeout itself is tested in StoreFailureTest.
+ * timeout itself is tested in StoreFailureTests.
  */
 final class RedisTestTimeouts {
 

@@ -24,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
  * this class and passes it unchanged; that is what "the same arithmetic on every store"
  * means.
  */
-public abstract class RateLimitStoreContractTest {
+public abstract class RateLimitStoreContractTests {
 
 	/**
 	 * An instant on an hour boundary, so that minute and hour windows both start here.

@@ -9,7 +9,7 @@ import java.time.Duration;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** A flood of distinct callers never grows the in-memory store past its max-keys. */
-class AnonymousFloodTest {
+class AnonymousFloodTests {
 
 	private static final long T = 1_700_000_000_000L;
 

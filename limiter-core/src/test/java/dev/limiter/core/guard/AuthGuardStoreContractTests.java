@@ -14,7 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * class and passes it unchanged: the in-process one through the ordinary store SPI and
  * the Redis one with its own script.
  */
-public abstract class AuthGuardStoreContractTest {
+public abstract class AuthGuardStoreContractTests {
 
 	protected static final long T0 = 1_699_999_200_000L;
 

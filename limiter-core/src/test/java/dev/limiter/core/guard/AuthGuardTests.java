@@ -28,7 +28,7 @@ import static dev.limiter.core.guard.GuardAdmission.Outcome.SATURATED;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-class AuthGuardTest {
+class AuthGuardTests {
 
 	private static final long T = 1_700_000_000_123L;
 

@@ -3,7 +3,7 @@ package dev.limiter.core.internal;
 import dev.limiter.core.Budget;
 import dev.limiter.core.Decision;
 import dev.limiter.core.RateLimitStore;
-import dev.limiter.core.contract.RateLimitStoreContractTest;
+import dev.limiter.core.contract.RateLimitStoreContractTests;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -19,7 +19,7 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-class InMemoryRateLimitStoreTest extends RateLimitStoreContractTest {
+class InMemoryRateLimitStoreTests extends RateLimitStoreContractTests {
 
 	@Override
 	protected RateLimitStore createStore() {

@@ -13,7 +13,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * The faults the failure-mode tests rely on are real: a stopped, frozen or paused server
  * does not answer.
  */
-class RedisServerProcessTest {
+class RedisServerProcessTests {
 
 	@Test
 	void aServerCanBeFrozenThawedStoppedAndRestartedOnTheSamePort() {
