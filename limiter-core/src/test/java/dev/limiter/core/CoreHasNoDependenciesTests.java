@@ -15,12 +15,12 @@ class CoreHasNoDependenciesTests {
 		.importPackages("dev.limiter.core");
 
 	@Test
-	void coreDependsOnlyOnTheJdk() {
+	void coreWhenAnalyzedShouldDependOnlyOnTheJdk() {
 		classes().should().onlyDependOnClassesThat().resideInAnyPackage("dev.limiter.core..", "java..").check(core);
 	}
 
 	@Test
-	void theApiDoesNotDependOnImplementationsExceptThroughFactories() {
+	void apiWhenAnalyzedShouldReachImplementationsOnlyThroughFactories() {
 		noClasses().that()
 			.resideInAPackage("dev.limiter.core")
 			.and()

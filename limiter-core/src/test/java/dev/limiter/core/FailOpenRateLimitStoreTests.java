@@ -64,7 +64,7 @@ class FailOpenRateLimitStoreTests {
 	}
 
 	@Test
-	void whileTheStoreAnswersDecisionsAreAuthoritative() {
+	void takeWhenTheStoreAnswersShouldBeAuthoritative() {
 		Decision d = store.take(ANONYMOUS, "a", 1, false, T0);
 
 		assertThat(d.degraded()).isFalse();
@@ -73,7 +73,7 @@ class FailOpenRateLimitStoreTests {
 	}
 
 	@Test
-	void whenTheStoreFailsTheFallbackDecidesWithTheSameArithmeticAndSaysSo() {
+	void takeWhenTheStoreFailsShouldLetTheFallbackDecideWithTheSameArithmeticAndSaySo() {
 		backend.down = true;
 		List<Decision> decisions = new ArrayList<>();
 		for (int i = 0; i < 61; i++) {
@@ -107,7 +107,7 @@ class FailOpenRateLimitStoreTests {
 	}
 
 	@Test
-	void oneOutageIsAnnouncedOnceAndItsEndOnce() {
+	void outageWhenItStartsAndEndsShouldBeAnnouncedOnceEach() {
 		backend.down = true;
 		for (int i = 0; i < 1_000; i++) {
 			store.take(ANONYMOUS, "k" + i, 1, false, T0 + i);
@@ -122,7 +122,7 @@ class FailOpenRateLimitStoreTests {
 	}
 
 	@Test
-	void concurrentFailuresStillAnnounceOneOutage() throws Exception {
+	void outageWhenFailuresAreConcurrentShouldBeAnnouncedOnce() throws Exception {
 		backend.down = true;
 		ExecutorService pool = Executors.newFixedThreadPool(8);
 		try {
@@ -147,7 +147,7 @@ class FailOpenRateLimitStoreTests {
 	}
 
 	@Test
-	void aBudgetThatFailsClosedIsRefusedAsUnavailable() {
+	void budgetWhenItFailsClosedShouldBeRefusedAsUnavailable() {
 		backend.down = true;
 
 		assertThatThrownBy(() -> store.take(CLOSED, "a", 1, false, T0))
@@ -159,7 +159,7 @@ class FailOpenRateLimitStoreTests {
 	}
 
 	@Test
-	void afterRecoveryTheAuthoritativeCountersTakeOverAtOnce() {
+	void countersWhenTheStoreRecoversShouldBeAuthoritativeAtOnce() {
 		for (int i = 0; i < 60; i++) {
 			store.take(ANONYMOUS, "a", 1, false, T0 + i);
 		}
@@ -174,7 +174,7 @@ class FailOpenRateLimitStoreTests {
 	}
 
 	@Test
-	void aLeaseIsReleasedToTheStoreThatIssuedIt() {
+	void leaseWhenReleasedShouldGoToTheStoreThatIssuedIt() {
 		Budget leased = Budget.builder("leased")
 			.window("minute", 100, Duration.ofMinutes(1))
 			.concurrency(1, Duration.ofSeconds(30))

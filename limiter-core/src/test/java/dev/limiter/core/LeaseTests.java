@@ -52,7 +52,7 @@ class LeaseTests {
 	}
 
 	@Test
-	void takeThroughFailOpenStoreShouldBindTheLeaseToTheAnsweringStore() {
+	void takeWhenThroughFailOpenStoreShouldBindTheLeaseToTheAnsweringStore() {
 		InMemoryRateLimitStore authoritative = new InMemoryRateLimitStore(100);
 		FailOpenRateLimitStore store = new FailOpenRateLimitStore(authoritative, 100, b -> false, 1_000,
 				new StoreModeListener() {

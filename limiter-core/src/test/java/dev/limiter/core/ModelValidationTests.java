@@ -11,32 +11,32 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class ModelValidationTests {
 
 	@Test
-	void windowRejectsNonPositiveLimit() {
+	void windowWhenLimitIsNotPositiveShouldBeRejected() {
 		assertThatThrownBy(() -> Window.of("minute", 0, Duration.ofMinutes(1)))
 			.isInstanceOf(IllegalArgumentException.class)
 			.hasMessageContaining("limit");
 	}
 
 	@Test
-	void windowRejectsNonPositiveDuration() {
+	void windowWhenDurationIsNotPositiveShouldBeRejected() {
 		assertThatThrownBy(() -> Window.of("minute", 1, Duration.ZERO)).isInstanceOf(IllegalArgumentException.class)
 			.hasMessageContaining("duration");
 	}
 
 	@Test
-	void windowRejectsUnsafeOrReservedNames() {
+	void windowWhenNameIsUnsafeOrReservedShouldBeRejected() {
 		assertThatThrownBy(() -> Window.of("min ute", 1, Duration.ofMinutes(1))).hasMessageContaining("name");
 		assertThatThrownBy(() -> Window.of(BoundNames.CONCURRENCY, 1, Duration.ofMinutes(1)))
 			.hasMessageContaining("name");
 	}
 
 	@Test
-	void concurrencyRejectsMaxBelowOne() {
+	void concurrencyWhenMaxIsBelowOneShouldBeRejected() {
 		assertThatThrownBy(() -> new ConcurrencyBound(0, Duration.ofSeconds(30))).hasMessageContaining("max");
 	}
 
 	@Test
-	void budgetNeedsAWindowAndDistinctNames() {
+	void budgetWhenWindowsAreMissingOrNamesRepeatShouldBeRejected() {
 		assertThatThrownBy(() -> Budget.builder("b").build()).hasMessageContaining("at least one window");
 		assertThatThrownBy(() -> Budget.builder("b")
 			.window("m", 1, Duration.ofMinutes(1))
@@ -46,7 +46,7 @@ class ModelValidationTests {
 	}
 
 	@Test
-	void budgetKeepsWindowsInDeclarationOrderAndIsImmutable() {
+	void budgetWhenBuiltShouldKeepWindowsInDeclarationOrderAndBeImmutable() {
 		Budget budget = Budget.builder("b")
 			.window("hour", 10, Duration.ofHours(1))
 			.window("minute", 1, Duration.ofMinutes(1))
@@ -58,7 +58,7 @@ class ModelValidationTests {
 	}
 
 	@Test
-	void windowsAreAnchoredToTheEpoch() {
+	void windowWhenStartedShouldBeAnchoredToTheEpoch() {
 		Window minute = Window.of("minute", 1, Duration.ofMinutes(1));
 
 		assertThat(minute.startAt(125_000)).isEqualTo(120_000);
@@ -67,7 +67,7 @@ class ModelValidationTests {
 	}
 
 	@Test
-	void decisionIsRefusedByTheLongestWaitAndCannotHoldALeaseThen() {
+	void decisionWhenRefusedShouldWaitTheLongestAndHoldNoLease() {
 		BoundVerdict minute = BoundVerdict.window(Window.of("minute", 1, Duration.ofMinutes(1)), 1, 60_000, true);
 		BoundVerdict hour = BoundVerdict.window(Window.of("hour", 1, Duration.ofHours(1)), 1, 3_600_000, true);
 

@@ -98,7 +98,7 @@ class OverLimitRememberingStoreTests extends RateLimitStoreContractTests {
 	}
 
 	@Test
-	void resetShouldForgetTheRememberedKey() {
+	void resetWhenKeyIsRememberedShouldForgetIt() {
 		OverLimitRememberingStore remembering = new OverLimitRememberingStore(counting);
 		for (int i = 0; i < 5; i++) {
 			remembering.take(FIVE, key, 1, false, T0 + i);

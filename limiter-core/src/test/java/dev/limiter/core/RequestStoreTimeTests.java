@@ -19,7 +19,7 @@ class RequestStoreTimeTests {
 	}
 
 	@Test
-	void spendOutsideARequestShouldCountNothing() {
+	void spendWhenOutsideARequestShouldCountNothing() {
 		RequestStoreTime.spend(1_000);
 
 		assertThat(RequestStoreTime.spentNanos()).isZero();

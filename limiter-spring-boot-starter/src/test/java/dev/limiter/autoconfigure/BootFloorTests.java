@@ -24,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class BootFloorTests {
 
 	@Test
-	void autoConfigurationsShouldUseNoConditionalOnPropertiesContainer() throws Exception {
+	void autoConfigurationsWhenScannedShouldUseNoConditionalOnPropertiesContainer() throws Exception {
 		List<String> offenders = new ArrayList<>();
 		for (String name : autoConfigurations()) {
 			collect(Class.forName(name), offenders);
@@ -55,14 +55,14 @@ class BootFloorTests {
 
 	@Test
 	@SuppressWarnings("deprecation")
-	void checkShouldBeRegisteredToRunBeforeAutoConfiguration() {
+	void checkWhenRegisteredShouldRunBeforeAutoConfiguration() {
 		assertThat(SpringFactoriesLoader.loadFactoryNames(EnvironmentPostProcessor.class,
 				BootFloorTests.class.getClassLoader()))
 			.contains(SupportedBootVersion.class.getName());
 	}
 
 	@Test
-	void failureAnalysisShouldBeOneLineNamingTheSupportedVersions() {
+	void failureAnalysisWhenBootIsUnsupportedShouldBeOneLineNamingTheSupportedVersions() {
 		FailureAnalysis analysis = new UnsupportedBootVersionFailureAnalyzer()
 			.analyze(new SupportedBootVersion.UnsupportedBootVersionException("limiter-spring-boot-starter supports "
 					+ "Spring Boot 3.4.x and 3.5.x (JDK 17 to 25); this application runs Spring Boot 3.3.13"));

@@ -27,7 +27,7 @@ class ConfigurationMetadataTests {
 			Pattern.MULTILINE);
 
 	@Test
-	void everyPropertyInTheConfigurationDocsShouldBeInTheJarsMetadata() throws Exception {
+	void metadataWhenComparedWithTheConfigurationDocsShouldHoldEveryDocumentedProperty() throws Exception {
 		JsonNode metadata = metadata();
 		Set<String> names = new HashSet<>();
 		metadata.get("properties").forEach(p -> names.add(p.get("name").asText()));
@@ -44,7 +44,7 @@ class ConfigurationMetadataTests {
 	}
 
 	@Test
-	void everyLimiterPropertyShouldHaveADescription() throws Exception {
+	void metadataWhenReadShouldDescribeEveryLimiterProperty() throws Exception {
 		List<String> undescribed = new ArrayList<>();
 		metadata().get("properties").forEach(p -> {
 			if (p.get("name").asText().startsWith("limiter.")
@@ -56,7 +56,7 @@ class ConfigurationMetadataTests {
 	}
 
 	@Test
-	void enumeratedPropertiesShouldHaveValueHints() throws Exception {
+	void metadataWhenAPropertyIsEnumeratedShouldHaveValueHints() throws Exception {
 		Set<String> hinted = new HashSet<>();
 		metadata().get("hints").forEach(h -> hinted.add(h.get("name").asText()));
 		assertThat(hinted).contains("limiter.store", "limiter.headers", "limiter.mode",

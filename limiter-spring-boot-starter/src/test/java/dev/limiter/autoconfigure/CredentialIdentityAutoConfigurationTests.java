@@ -96,7 +96,7 @@ class CredentialIdentityAutoConfigurationTests {
 	}
 
 	@Test
-	void keyByShouldDefaultToCredentialAndFollowTheGlobalAndBudgetProperties() {
+	void keyByWhenSetGloballyOrPerBudgetShouldFollowThePropertiesAndDefaultToCredential() {
 		runner.run(context -> assertThat(context.getBean(BudgetOptions.class).keyBy("standard"))
 			.isEqualTo(KeyBy.CREDENTIAL));
 		runner

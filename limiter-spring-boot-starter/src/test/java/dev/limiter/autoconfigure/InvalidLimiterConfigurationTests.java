@@ -65,7 +65,7 @@ class InvalidLimiterConfigurationTests {
 	}
 
 	@Test
-	void exemptRouteWithoutReasonShouldFailNamingTheProperty() {
+	void exemptRouteWhenReasonIsMissingShouldFailNamingTheProperty() {
 		assertFailsNaming("limiter.routes[0].reason", "limiter.routes[0].pattern=/actuator/**",
 				"limiter.routes[0].exempt=true");
 	}
@@ -141,7 +141,7 @@ class InvalidLimiterConfigurationTests {
 	}
 
 	@Test
-	void unknownKeyAtTheTopShouldFailNamingIt() {
+	void startupWhenAnUnknownKeyIsAtTheTopShouldFailNamingIt() {
 		runner.withPropertyValues("limiter.heders=both").run(context -> {
 			assertThat(context).hasFailed();
 			assertThat(context.getStartupFailure()).rootCause()
@@ -151,7 +151,7 @@ class InvalidLimiterConfigurationTests {
 	}
 
 	@Test
-	void unknownKeyUnderARouteShouldFailNamingIt() {
+	void startupWhenAnUnknownKeyIsUnderARouteShouldFailNamingIt() {
 		runner.withPropertyValues("limiter.routes[0].pattern=/x", "limiter.routes[0].expensiv=true").run(context -> {
 			assertThat(context).hasFailed();
 			assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("'limiter.routes[0].expensiv'");
@@ -159,13 +159,13 @@ class InvalidLimiterConfigurationTests {
 	}
 
 	@Test
-	void systemPropertiesOfTheTestInfrastructureShouldNotBeChecked() {
+	void startupWhenTheTestInfrastructureSetsSystemPropertiesShouldNotCheckThem() {
 		runner.withSystemProperties("limiter.test.redis-server=embedded")
 			.run(context -> assertThat(context).hasNotFailed());
 	}
 
 	@Test
-	void everyKnownKindOfKeyShouldStart() {
+	void startupWhenEveryKnownKindOfKeyIsSetShouldSucceed() {
 		runner
 			.withPropertyValues("limiter.budgets.gold.windows.minute.limit=5",
 					"limiter.budgets.gold.windows.minute.duration=1m", "limiter.budgets.gold.concurrency.max=2",
@@ -176,7 +176,7 @@ class InvalidLimiterConfigurationTests {
 	}
 
 	@Test
-	void failureAnalysisShouldNameThePropertyAndPointAtTheDocs() {
+	void failureAnalysisWhenConfigurationIsInvalidShouldNameThePropertyAndPointAtTheDocs() {
 		InvalidLimiterConfigurationException ex = new InvalidLimiterConfigurationException(
 				"limiter.budgets.standard.windows.minute.limit", "must be at least 1, was 0");
 		FailureAnalysis analysis = new InvalidLimiterConfigurationFailureAnalyzer()

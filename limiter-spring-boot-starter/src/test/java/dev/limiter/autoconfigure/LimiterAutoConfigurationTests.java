@@ -62,7 +62,7 @@ class LimiterAutoConfigurationTests {
 	}
 
 	@Test
-	void filterRegistrationShouldRunJustAfterSpringSecurityForRequestAndAsyncDispatches() {
+	void filterRegistrationWhenRegisteredShouldRunJustAfterSpringSecurityForRequestAndAsyncDispatches() {
 		runner.run(context -> {
 			FilterRegistrationBean<?> registration = context
 				.getBean(LimiterServletAutoConfiguration.REGISTRATION_BEAN_NAME, FilterRegistrationBean.class);
@@ -123,7 +123,7 @@ class LimiterAutoConfigurationTests {
 	}
 
 	@Test
-	void startupShouldLogTheStoreInUseOnce(CapturedOutput output) {
+	void startupWhenTheContextStartsShouldLogTheStoreInUseOnce(CapturedOutput output) {
 		runner.run(context -> assertThat(output.getOut().split("Limiter counting in store 'memory'", -1)).hasSize(2));
 	}
 
@@ -229,7 +229,7 @@ class LimiterAutoConfigurationTests {
 	}
 
 	@Test
-	void routeRulesShouldMatchFirstRuleByPatternAndMethod() {
+	void routeRulesWhenSeveralMatchShouldPickTheFirstByPatternAndMethod() {
 		runner
 			.withPropertyValues("limiter.routes[0].pattern=/s/recall", "limiter.routes[0].methods=POST",
 					"limiter.routes[0].expensive=true", "limiter.routes[1].pattern=/actuator/**",

@@ -28,7 +28,7 @@ class LimiterMetricsAutoConfigurationTests {
 	}
 
 	@Test
-	void metersWithoutAMeterRegistryShouldBackOff() {
+	void metersWhenNoMeterRegistryShouldBackOff() {
 		runner.run(context -> {
 			assertThat(context).hasNotFailed();
 			assertThat(context).doesNotHaveBean(MicrometerRateLimitObserver.class);
@@ -37,7 +37,7 @@ class LimiterMetricsAutoConfigurationTests {
 	}
 
 	@Test
-	void starterWithoutMicrometerOnTheClasspathShouldStart() {
+	void starterWhenMicrometerIsNotOnTheClasspathShouldStart() {
 		// A registry object exists, but its classes cannot be loaded by the application:
 		// the meters must back off
 		// on the class condition, not merely for want of a registry bean.

@@ -79,7 +79,7 @@ class LimiterPropertiesBindingTests {
 	}
 
 	@Test
-	void storeGroupsShouldHaveTheirDefaults() {
+	void storeGroupsWhenNotSetShouldHaveTheirDefaults() {
 		runner.run(context -> {
 			LimiterProperties properties = context.getBean(LimiterProperties.class);
 			assertThat(properties.isEnabled()).isTrue();

@@ -66,7 +66,7 @@ class AuthGuardHttpTests {
 	}
 
 	@Test
-	void theFiftiethFailureShouldBlockWithAProblemAndTheExactRetryAfter() throws Exception {
+	void guardWhenTheFiftiethFailureArrivesShouldBlockWithAProblemAndTheExactRetryAfter() throws Exception {
 		for (int i = 1; i <= 50; i++) {
 			assertThat(get("/hello", "Bearer sp_bad" + i).statusCode()).as("failure %d", i).isEqualTo(401);
 		}
@@ -88,7 +88,7 @@ class AuthGuardHttpTests {
 	}
 
 	@Test
-	void aBlockedAddressShouldNotReachTheLookupUntilTheBlockEndsToTheMillisecond() throws Exception {
+	void blockedAddressWhenBlockedShouldNotReachTheLookupUntilTheBlockEndsToTheMillisecond() throws Exception {
 		fail(50);
 		int lookupsWhenBlocked = GuardTestApplication.lookups.get();
 
@@ -104,7 +104,7 @@ class AuthGuardHttpTests {
 	}
 
 	@Test
-	void aGoodCredentialShouldClearTheCompletedFailures() throws Exception {
+	void goodCredentialWhenFailuresAreCompletedShouldClearThem() throws Exception {
 		fail(49);
 		assertThat(get("/hello", "Bearer " + GuardTestApplication.GOOD_TOKEN).statusCode()).isEqualTo(200);
 
@@ -115,7 +115,7 @@ class AuthGuardHttpTests {
 	}
 
 	@Test
-	void malformedHeadersShouldCountAsFailures() throws Exception {
+	void guardWhenHeadersAreMalformedShouldCountThemAsFailures() throws Exception {
 		for (int i = 0; i < 25; i++) {
 			assertThat(get("/hello", "Bearer").statusCode()).isEqualTo(401);
 			assertThat(get("/hello", "Basic Zm9vOmJhcg==").statusCode()).isEqualTo(401);
@@ -125,7 +125,7 @@ class AuthGuardHttpTests {
 	}
 
 	@Test
-	void aRequestWithoutACredentialShouldNotBeGuarded() throws Exception {
+	void requestWhenWithoutACredentialShouldNotBeGuarded() throws Exception {
 		fail(50);
 
 		assertThat(get("/public/hello", null).statusCode()).isEqualTo(200);
@@ -133,7 +133,7 @@ class AuthGuardHttpTests {
 	}
 
 	@Test
-	void sixtyConcurrentBadGuessesAndOneGoodOneShouldStillEndInABlock() throws Exception {
+	void guardWhenSixtyBadGuessesAndOneGoodOneRaceShouldStillBlock() throws Exception {
 		CountDownLatch held = new CountDownLatch(1);
 		GuardTestApplication.slowLookups.set(held);
 		int lookupsBefore = GuardTestApplication.lookups.get();
@@ -168,7 +168,7 @@ class AuthGuardHttpTests {
 	}
 
 	@Test
-	void fiftyOneSuccessfulVerificationsShouldNeverLockAnyoneOut() throws Exception {
+	void guardWhenFiftyOneVerificationsSucceedShouldNeverLockAnyoneOut() throws Exception {
 		for (int i = 1; i <= 51; i++) {
 			assertThat(get("/hello", "Bearer sp_good-fresh-" + day.get() + "-" + i).statusCode())
 				.as("verification %d", i)
@@ -180,7 +180,7 @@ class AuthGuardHttpTests {
 	}
 
 	@Test
-	void aLongRunningHandlerShouldHoldNoReservation() throws Exception {
+	void guardWhenTheHandlerRunsLongShouldHoldNoReservation() throws Exception {
 		CountDownLatch gate = new CountDownLatch(1);
 		CountDownLatch entered = new CountDownLatch(1);
 		GuardTestApplication.handlerGate.set(gate);

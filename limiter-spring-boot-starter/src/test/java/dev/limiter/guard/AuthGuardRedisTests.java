@@ -33,7 +33,7 @@ class AuthGuardRedisTests {
 	private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
 	@Test
-	void aBlockShouldHoldAcrossTwoApplicationContextsOnOneRedis() throws Exception {
+	void blockWhenTwoApplicationContextsShareOneRedisShouldHoldAcrossBoth() throws Exception {
 		Instant now = Instant.ofEpochMilli(System.currentTimeMillis() / 1000 * 1000);
 		try (ConfigurableApplicationContext first = start(now); ConfigurableApplicationContext second = start(now)) {
 			assertThat(first.getBean("limiterStore")).isInstanceOfSatisfying(FailOpenRateLimitStore.class,

@@ -43,7 +43,7 @@ class AuthGuardSaturationHttpTests {
 	private MutableClock clock;
 
 	@Test
-	void saturationShouldAnswerRetryAfterOneAndStartNoBlock() throws Exception {
+	void guardWhenSaturatedShouldAnswerRetryAfterOneAndStartNoBlock() throws Exception {
 		CountDownLatch held = new CountDownLatch(1);
 		GuardTestApplication.slowLookups.set(held);
 		int before = GuardTestApplication.lookups.get();

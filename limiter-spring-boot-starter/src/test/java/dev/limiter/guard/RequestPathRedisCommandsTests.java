@@ -81,7 +81,7 @@ class RequestPathRedisCommandsTests {
 	}
 
 	@Test
-	void anAdmittedRequestWithARememberedCredentialShouldSendOneCommand() throws Exception {
+	void admittedRequestWhenTheCredentialIsRememberedShouldSendOneCommand() throws Exception {
 		assertThat(get("/hello", token).statusCode()).isEqualTo(200);
 		monitor.commandsAfter(200);
 
@@ -91,7 +91,7 @@ class RequestPathRedisCommandsTests {
 	}
 
 	@Test
-	void anAdmittedExpensiveRequestShouldSendOneCommandAndTheRelease() throws Exception {
+	void admittedRequestWhenExpensiveShouldSendOneCommandAndTheRelease() throws Exception {
 		assertThat(get("/hello", token).statusCode()).isEqualTo(200);
 		monitor.commandsAfter(200);
 
@@ -101,7 +101,7 @@ class RequestPathRedisCommandsTests {
 	}
 
 	@Test
-	void aRefusalOfACredentialKnownOverItsLimitShouldSendNothing() throws Exception {
+	void refusalWhenTheCredentialIsKnownOverItsLimitShouldSendNothing() throws Exception {
 		for (int i = 0; i < 5; i++) {
 			assertThat(get("/hello", token).statusCode()).isEqualTo(200);
 		}
@@ -114,7 +114,7 @@ class RequestPathRedisCommandsTests {
 	}
 
 	@Test
-	void anAdmittedAnonymousRequestShouldSendOneCommand() throws Exception {
+	void admittedRequestWhenAnonymousShouldSendOneCommand() throws Exception {
 		monitor.commandsAfter(200);
 
 		assertThat(get("/public/hello", null).statusCode()).isEqualTo(200);
@@ -123,7 +123,7 @@ class RequestPathRedisCommandsTests {
 	}
 
 	@Test
-	void aRefusalOfAnAnonymousCallerKnownOverItsLimitShouldSendNothing() throws Exception {
+	void refusalWhenTheAnonymousCallerIsKnownOverItsLimitShouldSendNothing() throws Exception {
 		for (int i = 0; i < 3; i++) {
 			assertThat(get("/public/hello", null).statusCode()).isEqualTo(200);
 		}
@@ -136,7 +136,7 @@ class RequestPathRedisCommandsTests {
 	}
 
 	@Test
-	void aRefusalOfAnAddressKnownBlockedShouldSendNothing() throws Exception {
+	void refusalWhenTheAddressIsKnownBlockedShouldSendNothing() throws Exception {
 		for (int i = 0; i < 3; i++) {
 			assertThat(get("/hello", "Bearer sp_wrong-" + i).statusCode()).isEqualTo(401);
 		}
@@ -150,7 +150,7 @@ class RequestPathRedisCommandsTests {
 	}
 
 	@Test
-	void aFirstSeenCredentialShouldReserveItsLookupInOneCommandBesidesTheDecision() throws Exception {
+	void requestWhenTheCredentialIsFirstSeenShouldReserveItsLookupInOneCommandBesidesTheDecision() throws Exception {
 		monitor.commandsAfter(200);
 
 		assertThat(get("/hello", token).statusCode()).isEqualTo(200);

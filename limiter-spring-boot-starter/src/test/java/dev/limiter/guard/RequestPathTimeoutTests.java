@@ -78,7 +78,7 @@ class RequestPathTimeoutTests {
 	}
 
 	@Test
-	void aFrozenRedisShouldCostAFirstSeenCredentialOneTimeout() throws Exception {
+	void firstSeenCredentialWhenRedisIsFrozenShouldCostOneTimeout() throws Exception {
 		redis.pause();
 
 		long start = System.nanoTime();
@@ -91,7 +91,7 @@ class RequestPathTimeoutTests {
 	}
 
 	@Test
-	void aRedisSlowerThanTheTimeoutPerRequestShouldDegradeWithinOneTimeout() throws Exception {
+	void requestWhenRedisIsSlowerThanTheTimeoutShouldDegradeWithinOneTimeout() throws Exception {
 		CircuitBreaker breaker = app.getBean(LimiterResilienceAutoConfiguration.BREAKER_BEAN_NAME,
 				CircuitBreaker.class);
 		int failedBefore = breaker.getMetrics().getNumberOfFailedCalls();

@@ -224,7 +224,7 @@ class LimiterRedisAutoConfigurationTests {
 	}
 
 	@Test
-	void startupShouldLogTheRedisStoreOnce(CapturedOutput output) {
+	void startupWhenTheStoreIsRedisShouldLogItOnce(CapturedOutput output) {
 		runner.withPropertyValues("limiter.store=redis", "spring.data.redis.port=" + redis.port()).run(context -> {
 			assertThat(context).hasNotFailed();
 			assertThat(output.getOut().split("Limiter counting in store 'redis'", -1)).hasSize(2);
@@ -232,7 +232,7 @@ class LimiterRedisAutoConfigurationTests {
 	}
 
 	@Test
-	void redisAutoConfigurationShouldBeListedForDiscovery() {
+	void redisAutoConfigurationWhenImportsAreReadShouldBeListed() {
 		assertThat(ImportCandidates.load(AutoConfiguration.class, getClass().getClassLoader()))
 			.contains(LimiterRedisAutoConfiguration.class.getName());
 	}

@@ -63,13 +63,13 @@ class RedisExactnessAcrossInstancesTests {
 		.withPropertyValues("limiter.store=redis", "limiter.budgets.standard.windows.minute.limit=" + LIMIT);
 
 	@Test
-	void twoInstancesOnStandaloneRedisAdmitExactlyTheLimit() throws Exception {
+	void twoInstancesWhenSharingAStandaloneRedisShouldAdmitExactlyTheLimit() throws Exception {
 		String[] redisProperties = { "spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + redis.port() };
 		assertExactAcrossTwoInstances(redisProperties);
 	}
 
 	@Test
-	void twoInstancesOnARedisClusterAdmitExactlyTheLimit() throws Exception {
+	void twoInstancesWhenSharingARedisClusterShouldAdmitExactlyTheLimit() throws Exception {
 		String[] redisProperties = {
 				"spring.data.redis.cluster.nodes=" + String.join(",", cluster.cluster().addresses()) };
 		assertExactAcrossTwoInstances(redisProperties);

@@ -42,7 +42,7 @@ class ClusterFailoverTests {
 	}
 
 	@Test
-	void masterKilledShouldHealWithoutRestartSoonAfterPromotionWithoutServerErrors() throws Exception {
+	void limiterWhenTheMasterIsKilledShouldHealSoonAfterPromotionWithoutRestartOrServerErrors() throws Exception {
 		try (FailoverTraffic traffic = new FailoverTraffic(
 				"spring.data.redis.cluster.nodes=" + String.join(",", cluster.addresses()))) {
 			traffic.awaitAuthoritative(30);

@@ -23,7 +23,7 @@ class SentinelFailoverTests {
 	private static final Duration HEALED_AFTER_PROMOTION = Duration.ofSeconds(10);
 
 	@Test
-	void masterKilledShouldHealWithoutRestartSoonAfterPromotionWithoutServerErrors() throws Exception {
+	void limiterWhenTheMasterIsKilledShouldHealSoonAfterPromotionWithoutRestartOrServerErrors() throws Exception {
 		try (RedisServerProcess master = RedisServerProcess.start();
 				RedisServerProcess replica = RedisServerProcess.start(List.of());
 				RedisServerProcess sentinel = startSentinel(master, replica)) {

@@ -109,7 +109,7 @@ class StoreFailureTests {
 	}
 
 	@Test
-	void redisStoppedMidTrafficShouldStillAnswerEveryRequestDegradedAndBounded() throws Exception {
+	void limiterWhenRedisStopsMidTrafficShouldAnswerEveryRequestDegradedAndBounded() throws Exception {
 		startApp();
 		for (int i = 0; i < 10; i++) {
 			HttpResponse<String> response = get("/ping");
@@ -135,7 +135,7 @@ class StoreFailureTests {
 	}
 
 	@Test
-	void redisWedgedShouldCostAtMostTheTimeoutThenNothingOnceTheBreakerOpens() throws Exception {
+	void limiterWhenRedisIsWedgedShouldCostAtMostTheTimeoutThenNothingOnceTheBreakerOpens() throws Exception {
 		startApp("resilience4j.circuitbreaker.instances.limiter.wait-duration-in-open-state=60s");
 		assertThat(get("/ping").statusCode()).isEqualTo(200);
 
@@ -173,7 +173,7 @@ class StoreFailureTests {
 	}
 
 	@Test
-	void redisRestartedShouldMakeTheCountersAuthoritativeAgainWithoutRestartingTheApp() throws Exception {
+	void countersWhenRedisRestartsShouldBeAuthoritativeAgainWithoutRestartingTheApp() throws Exception {
 		startApp();
 		assertThat(header(get("/ping"), "X-RateLimit-Degraded")).isNull();
 		redis.stop();
@@ -212,7 +212,7 @@ class StoreFailureTests {
 	}
 
 	@Test
-	void budgetThatFailsClosedShouldAnswer503WithRetryAfterDuringTheOutage() throws Exception {
+	void budgetWhenItFailsClosedShouldAnswer503WithRetryAfterDuringTheOutage() throws Exception {
 		startApp("limiter.budgets.anonymous.on-store-failure=closed");
 		assertThat(get("/ping").statusCode()).isEqualTo(200);
 
@@ -231,7 +231,7 @@ class StoreFailureTests {
 	}
 
 	@Test
-	void healthShouldShowEachStateAndStay200WhileDegraded() throws Exception {
+	void healthWhenTheStoreStateChangesShouldShowEachStateAndStay200WhileDegraded() throws Exception {
 		startApp();
 		get("/ping");
 		JsonNode authoritative = limiterHealth();
@@ -266,7 +266,7 @@ class StoreFailureTests {
 	}
 
 	@Test
-	void oneOutageShouldLogExactlyOneWarningEvenUnderAThousandRequests(CapturedOutput output) throws Exception {
+	void outageWhenAThousandRequestsArriveShouldLogExactlyOneWarning(CapturedOutput output) throws Exception {
 		startApp("limiter.budgets.anonymous.windows.minute.limit=100000",
 				"limiter.budgets.anonymous.windows.hour.limit=100000");
 		int before = output.getAll().length();

@@ -35,7 +35,7 @@ class HandlerResolvedOnceTests {
 	private int port;
 
 	@Test
-	void dispatcherShouldNotMapAgainAHandlerTheLimiterAlreadyResolved() throws Exception {
+	void dispatcherWhenTheLimiterResolvedTheHandlerShouldNotMapItAgain() throws Exception {
 		int dispatcherBefore = byDispatcher.get();
 		int othersBefore = byOthers.get();
 

@@ -44,7 +44,7 @@ class RouteInventoryTests {
 				"limiter.routes[3].reason=functional probes");
 
 	@Test
-	void strictInventoryShouldFailListingEveryImplicitHandlerAndEveryDeadRule() {
+	void inventoryWhenStrictShouldFailListingEveryImplicitHandlerAndEveryDeadRule() {
 		runner.withPropertyValues("limiter.inventory.strict=true").run(context -> {
 			assertThat(context).hasFailed();
 			RouteInventoryException failure = (RouteInventoryException) rootCause(context.getStartupFailure());
@@ -90,7 +90,7 @@ class RouteInventoryTests {
 	}
 
 	@Test
-	void annotationNamingAnUnknownBudgetShouldFailStartUpNamingClassAndMethod() {
+	void annotationWhenTheBudgetIsUnknownShouldFailStartUpNamingClassAndMethod() {
 		runner.withUserConfiguration(UnknownBudget.class).run(context -> {
 			assertThat(context).hasFailed();
 			RouteInventoryException failure = (RouteInventoryException) rootCause(context.getStartupFailure());
@@ -101,7 +101,7 @@ class RouteInventoryTests {
 	}
 
 	@Test
-	void exemptionWithABlankReasonShouldFailStartUp() {
+	void exemptionWhenTheReasonIsBlankShouldFailStartUp() {
 		runner.withUserConfiguration(BlankReason.class).run(context -> {
 			assertThat(context).hasFailed();
 			RouteInventoryException failure = (RouteInventoryException) rootCause(context.getStartupFailure());

@@ -144,7 +144,7 @@ class Boot4StarterAutoConfigurationTests {
 	}
 
 	@Test
-	void breakerWithoutResilience4jBootIntegrationShouldReadTheStandardInstanceKeys() {
+	void breakerWhenResilience4jBootIntegrationIsAbsentShouldReadTheStandardInstanceKeys() {
 		runner
 			.withPropertyValues("resilience4j.circuitbreaker.instances.limiter.wait-duration-in-open-state=7s",
 					"resilience4j.circuitbreaker.instances.limiter.failure-rate-threshold=25")
@@ -161,7 +161,7 @@ class Boot4StarterAutoConfigurationTests {
 	}
 
 	@Test
-	void breakerWithResilience4jSpringBoot4ShouldComeFromItsRegistry() {
+	void breakerWhenResilience4jSpringBoot4IsPresentShouldComeFromItsRegistry() {
 		runner.withConfiguration(AutoConfigurations.of(CircuitBreakerAutoConfiguration.class))
 			.withPropertyValues("resilience4j.circuitbreaker.instances.limiter.wait-duration-in-open-state=7s")
 			.run(context -> {
@@ -175,7 +175,7 @@ class Boot4StarterAutoConfigurationTests {
 	}
 
 	@Test
-	void importsShouldListTheBoot4HealthConfigurationAndNoBoot3One() {
+	void importsWhenReadShouldListTheBoot4HealthConfigurationAndNoBoot3One() {
 		java.util.List<String> imports = ImportCandidates.load(AutoConfiguration.class, getClass().getClassLoader())
 			.getCandidates();
 		assertThat(imports)

@@ -71,7 +71,7 @@ class Boot4StarterEndToEndTests {
 
 	@Test
 	@Order(1)
-	void requestOverBudgetOnBoot4ShouldBeRefusedWithTheSameHeadersAndBody() throws Exception {
+	void requestWhenOverBudgetOnBoot4ShouldBeRefusedWithTheSameHeadersAndBody() throws Exception {
 		assertThat(SpringBootVersion.getVersion()).startsWith("4.");
 		HttpResponse<String> first = get("/ping");
 		assertThat(first.statusCode()).isEqualTo(200);
@@ -101,7 +101,7 @@ class Boot4StarterEndToEndTests {
 
 	@Test
 	@Order(2)
-	void healthOnBoot4ShouldShowTheLimiterComponent() throws Exception {
+	void healthWhenOnBoot4ShouldShowTheLimiterComponent() throws Exception {
 		HttpResponse<String> health = get("/actuator/health");
 
 		assertThat(health.statusCode()).isEqualTo(200);
@@ -114,7 +114,7 @@ class Boot4StarterEndToEndTests {
 
 	@Test
 	@Order(3)
-	void limiterEndpointOnBoot4ShouldAnswer() throws Exception {
+	void limiterEndpointWhenOnBoot4ShouldAnswer() throws Exception {
 		HttpResponse<String> endpoint = get("/actuator/limiter");
 
 		assertThat(endpoint.statusCode()).isEqualTo(200);
@@ -123,7 +123,7 @@ class Boot4StarterEndToEndTests {
 
 	@Test
 	@Order(4)
-	void redisStoppedOnBoot4ShouldDegradeWithoutServerErrors() throws Exception {
+	void limiterWhenRedisStopsOnBoot4ShouldDegradeWithoutServerErrors() throws Exception {
 		// The next minute, so that the caller refused above is decided afresh and not
 		// from its known refusal.
 		((MutableClock) limiterClock).set(Instant.parse("2030-01-01T00:01:05Z"));

@@ -26,7 +26,7 @@ class WiringApartFromRuntimeTests {
 		.importPackages("dev.limiter");
 
 	@Test
-	void runtimeShouldNotDependOnTheWiring() {
+	void runtimeWhenAnalyzedShouldNotDependOnTheWiring() {
 		noClasses().that()
 			.resideInAnyPackage(RUNTIME)
 			.should()
@@ -36,7 +36,7 @@ class WiringApartFromRuntimeTests {
 	}
 
 	@Test
-	void runtimeShouldNotDependOnSpringBoot() {
+	void runtimeWhenAnalyzedShouldNotDependOnSpringBoot() {
 		noClasses().that()
 			.resideInAnyPackage(RUNTIME)
 			.should()
@@ -46,12 +46,12 @@ class WiringApartFromRuntimeTests {
 	}
 
 	@Test
-	void packagesShouldBeFreeOfCycles() {
+	void packagesWhenAnalyzedShouldBeFreeOfCycles() {
 		slices().matching("dev.limiter.(*)..").should().beFreeOfCycles().check(classes);
 	}
 
 	@Test
-	void runtimeClassesShouldBeImported() {
+	void importedClassesWhenAnalyzedShouldContainTheRuntime() {
 		// A rule over no classes passes whatever the code does; make sure the import saw
 		// the runtime.
 		assertThat(classes.containPackage("dev.limiter.servlet")).isTrue();

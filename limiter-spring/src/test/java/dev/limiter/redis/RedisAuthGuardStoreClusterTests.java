@@ -39,7 +39,7 @@ class RedisAuthGuardStoreClusterTests extends AuthGuardStoreContractTests {
 	}
 
 	@Test
-	void guardKeysOfOneAddressShouldShareOneSlot() {
+	void guardKeysWhenOfOneAddressShouldShareOneSlot() {
 		List<String> names = new RedisKeys("limiter").guard(address);
 		Set<Long> slots = new HashSet<>();
 		for (String name : names) {

@@ -52,7 +52,7 @@ class RedisAuthGuardTests {
 	}
 
 	@Test
-	void sixtyConcurrentBadGuessesAndOneGoodOneShouldStillEndInABlock() throws Exception {
+	void guardWhenSixtyBadGuessesAndOneGoodOneRaceShouldStillBlock() throws Exception {
 		GuardAdmission good = guard.admit(address, T);
 
 		Map<GuardAdmission.Outcome, List<GuardAdmission>> burst = byOutcome(
@@ -78,7 +78,7 @@ class RedisAuthGuardTests {
 	}
 
 	@Test
-	void fiftyOneValidVerificationsShouldNeverLockTheCallerOut() {
+	void guardWhenFiftyOneVerificationsSucceedShouldNeverLockTheCallerOut() {
 		for (int i = 0; i < 51; i++) {
 			GuardAdmission valid = guard.admit(address, T + i);
 			assertThat(valid.outcome()).as("verification %d", i + 1).isEqualTo(ADMITTED);

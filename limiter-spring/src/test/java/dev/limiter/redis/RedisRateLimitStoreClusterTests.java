@@ -13,8 +13,8 @@ import java.util.Set;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The store contract (ADR 0001, {@code RateLimitStoreContractTests}), unchanged, on a real
- * three-master Redis Cluster: the script alone, with no local memory.
+ * The store contract (ADR 0001, {@code RateLimitStoreContractTests}), unchanged, on a
+ * real three-master Redis Cluster: the script alone, with no local memory.
  */
 class RedisRateLimitStoreClusterTests extends RateLimitStoreContractTests {
 
@@ -34,7 +34,7 @@ class RedisRateLimitStoreClusterTests extends RateLimitStoreContractTests {
 	}
 
 	@Test
-	void keysOfDifferentCallersSpreadOverEveryMasterWhileEachCallerStaysInOneSlot() {
+	void keysWhenCallersDifferShouldSpreadOverEveryMasterWhileEachCallerStaysInOneSlot() {
 		Set<Integer> ports = new HashSet<>();
 		for (int i = 0; i < 30; i++) {
 			String caller = key + "-" + i;

@@ -86,7 +86,7 @@ class RedisRateLimitStoreDifferentialTests {
 	}
 
 	@Property(tries = 150)
-	void theRedisStoreAnswersExactlyAsTheInMemoryStore(@ForAll("operations") List<Op> operations,
+	void redisStoreWhenGivenAnySequenceShouldAnswerExactlyAsTheInMemoryStore(@ForAll("operations") List<Op> operations,
 			@ForAll("offsets") long offset) {
 		RateLimitStore memory = RateLimitStores.inMemory(1_000);
 		// A wide margin: keys must not expire in real time while the test's clock stands

@@ -29,7 +29,7 @@ class RedisRateLimitStoreKeysTests {
 	private static final String TOKEN = "tok_live_5f3a9c1e7b2d4a60";
 
 	@Test
-	void afterTrafficOnlyExpiringKeysUnderThePrefixRemainAndNoneHoldsTheToken() throws Exception {
+	void keysWhenTrafficEndsShouldAllExpireStayUnderThePrefixAndNeverHoldTheToken() throws Exception {
 		RedisRateLimitStore store = RedisRateLimitStore.builder(redis.connectionFactory())
 			.keyPrefix("rl-test")
 			.timeout(RedisTestTimeouts.GENEROUS)

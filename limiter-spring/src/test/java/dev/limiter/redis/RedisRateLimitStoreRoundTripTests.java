@@ -51,7 +51,7 @@ class RedisRateLimitStoreRoundTripTests {
 	}
 
 	@Test
-	void aRefusalLoopCostsNoRoundTripUntilTheWindowResets() {
+	void refusalLoopWhenTheKeyIsKnownOverItsLimitShouldCostNoRoundTripUntilTheWindowResets() {
 		String key = UUID.randomUUID().toString();
 		List<Decision> decisions = new ArrayList<>();
 		for (int i = 0; i < 5; i++) {
@@ -74,7 +74,7 @@ class RedisRateLimitStoreRoundTripTests {
 	}
 
 	@Test
-	void aRequestThatNeedsALeaseStillAsksRedis() {
+	void requestWhenItNeedsALeaseShouldStillAskRedis() {
 		String key = UUID.randomUUID().toString();
 		for (int i = 0; i < 5; i++) {
 			store.take(FIVE_A_MINUTE, key, 1, false, T0 + i);
@@ -88,7 +88,7 @@ class RedisRateLimitStoreRoundTripTests {
 	}
 
 	@Test
-	void aBudgetThatCountsRefusalsSendsEveryRefusalToRedis() {
+	void budgetWhenItCountsRefusalsShouldSendEveryRefusalToRedis() {
 		String key = UUID.randomUUID().toString();
 		for (int i = 0; i < 8; i++) {
 			store.take(COUNTING, key, 1, false, T0 + i);
@@ -103,7 +103,7 @@ class RedisRateLimitStoreRoundTripTests {
 	}
 
 	@Test
-	void aFlushedScriptCacheIsReloadedTransparently() {
+	void scriptWhenTheScriptCacheIsFlushedShouldBeReloadedTransparently() {
 		String key = UUID.randomUUID().toString();
 		redis.server().call("SCRIPT", "FLUSH");
 

@@ -14,18 +14,18 @@ class DefaultKeyResolverHostileAddressTests {
 	private final DefaultKeyResolver resolver = new DefaultKeyResolver(request -> null);
 
 	@Test
-	void anIpv4OrIpv6LiteralShouldBeKeptAsItIs() {
+	void addressWhenAnIpv4OrIpv6LiteralShouldBeKeptAsItIs() {
 		assertThat(keyFor("203.0.113.9")).isEqualTo("a:203.0.113.9");
 		assertThat(keyFor("2001:db8::1")).isEqualTo("a:2001:db8::1");
 	}
 
 	@Test
-	void anAddressThatIsNotAnIpLiteralShouldBeHashed() {
+	void addressWhenNotAnIpLiteralShouldBeHashed() {
 		assertThat(keyFor("<script>x</script>")).isEqualTo("a:h:" + TokenHashing.sha256("<script>x</script>"));
 	}
 
 	@Test
-	void aHugeAddressShouldGiveAShortKey() {
+	void addressWhenHugeShouldGiveAShortKey() {
 		String huge = "F".repeat(20_000);
 
 		assertThat(keyFor(huge)).hasSize("a:h:".length() + 43).doesNotContain("FFFF");

@@ -25,7 +25,7 @@ class DefaultKeyResolverTests {
 	}
 
 	@Test
-	void authenticationExposingItsCredentialShouldBeKeyedOnTheSha256OfTheToken() {
+	void authenticationWhenItExposesItsCredentialShouldBeKeyedOnTheSha256OfTheToken() {
 		SecurityContextHolder.getContext().setAuthentication(new TokenCredentialAuthentication("alice", "sp_abc"));
 		CallerKey caller = resolver.resolve(request("Bearer sp_abc"));
 		assertThat(caller.authenticated()).isTrue();
@@ -38,7 +38,7 @@ class DefaultKeyResolverTests {
 	}
 
 	@Test
-	void bearerHeaderThatDidNotAuthenticateShouldBeIgnored() {
+	void bearerHeaderWhenItDidNotAuthenticateShouldBeIgnored() {
 		authenticate("alice");
 		CallerKey withHeader = resolver.resolve(request("Bearer sp_random_1"));
 		CallerKey withOther = resolver.resolve(request("bEaReR sp_random_2"));
@@ -49,28 +49,28 @@ class DefaultKeyResolverTests {
 	}
 
 	@Test
-	void sha256ShouldMatchAKnownVector() {
+	void sha256WhenGivenAKnownVectorShouldMatchIt() {
 		// SHA-256("abc") =
 		// ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad
 		assertThat(TokenHashing.sha256("abc")).isEqualTo("ungWv48Bz-pBQUDeXa4iI7ADYaOWF3qctBD_YfIAFa0");
 	}
 
 	@Test
-	void authenticatedRequestWithoutBearerShouldBeKeyedOnTheHashOfThePrincipalName() {
+	void authenticatedRequestWhenWithoutBearerShouldBeKeyedOnTheHashOfThePrincipalName() {
 		authenticate("alice");
 		CallerKey caller = resolver.resolve(request("Basic YWxpY2U6cHc="));
 		assertThat(caller.value()).isEqualTo("p:" + TokenHashing.sha256("alice"));
 	}
 
 	@Test
-	void unauthenticatedRequestWithAMadeUpTokenShouldBeKeyedOnTheAddress() {
+	void unauthenticatedRequestWhenTheTokenIsMadeUpShouldBeKeyedOnTheAddress() {
 		CallerKey caller = resolver.resolve(request("Bearer made-up"));
 		assertThat(caller.authenticated()).isFalse();
 		assertThat(caller.value()).isEqualTo("a:203.0.113.9");
 	}
 
 	@Test
-	void anonymousAuthenticationShouldBeKeyedOnTheAddress() {
+	void requestWhenAuthenticationIsAnonymousShouldBeKeyedOnTheAddress() {
 		SecurityContextHolder.getContext()
 			.setAuthentication(new AnonymousAuthenticationToken("key", "anonymousUser",
 					AuthorityUtils.createAuthorityList("ROLE_ANONYMOUS")));
@@ -78,14 +78,14 @@ class DefaultKeyResolverTests {
 	}
 
 	@Test
-	void unauthenticatedTokenObjectShouldBeKeyedOnTheAddress() {
+	void requestWhenTheTokenObjectIsUnauthenticatedShouldBeKeyedOnTheAddress() {
 		SecurityContextHolder.getContext()
 			.setAuthentication(UsernamePasswordAuthenticationToken.unauthenticated("mallory", "pw"));
 		assertThat(resolver.resolve(request("Bearer x")).authenticated()).isFalse();
 	}
 
 	@Test
-	void callerKeyToStringShouldNotNameThePrincipal() {
+	void callerKeyWhenPrintedShouldNotNameThePrincipal() {
 		authenticate("alice");
 		assertThat(resolver.resolve(request(null)).toString()).doesNotContain("alice");
 	}

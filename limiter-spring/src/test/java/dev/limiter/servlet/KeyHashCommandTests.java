@@ -25,7 +25,7 @@ class KeyHashCommandTests {
 	@ParameterizedTest
 	@ValueSource(strings = { "sp_DEMO0000000000000000000000000001", "good-alice", "a token with spaces",
 			"ünïcødé-tøkén", "x" })
-	void documentedCommandShouldPrintTheCounterKeyOfTheToken(String token) throws Exception {
+	void documentedCommandWhenRunShouldPrintTheCounterKeyOfTheToken(String token) throws Exception {
 		assumeTrue(onPath("openssl"), "openssl is not installed");
 		ProcessBuilder builder = new ProcessBuilder("sh", "-c", COMMAND).redirectErrorStream(true);
 		builder.environment().put("TOKEN", token);
@@ -38,7 +38,7 @@ class KeyHashCommandTests {
 	}
 
 	@Test
-	void observabilityDocsShouldShowExactlyTheTestedCommand() throws Exception {
+	void observabilityDocsWhenReadShouldShowExactlyTheTestedCommand() throws Exception {
 		String docs = Files.readString(Path.of("..", "docs", "observability.md"));
 		assertThat(docs).contains(COMMAND);
 	}

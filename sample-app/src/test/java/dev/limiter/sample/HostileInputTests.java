@@ -112,7 +112,7 @@ class HostileInputTests {
 
 	@ParameterizedTest(name = "{0}")
 	@MethodSource("hostileRequests")
-	void hostileRequestShouldGetNoServerErrorAndEchoNothing(String name, byte[] request, List<String> secrets,
+	void requestWhenHostileShouldGetNoServerErrorAndEchoNothing(String name, byte[] request, List<String> secrets,
 			CapturedOutput output) throws IOException {
 		Response response = send(request);
 
@@ -133,7 +133,7 @@ class HostileInputTests {
 	}
 
 	@Test
-	void everyResponseTheLimiterWritesShouldBeNoStore() throws IOException {
+	void responseWhenWrittenByTheLimiterShouldBeNoStore() throws IOException {
 		Response tooLarge = send(post("/s/remember", "Authorization: Bearer " + DEMO_TOKEN, "x".repeat(4096), true));
 
 		assertThat(tooLarge.status).isEqualTo(413);
@@ -142,7 +142,7 @@ class HostileInputTests {
 	}
 
 	@Test
-	void aFloodOfDistinctAddressesShouldStayWithinMaxKeys() throws IOException {
+	void storeWhenFloodedByDistinctAddressesShouldStayWithinMaxKeys() throws IOException {
 		InMemoryRateLimitStore memory = (InMemoryRateLimitStore) ((OverLimitRememberingStore) store).delegate();
 		for (int i = 0; i < 2_000; i++) {
 			String address = "10." + (i >> 16 & 0xff) + "." + (i >> 8 & 0xff) + "." + (i & 0xff);

@@ -58,7 +58,7 @@ class SampleApplicationRedisTests {
 	private RateLimitStore store;
 
 	@Test
-	void redisProfileShouldCountInRedisAndServeTheFull429Path() throws Exception {
+	void redisProfileWhenActiveShouldCountInRedisAndServeTheFull429Path() throws Exception {
 		assertThat(store).isInstanceOf(FailOpenRateLimitStore.class);
 		assertThat(store.name()).isEqualTo("redis");
 		for (int i = 0; i < 5; i++) {

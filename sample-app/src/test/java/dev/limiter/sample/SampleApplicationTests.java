@@ -63,7 +63,7 @@ class SampleApplicationTests {
 	}
 
 	@Test
-	void spentBudgetShouldAnswer429WithRetryAfterHeadersProblemBodyAndNoStore() throws Exception {
+	void budgetWhenSpentShouldAnswer429WithRetryAfterHeadersProblemBodyAndNoStore() throws Exception {
 		for (int i = 0; i < 5; i++) {
 			HttpResponse<String> admitted = send("POST", "/s/recall", DEMO_TOKEN);
 			assertThat(admitted.statusCode()).isEqualTo(200);
@@ -102,7 +102,7 @@ class SampleApplicationTests {
 	}
 
 	@Test
-	void publicPingShouldBeBoundByTheAnonymousBudget() throws Exception {
+	void publicPingWhenAnonymousShouldBeBoundByTheAnonymousBudget() throws Exception {
 		for (int i = 0; i < 4; i++) {
 			HttpResponse<String> admitted = send("GET", "/public/ping", null);
 			assertThat(admitted.statusCode()).isEqualTo(200);
@@ -114,7 +114,7 @@ class SampleApplicationTests {
 	}
 
 	@Test
-	void mintedTrialTokenShouldGetTheAnonymousBound() throws Exception {
+	void trialTokenWhenMintedShouldGetTheAnonymousBound() throws Exception {
 		String token = mint();
 		assertThat(token).matches("sp_[0-9A-Za-z]{32}");
 		for (int i = 0; i < 4; i++) {
@@ -130,7 +130,7 @@ class SampleApplicationTests {
 	}
 
 	@Test
-	void cacheableRouteShouldCarryNoPerCallerCounters() throws Exception {
+	void routeWhenCacheableShouldCarryNoPerCallerCounters() throws Exception {
 		HttpResponse<String> response = send("GET", "/s/agents.md", DEMO_TOKEN);
 		assertThat(response.statusCode()).isEqualTo(200);
 		assertThat(header(response, "Cache-Control")).isEqualTo("max-age=60, public");
@@ -139,7 +139,7 @@ class SampleApplicationTests {
 	}
 
 	@Test
-	void invalidOrMissingTokensShouldBe401NotAServerError() throws Exception {
+	void tokenWhenInvalidOrMissingShouldGet401NotAServerError() throws Exception {
 		assertThat(send("POST", "/s/recall", "sp_" + "x".repeat(32)).statusCode()).isEqualTo(401);
 		assertThat(send("POST", "/s/recall", "not-a-token").statusCode()).isEqualTo(401);
 		HttpResponse<String> missing = send("POST", "/s/recall", null);
@@ -148,7 +148,7 @@ class SampleApplicationTests {
 	}
 
 	@Test
-	void healthShouldBeUpWithoutRedisAndExemptFromTheLimiter() throws Exception {
+	void healthWhenRedisIsAbsentShouldBeUpAndExemptFromTheLimiter() throws Exception {
 		HttpResponse<String> health = send("GET", "/actuator/health", null);
 		assertThat(health.statusCode()).isEqualTo(200);
 		assertThat(json.readTree(health.body()).get("status").asText()).isEqualTo("UP");
@@ -156,7 +156,7 @@ class SampleApplicationTests {
 	}
 
 	@Test
-	void rawTokensShouldAppearInNoResponseHeaderAndNoLogLine(CapturedOutput output) throws Exception {
+	void rawTokensWhenUsedShouldAppearInNoResponseHeaderAndNoLogLine(CapturedOutput output) throws Exception {
 		String minted = mint();
 		String unknown = "sp_" + "Q".repeat(32);
 		List<HttpResponse<String>> responses = new java.util.ArrayList<>();
@@ -180,7 +180,7 @@ class SampleApplicationTests {
 	}
 
 	@Test
-	void trialTokenShouldGet403OnTheLimiterEndpoint() throws Exception {
+	void trialTokenWhenReadingTheLimiterEndpointShouldGet403() throws Exception {
 		String trial = mint();
 		for (String path : List.of("/actuator/limiter", "/actuator/metrics", "/actuator/metrics/limiter.requests")) {
 			HttpResponse<String> forbidden = send("GET", path, trial);
@@ -196,7 +196,7 @@ class SampleApplicationTests {
 	}
 
 	@Test
-	void trialTokenShouldGet403OnResettingItsOwnKey() throws Exception {
+	void trialTokenWhenResettingItsOwnKeyShouldGet403() throws Exception {
 		String trial = mint();
 		for (int i = 0; i < 4; i++) {
 			assertThat(send("POST", "/s/remember", trial).statusCode()).isEqualTo(200);
@@ -213,7 +213,7 @@ class SampleApplicationTests {
 	}
 
 	@Test
-	void demoTokenShouldReadAndResetKeysOnTheOperationsSurface() throws Exception {
+	void demoTokenWhenOnTheOperationsSurfaceShouldReadAndResetKeys() throws Exception {
 		for (int i = 0; i < 5; i++) {
 			assertThat(send("POST", "/s/remember", DEMO_TOKEN).statusCode()).isEqualTo(200);
 		}

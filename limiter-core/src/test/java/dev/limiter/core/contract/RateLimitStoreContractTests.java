@@ -58,7 +58,7 @@ public abstract class RateLimitStoreContractTests {
 	}
 
 	@Test
-	void admitsTheLimitThenRefusesWithTheTimeLeftInTheMinute() {
+	void takeWhenLimitIsSpentShouldRefuseWithTheTimeLeftInTheMinute() {
 		for (int i = 0; i < 600; i++) {
 			Decision d = take(STANDARD, T0 + 1_000 + i);
 			assertThat(d.allowed()).as("request %d", i + 1).isTrue();
@@ -77,7 +77,7 @@ public abstract class RateLimitStoreContractTests {
 	}
 
 	@Test
-	void remainingCountsDownAndResetIsTheEndOfTheWindow() {
+	void takeWhenAdmittedShouldCountRemainingDownAndResetAtTheEndOfTheWindow() {
 		Decision first = take(STANDARD, T0 + 59_999);
 
 		assertThat(first.verdicts())
@@ -89,7 +89,7 @@ public abstract class RateLimitStoreContractTests {
 	}
 
 	@Test
-	void aNewWindowStartsFromZeroAtItsBoundary() {
+	void takeWhenANewWindowStartsShouldCountFromZeroAtItsBoundary() {
 		Budget small = Budget.builder("small").window("minute", 3, Duration.ofMinutes(1)).build();
 		for (int i = 0; i < 3; i++) {
 			assertThat(take(small, T0 + 10_000).allowed()).isTrue();
@@ -104,7 +104,7 @@ public abstract class RateLimitStoreContractTests {
 	}
 
 	@Test
-	void theHourBoundRefusesAfterItsLimitSpreadOverMinutes() {
+	void takeWhenTheHourLimitIsSpentOverMinutesShouldRefuse() {
 		Budget budget = Budget.builder("spread")
 			.window("minute", 1_000, Duration.ofMinutes(1))
 			.window("hour", 36_000, Duration.ofHours(1))
@@ -126,7 +126,7 @@ public abstract class RateLimitStoreContractTests {
 	}
 
 	@Test
-	void aRefusedRequestDoesNotMoveAnyCount() {
+	void takeWhenRefusedShouldNotMoveAnyCount() {
 		Budget budget = Budget.builder("tight")
 			.window("minute", 5, Duration.ofMinutes(1))
 			.window("hour", 100, Duration.ofHours(1))
@@ -145,7 +145,7 @@ public abstract class RateLimitStoreContractTests {
 	}
 
 	@Test
-	void aBudgetThatCountsRefusalsSpendsThemToo() {
+	void takeWhenBudgetCountsRefusalsShouldSpendThemToo() {
 		Budget budget = Budget.builder("strict")
 			.window("minute", 5, Duration.ofMinutes(1))
 			.window("hour", 100, Duration.ofHours(1))
@@ -161,7 +161,7 @@ public abstract class RateLimitStoreContractTests {
 	}
 
 	@Test
-	void theRetryAfterIsTheLongestWaitAmongTheRefusingBounds() {
+	void takeWhenSeveralBoundsRefuseShouldRetryAfterTheLongestWait() {
 		Budget budget = Budget.builder("both")
 			.window("minute", 2, Duration.ofMinutes(1))
 			.window("hour", 2, Duration.ofHours(1))
@@ -177,7 +177,7 @@ public abstract class RateLimitStoreContractTests {
 	}
 
 	@Test
-	void aCostGreaterThanOneTakesThatManyUnits() {
+	void takeWhenCostIsGreaterThanOneShouldTakeThatManyUnits() {
 		Budget budget = Budget.builder("costly").window("minute", 10, Duration.ofMinutes(1)).build();
 		for (int i = 0; i < 3; i++) {
 			assertThat(store.take(budget, key, 3, false, T0 + i).allowed()).isTrue();
@@ -213,7 +213,7 @@ public abstract class RateLimitStoreContractTests {
 	}
 
 	@Test
-	void theEleventhConcurrentExpensiveRequestWaitsForTheEarliestLease() {
+	void takeWhenEleventhExpensiveRequestIsConcurrentShouldWaitForTheEarliestLease() {
 		List<Lease> leases = new ArrayList<>();
 		for (int i = 0; i < 10; i++) {
 			Decision d = store.take(STANDARD, key, 1, true, T0 + i * 100L);
@@ -239,7 +239,7 @@ public abstract class RateLimitStoreContractTests {
 	}
 
 	@Test
-	void aReleasedLeaseFreesItsSlot() {
+	void releaseWhenLeaseIsHeldShouldFreeItsSlot() {
 		List<Lease> leases = new ArrayList<>();
 		for (int i = 0; i < 10; i++) {
 			leases.add(store.take(STANDARD, key, 1, true, T0 + i).lease().orElseThrow());
@@ -255,7 +255,7 @@ public abstract class RateLimitStoreContractTests {
 	}
 
 	@Test
-	void anExpiredLeaseFreesItsSlot() {
+	void leaseWhenExpiredShouldFreeItsSlot() {
 		for (int i = 0; i < 10; i++) {
 			store.take(STANDARD, key, 1, true, T0 + i);
 		}
@@ -271,7 +271,7 @@ public abstract class RateLimitStoreContractTests {
 	}
 
 	@Test
-	void cheapRequestsNeedNoLease() {
+	void takeWhenRequestIsCheapShouldNeedNoLease() {
 		for (int i = 0; i < 10; i++) {
 			store.take(STANDARD, key, 1, true, T0 + i);
 		}
@@ -284,7 +284,7 @@ public abstract class RateLimitStoreContractTests {
 	}
 
 	@Test
-	void aRequestRefusedByAWindowTakesNoLease() {
+	void takeWhenAWindowRefusesShouldTakeNoLease() {
 		Budget budget = Budget.builder("leased")
 			.window("minute", 1, Duration.ofMinutes(1))
 			.concurrency(1, Duration.ofSeconds(30))
@@ -303,7 +303,7 @@ public abstract class RateLimitStoreContractTests {
 	}
 
 	@Test
-	void peekReadsWithoutCounting() {
+	void peekWhenKeyIsCountedShouldReadWithoutCounting() {
 		take(STANDARD, T0);
 		take(STANDARD, T0 + 1);
 
@@ -321,7 +321,7 @@ public abstract class RateLimitStoreContractTests {
 	}
 
 	@Test
-	void peekOfAnUnknownKeyShowsFullBounds() {
+	void peekWhenKeyIsUnknownShouldShowFullBounds() {
 		KeyState state = store.peek(STANDARD, key, T0 + 61_000);
 
 		assertThat(state.bounds()).extracting(BoundVerdict::remaining).containsExactly(600L, 36_000L, 10L);
@@ -330,7 +330,7 @@ public abstract class RateLimitStoreContractTests {
 	}
 
 	@Test
-	void resetForgetsEveryCounterOfTheKey() {
+	void resetWhenKeyHasCountersShouldForgetEveryOne() {
 		Budget budget = Budget.builder("resettable").window("minute", 1, Duration.ofMinutes(1)).build();
 		take(budget, T0);
 		assertThat(take(budget, T0 + 1).allowed()).isFalse();
@@ -341,7 +341,7 @@ public abstract class RateLimitStoreContractTests {
 	}
 
 	@Test
-	void keysAndBudgetsAreCountedApart() {
+	void takeWhenKeysOrBudgetsDifferShouldCountApart() {
 		Budget one = Budget.builder("one").window("minute", 1, Duration.ofMinutes(1)).build();
 		Budget two = Budget.builder("two").window("minute", 1, Duration.ofMinutes(1)).build();
 		take(one, T0);
@@ -352,7 +352,7 @@ public abstract class RateLimitStoreContractTests {
 	}
 
 	@Test
-	void aSubSecondWaitIsRoundedUpToOneSecond() {
+	void retryAfterWhenWaitIsUnderASecondShouldRoundUpToOneSecond() {
 		Budget budget = Budget.builder("second").window("second", 1, Duration.ofSeconds(1)).build();
 		take(budget, T0 + 100);
 
@@ -363,7 +363,7 @@ public abstract class RateLimitStoreContractTests {
 	}
 
 	@Test
-	void aClockThatGoesBackKeepsCountingInTheNewestWindow() {
+	void takeWhenTheClockGoesBackShouldKeepCountingInTheNewestWindow() {
 		Budget budget = Budget.builder("skew").window("minute", 2, Duration.ofMinutes(1)).build();
 		store.take(budget, key, 1, false, T0 + 60_000);
 		store.take(budget, key, 1, false, T0 + 60_001);
@@ -485,7 +485,7 @@ public abstract class RateLimitStoreContractTests {
 	}
 
 	@Test
-	void aLeaseThatExpiredStaysFreeWhenTheClockGoesBack() {
+	void leaseWhenExpiredAndTheClockGoesBackShouldStayFree() {
 		Budget budget = Budget.builder("lease-skew")
 			.window("minute", 100, Duration.ofMinutes(1))
 			.concurrency(1, Duration.ofSeconds(30))

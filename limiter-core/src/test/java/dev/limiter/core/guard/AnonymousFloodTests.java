@@ -16,7 +16,7 @@ class AnonymousFloodTests {
 	private static final int MAX_KEYS = 10_000;
 
 	@Test
-	void aMillionDistinctAnonymousKeysStayWithinMaxKeys() {
+	void storeWhenAMillionDistinctAnonymousKeysArriveShouldStayWithinMaxKeys() {
 		InMemoryRateLimitStore store = new InMemoryRateLimitStore(MAX_KEYS);
 		Budget anonymous = Budget.builder("anonymous")
 			.window("minute", 60, Duration.ofMinutes(1))
@@ -39,7 +39,7 @@ class AnonymousFloodTests {
 	}
 
 	@Test
-	void aFloodOfDistinctFailingAddressesThroughTheGuardStaysWithinMaxKeys() {
+	void guardWhenFloodedByDistinctFailingAddressesShouldStayWithinMaxKeys() {
 		InMemoryRateLimitStore store = new InMemoryRateLimitStore(MAX_KEYS);
 		AuthGuard guard = new AuthGuard(store, AuthGuardPolicy.defaults());
 

@@ -66,7 +66,7 @@ class AuthGuardLocalMemoryTests {
 	}
 
 	@Test
-	void succeededThroughARememberedCredentialShouldClearTheFailuresCountedHere() {
+	void succeededWhenCredentialIsRememberedShouldClearTheFailuresCountedHere() {
 		guard.succeeded(guard.admit(address, good, T), T);
 		for (int i = 0; i < 49; i++) {
 			guard.failed(guard.admit(address, AuthGuard.credentialKey("Bearer bad" + i), T), T);
@@ -78,7 +78,7 @@ class AuthGuardLocalMemoryTests {
 	}
 
 	@Test
-	void failedThroughARememberedCredentialShouldForgetItAndCountAFailure() {
+	void failedWhenCredentialIsRememberedShouldForgetItAndCountAFailure() {
 		guard.succeeded(guard.admit(address, good, T), T);
 
 		guard.failed(guard.admit(address, good, T + 1), T + 1);

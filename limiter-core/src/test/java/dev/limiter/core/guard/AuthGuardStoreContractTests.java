@@ -106,7 +106,7 @@ public abstract class AuthGuardStoreContractTests {
 	}
 
 	@Test
-	void succeedShouldClearCompletedFailuresButNotLookupsInFlight() {
+	void succeedWhenLookupsAreInFlightShouldClearOnlyCompletedFailures() {
 		store.fail(address, admitted(T0), T0);
 		Lease other = admitted(T0);
 		Lease good = admitted(T0);
@@ -119,7 +119,7 @@ public abstract class AuthGuardStoreContractTests {
 	}
 
 	@Test
-	void succeedShouldNotLiftARunningBlock() {
+	void succeedWhenABlockIsRunningShouldNotLiftIt() {
 		for (int i = 0; i < 3; i++) {
 			store.fail(address, admitted(T0), T0);
 		}
@@ -131,7 +131,7 @@ public abstract class AuthGuardStoreContractTests {
 	}
 
 	@Test
-	void releaseShouldHandTheReservationBackOnlyOnce() {
+	void releaseWhenCalledTwiceShouldHandTheReservationBackOnlyOnce() {
 		Lease lease = admitted(T0);
 
 		store.release(lease, T0 + 1);
@@ -141,7 +141,7 @@ public abstract class AuthGuardStoreContractTests {
 	}
 
 	@Test
-	void aReservationNobodyHandsBackShouldExpireAfterTheLookupLease() {
+	void reservationWhenNobodyHandsItBackShouldExpireAfterTheLookupLease() {
 		admitted(T0);
 
 		assertThat(store.state(address, T0 + POLICY.lookupLease().toMillis() - 1).pending()).isEqualTo(1);
@@ -149,7 +149,7 @@ public abstract class AuthGuardStoreContractTests {
 	}
 
 	@Test
-	void aFailureShouldCountForTheWindowAfterItHappened() {
+	void failureWhenRecordedShouldCountForTheWindowAfterItHappened() {
 		store.fail(address, admitted(T0), T0);
 		store.fail(address, admitted(T0 + 30_000), T0 + 30_000);
 
@@ -174,7 +174,7 @@ public abstract class AuthGuardStoreContractTests {
 	}
 
 	@Test
-	void addressesShouldBeCountedApart() {
+	void addressesWhenDifferentShouldBeCountedApart() {
 		for (int i = 0; i < 3; i++) {
 			store.fail(address, admitted(T0), T0);
 		}

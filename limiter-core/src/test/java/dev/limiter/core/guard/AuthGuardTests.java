@@ -43,7 +43,7 @@ class AuthGuardTests {
 	private final String address = AuthGuard.addressKey("203.0.113.7");
 
 	@Test
-	void theFiftiethFailureBlocks() {
+	void guardWhenTheFiftiethFailureArrivesShouldBlock() {
 		failTimes(49, T);
 		GuardAdmission fiftieth = guard.admit(address, T + 1);
 		assertThat(fiftieth.outcome()).isEqualTo(ADMITTED);
@@ -57,7 +57,7 @@ class AuthGuardTests {
 	}
 
 	@Test
-	void fortyNineFailuresDoNotBlock() {
+	void guardWhenFortyNineFailuresArriveShouldNotBlock() {
 		failTimes(49, T);
 
 		assertThat(guard.admit(address, T).outcome()).isEqualTo(ADMITTED);
@@ -65,7 +65,7 @@ class AuthGuardTests {
 	}
 
 	@Test
-	void theBlockLastsExactlyTheBlockDuration() {
+	void blockWhenStartedShouldLastExactlyTheBlockDuration() {
 		failTimes(50, T);
 
 		GuardAdmission lastMillisecond = guard.admit(address, T + BLOCK_MILLIS - 1);
@@ -80,7 +80,7 @@ class AuthGuardTests {
 	}
 
 	@Test
-	void theFirstRequestAfterTheBlockIsCountedAndTheCountStartsAfresh() {
+	void guardWhenTheBlockEndsShouldCountTheNextRequestAfresh() {
 		failTimes(50, T);
 		long after = T + BLOCK_MILLIS;
 
@@ -93,7 +93,7 @@ class AuthGuardTests {
 	}
 
 	@Test
-	void successClearsCompletedFailuresButNotPendingLookups() {
+	void successWhenLookupsArePendingShouldClearOnlyCompletedFailures() {
 		failTimes(10, T);
 		List<GuardAdmission> inFlight = admitTimes(30, T);
 		GuardAdmission good = guard.admit(address, T);
@@ -111,7 +111,7 @@ class AuthGuardTests {
 	}
 
 	@Test
-	void successDoesNotLiftABlockThatAlreadyStarted() {
+	void successWhenABlockAlreadyStartedShouldNotLiftIt() {
 		// A slow good lookup whose reservation expired while a burst of failures started
 		// the block.
 		GuardAdmission slowGood = guard.admit(address, T);
@@ -125,7 +125,7 @@ class AuthGuardTests {
 	}
 
 	@Test
-	void failuresAndLookupsInFlightTogetherNeverPassTheThreshold() {
+	void guardWhenFailuresAndLookupsAreInFlightShouldNeverPassTheThreshold() {
 		failTimes(45, T);
 
 		List<GuardAdmission> burst = new ArrayList<>();
@@ -140,7 +140,7 @@ class AuthGuardTests {
 	}
 
 	@Test
-	void sixtyConcurrentBadGuessesAndOneGoodOneStillEndInABlock() throws Exception {
+	void guardWhenSixtyBadGuessesAndOneGoodOneRaceShouldStillBlock() throws Exception {
 		GuardAdmission good = guard.admit(address, T);
 
 		List<GuardAdmission> burst = concurrently(60, () -> guard.admit(address, T));
@@ -173,7 +173,7 @@ class AuthGuardTests {
 	}
 
 	@Test
-	void aGoodCredentialArrivingDuringABurstWaitsAndTheBurstStillBlocks() throws Exception {
+	void goodCredentialWhenArrivingDuringABurstShouldWaitWhileTheBurstStillBlocks() throws Exception {
 		List<GuardAdmission> burst = concurrently(60, () -> guard.admit(address, T));
 		Map<GuardAdmission.Outcome, List<GuardAdmission>> byOutcome = byOutcome(burst);
 		assertThat(byOutcome.get(ADMITTED)).hasSize(50);
@@ -193,7 +193,7 @@ class AuthGuardTests {
 	}
 
 	@Test
-	void saturationAnswersOneSecondAndStartsNoBlock() {
+	void guardWhenSaturatedShouldAnswerOneSecondAndStartNoBlock() {
 		AuthGuard narrow = new AuthGuard(store,
 				new AuthGuardPolicy(50, Duration.ofMinutes(15), Duration.ofMinutes(30), 3, Duration.ofSeconds(30)));
 		List<GuardAdmission> held = new ArrayList<>();
@@ -212,7 +212,7 @@ class AuthGuardTests {
 	}
 
 	@Test
-	void aFailureCountsForTheWindowAfterItHappened() {
+	void failureWhenRecordedShouldCountForTheWindowAfterItHappened() {
 		failTimes(49, T);
 		failTimes(1, T + 60_000);
 
@@ -221,7 +221,7 @@ class AuthGuardTests {
 	}
 
 	@Test
-	void failuresOlderThanTheWindowAreForgotten() {
+	void failuresWhenOlderThanTheWindowShouldBeForgotten() {
 		failTimes(49, T);
 
 		assertThat(guard.state(address, T + WINDOW_MILLIS - 1).failures()).isEqualTo(49);
@@ -231,7 +231,7 @@ class AuthGuardTests {
 	}
 
 	@Test
-	void aLookupThatThrowsHandsBackItsReservationWithoutAFailure() {
+	void lookupWhenItThrowsShouldHandBackItsReservationWithoutAFailure() {
 		GuardAdmission admission = guard.admit(address, T);
 
 		guard.abandoned(admission, T);
@@ -240,7 +240,7 @@ class AuthGuardTests {
 	}
 
 	@Test
-	void aReservationNobodyHandsBackExpiresAfterTheLookupLease() {
+	void reservationWhenNobodyHandsItBackShouldExpireAfterTheLookupLease() {
 		admitTimes(50, T);
 		assertThat(guard.admit(address, T + 29_999).outcome()).isEqualTo(SATURATED);
 
@@ -248,14 +248,14 @@ class AuthGuardTests {
 	}
 
 	@Test
-	void addressesAreCountedApart() {
+	void addressesWhenDifferentShouldBeCountedApart() {
 		failTimes(50, T);
 
 		assertThat(guard.admit(AuthGuard.addressKey("203.0.113.8"), T).outcome()).isEqualTo(ADMITTED);
 	}
 
 	@Test
-	void theAddressKeyIsAHashAndNeverTheAddressItself() {
+	void addressKeyWhenBuiltShouldBeAHashAndNeverTheAddressItself() {
 		String hostile = "1.2.3.4\r\nX-Injected: yes";
 
 		String key = AuthGuard.addressKey(hostile);
@@ -265,7 +265,7 @@ class AuthGuardTests {
 	}
 
 	@Test
-	void aStoreThatCannotAnswerAdmitsWithoutAReservation() {
+	void guardWhenTheStoreCannotAnswerShouldAdmitWithoutAReservation() {
 		AuthGuard overBrokenStore = new AuthGuard(new BrokenStore(), AuthGuardPolicy.defaults());
 
 		GuardAdmission admission = overBrokenStore.admit(address, T);
@@ -278,7 +278,7 @@ class AuthGuardTests {
 	}
 
 	@Test
-	void onlyAnAdmittedRequestCanReportALookup() {
+	void lookupWhenTheRequestWasNotAdmittedShouldNotBeReportable() {
 		failTimes(50, T);
 		GuardAdmission blocked = guard.admit(address, T);
 
@@ -286,7 +286,7 @@ class AuthGuardTests {
 	}
 
 	@Test
-	void aPolicyRejectsNonsense() {
+	void policyWhenValuesAreNonsenseShouldBeRejected() {
 		assertThatThrownBy(
 				() -> new AuthGuardPolicy(0, Duration.ofMinutes(1), Duration.ofMinutes(1), 1, Duration.ofSeconds(1)))
 			.hasMessageContaining("threshold");

@@ -28,7 +28,7 @@ class InMemoryRateLimitStoreEvictionTests {
 		.build();
 
 	@Test
-	void addressesCollidingWithATokensSegmentShouldNotEvictIt() {
+	void evictionWhenAddressesCollideWithATokensSegmentShouldNotEvictIt() {
 		// 64 segments; under the former layout each held 4 keys of any kind.
 		InMemoryRateLimitStore store = new InMemoryRateLimitStore(256);
 		String token = "t:ungWv48Bz-pBQUDeXa4iI7ADYaOWF3qctBD_YfIAFa0";
@@ -48,7 +48,7 @@ class InMemoryRateLimitStoreEvictionTests {
 	}
 
 	@Test
-	void millionAddressFloodShouldLeaveEveryCredentialCounterAndGuardBlock() {
+	void evictionWhenAMillionAddressesFloodShouldLeaveEveryCredentialCounterAndGuardBlock() {
 		InMemoryRateLimitStore store = new InMemoryRateLimitStore(10_000);
 		AuthGuard guard = new AuthGuard(store, AuthGuardPolicy.defaults());
 		String blocked = AuthGuard.addressKey("203.0.113.66");

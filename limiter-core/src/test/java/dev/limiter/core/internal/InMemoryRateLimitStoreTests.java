@@ -35,7 +35,7 @@ class InMemoryRateLimitStoreTests extends RateLimitStoreContractTests {
 	}
 
 	@Test
-	void sixteenThreadsOnOneKeyAdmitExactlyTheLimit() throws Exception {
+	void takeWhenSixteenThreadsShareOneKeyShouldAdmitExactlyTheLimit() throws Exception {
 		Budget budget = Budget.builder("hot").window("minute", 1_000, Duration.ofMinutes(1)).build();
 		AtomicInteger admitted = new AtomicInteger();
 		CountDownLatch start = new CountDownLatch(1);
@@ -66,7 +66,7 @@ class InMemoryRateLimitStoreTests extends RateLimitStoreContractTests {
 	}
 
 	@Test
-	void sixteenThreadsNeverHoldMoreLeasesThanTheBound() throws Exception {
+	void takeWhenSixteenThreadsRaceShouldNeverHoldMoreLeasesThanTheBound() throws Exception {
 		Budget budget = Budget.builder("leases")
 			.window("minute", 1_000_000, Duration.ofMinutes(1))
 			.concurrency(3, Duration.ofSeconds(30))
@@ -103,7 +103,7 @@ class InMemoryRateLimitStoreTests extends RateLimitStoreContractTests {
 	}
 
 	@Test
-	void maxKeysHoldsUnderAFloodOfDistinctKeys() {
+	void maxKeysWhenFloodedByDistinctKeysShouldHold() {
 		InMemoryRateLimitStore bounded = new InMemoryRateLimitStore(1_000);
 		for (int i = 0; i < 200_000; i++) {
 			bounded.take(STANDARD, "flood-" + i, 1, false, T0 + i);
@@ -113,7 +113,7 @@ class InMemoryRateLimitStoreTests extends RateLimitStoreContractTests {
 	}
 
 	@Test
-	void idleKeysAreSweptOnceTheirWindowsEnd() {
+	void idleKeysWhenTheirWindowsEndShouldBeSwept() {
 		InMemoryRateLimitStore memory = new InMemoryRateLimitStore(10_000);
 		Budget budget = Budget.builder("brief").window("second", 5, Duration.ofSeconds(1)).build();
 		for (int i = 0; i < 100; i++) {
@@ -127,7 +127,7 @@ class InMemoryRateLimitStoreTests extends RateLimitStoreContractTests {
 	}
 
 	@Test
-	void idleKeysAreKeptForTheExpiryMarginAfterTheirWindowsEnd() {
+	void idleKeysWhenWithinTheExpiryMarginShouldBeKept() {
 		InMemoryRateLimitStore memory = new InMemoryRateLimitStore(10_000);
 		Budget budget = Budget.builder("brief").window("second", 5, Duration.ofSeconds(1)).build();
 		long reset = T0 + 1_000;
@@ -145,7 +145,7 @@ class InMemoryRateLimitStoreTests extends RateLimitStoreContractTests {
 	}
 
 	@Test
-	void idleKeysAreSweptExactlyWhenTheExpiryMarginEnds() {
+	void idleKeysWhenTheExpiryMarginEndsShouldBeSweptExactlyThen() {
 		InMemoryRateLimitStore memory = new InMemoryRateLimitStore(10_000);
 		Budget budget = Budget.builder("brief").window("second", 5, Duration.ofSeconds(1)).build();
 		long reset = T0 + 1_000;
@@ -160,12 +160,12 @@ class InMemoryRateLimitStoreTests extends RateLimitStoreContractTests {
 	}
 
 	@Test
-	void maxKeysMustBePositive() {
+	void maxKeysWhenNotPositiveShouldBeRejected() {
 		assertThatThrownBy(() -> new InMemoryRateLimitStore(0)).hasMessageContaining("max-keys");
 	}
 
 	@Test
-	void costMustBePositive() {
+	void costWhenNotPositiveShouldBeRejected() {
 		assertThatThrownBy(() -> store.take(STANDARD, key, 0, false, T0)).hasMessageContaining("cost");
 	}
 

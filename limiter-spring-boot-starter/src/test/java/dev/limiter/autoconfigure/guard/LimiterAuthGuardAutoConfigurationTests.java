@@ -36,13 +36,13 @@ class LimiterAuthGuardAutoConfigurationTests {
 	}
 
 	@Test
-	void guardShouldUseTheDefaultNumbers() {
+	void guardWhenNotConfiguredShouldUseTheDefaultNumbers() {
 		runner.run(context -> assertThat(context.getBean(AuthGuard.class).policy())
 			.isEqualTo(dev.limiter.core.guard.AuthGuardPolicy.defaults()));
 	}
 
 	@Test
-	void guardShouldTakeItsNumbersFromProperties() {
+	void guardWhenConfiguredShouldTakeItsNumbersFromProperties() {
 		runner
 			.withPropertyValues("limiter.auth-guard.threshold=5", "limiter.auth-guard.window=1m",
 					"limiter.auth-guard.block=2m", "limiter.auth-guard.max-pending=7")
@@ -69,13 +69,13 @@ class LimiterAuthGuardAutoConfigurationTests {
 	}
 
 	@Test
-	void guardWithoutSpringSecurityShouldBackOff() {
+	void guardWhenSpringSecurityIsAbsentShouldBackOff() {
 		runner.withClassLoader(new FilteredClassLoader("org.springframework.security"))
 			.run(context -> assertThat(context).doesNotHaveBean(AuthGuard.class));
 	}
 
 	@Test
-	void guardWithAZeroThresholdShouldFailStartUpNamingTheProperty() {
+	void guardWhenThresholdIsZeroShouldFailStartUpNamingTheProperty() {
 		runner.withPropertyValues("limiter.auth-guard.threshold=0")
 			.run(context -> assertThat(context).getFailure()
 				.rootCause()
@@ -84,13 +84,13 @@ class LimiterAuthGuardAutoConfigurationTests {
 	}
 
 	@Test
-	void guardShouldTakeHowLongItRemembersAnAuthenticatedCredentialFromProperties() {
+	void guardWhenRememberAuthenticatedIsSetShouldTakeItFromProperties() {
 		runner.withPropertyValues("limiter.auth-guard.remember-authenticated=0s")
 			.run(context -> assertThat(context.getBean(AuthGuard.class).policy().rememberAuthenticated()).isZero());
 	}
 
 	@Test
-	void guardWithANegativeRememberAuthenticatedShouldFailStartUpNamingTheProperty() {
+	void guardWhenRememberAuthenticatedIsNegativeShouldFailStartUpNamingTheProperty() {
 		runner.withPropertyValues("limiter.auth-guard.remember-authenticated=-1s")
 			.run(context -> assertThat(context).getFailure()
 				.rootCause()
@@ -98,7 +98,7 @@ class LimiterAuthGuardAutoConfigurationTests {
 	}
 
 	@Test
-	void guardWithAZeroBlockShouldFailStartUpNamingTheProperty() {
+	void guardWhenBlockIsZeroShouldFailStartUpNamingTheProperty() {
 		runner.withPropertyValues("limiter.auth-guard.block=0s")
 			.run(context -> assertThat(context).getFailure()
 				.rootCause()
@@ -121,7 +121,7 @@ class LimiterAuthGuardAutoConfigurationTests {
 	}
 
 	@Test
-	void bodyBoundThatIsNotASizeShouldFailStartUpNamingTheProperty() {
+	void bodyBoundWhenNotASizeShouldFailStartUpNamingTheProperty() {
 		runner.withPropertyValues("limiter.max-request-body=lots")
 			.run(context -> assertThat(context).getFailure().hasStackTraceContaining("limiter.max-request-body"));
 	}

@@ -52,7 +52,7 @@ class IdentityHttpTests {
 	}
 
 	@Test
-	void paddedVariantsOfASpentJwtShouldBeRefused() throws Exception {
+	void jwtWhenSpentAndPaddedShouldBeRefused() throws Exception {
 		String token = jwt("alice");
 		spend("/jwt/hello", "Bearer " + token);
 		for (int padding = 1; padding <= 8; padding++) {
@@ -64,7 +64,7 @@ class IdentityHttpTests {
 	}
 
 	@Test
-	void reencodedSignatureOfASpentJwtShouldBeRefused() throws Exception {
+	void jwtWhenSpentAndItsSignatureIsReencodedShouldBeRefused() throws Exception {
 		String token = jwt("alice");
 		spend("/jwt/hello", "Bearer " + token);
 		// An HS256 signature is 32 bytes in 43 characters: the last character's two low
@@ -80,7 +80,7 @@ class IdentityHttpTests {
 	}
 
 	@Test
-	void twoTokensOfOneSubjectShouldCountApartByCredential() throws Exception {
+	void tokensOfOneSubjectWhenKeyedByCredentialShouldCountApart() throws Exception {
 		String first = jwt("bob");
 		String second = jwt("bob");
 		spend("/jwt/hello", "Bearer " + first);
@@ -90,7 +90,7 @@ class IdentityHttpTests {
 	}
 
 	@Test
-	void twoTokensOfOneSubjectShouldCountTogetherByPrincipal() throws Exception {
+	void tokensOfOneSubjectWhenKeyedByPrincipalShouldCountTogether() throws Exception {
 		String first = jwt("carol");
 		String second = jwt("carol");
 		spend("/jwt/subject", "Bearer " + first);
@@ -99,7 +99,7 @@ class IdentityHttpTests {
 	}
 
 	@Test
-	void apiKeyWithRandomBearerHeadersShouldBeRefusedAfterTheBound() throws Exception {
+	void apiKeyWhenBearerHeadersAreRandomShouldBeRefusedAfterTheBound() throws Exception {
 		spend("/partner/hello", null);
 		for (int i = 0; i < 5; i++) {
 			HttpResponse<String> response = get("/partner/hello", Map.of("X-Api-Key", IdentityTestApplication.API_KEY,
@@ -109,7 +109,7 @@ class IdentityHttpTests {
 	}
 
 	@Test
-	void apiKeyWithRandomBearerHeadersShouldNotCreateAStoreKeyPerRequest() throws Exception {
+	void apiKeyWhenBearerHeadersAreRandomShouldNotCreateAStoreKeyPerRequest() throws Exception {
 		for (int i = 0; i < 4; i++) {
 			assertThat(get("/partner/hello", Map.of("X-Api-Key", IdentityTestApplication.API_KEY, "Authorization",
 					"Bearer " + UUID.randomUUID()))
@@ -119,7 +119,7 @@ class IdentityHttpTests {
 	}
 
 	@Test
-	void basicWithRandomBearerHeadersShouldBeRefusedAfterTheBound() throws Exception {
+	void basicWhenBearerHeadersAreRandomShouldBeRefusedAfterTheBound() throws Exception {
 		String basic = "Basic " + java.util.Base64.getEncoder().encodeToString("basic-user:pw".getBytes());
 		for (int i = 0; i < 5; i++) {
 			assertThat(get("/partner/hello", Map.of("Authorization", basic)).statusCode()).isEqualTo(200);
@@ -133,7 +133,7 @@ class IdentityHttpTests {
 	}
 
 	@Test
-	void opaqueTokenShouldBeKeyedOnTheToken() throws Exception {
+	void opaqueTokenWhenIntrospectedShouldBeKeyedOnTheToken() throws Exception {
 		String first = "op_erin_" + UUID.randomUUID();
 		String second = "op_erin_" + UUID.randomUUID();
 		spend("/opaque/hello", "Bearer " + first);
@@ -143,7 +143,7 @@ class IdentityHttpTests {
 	}
 
 	@Test
-	void opaqueTokensOfOneSubjectShouldCountTogetherByPrincipal() throws Exception {
+	void opaqueTokensOfOneSubjectWhenKeyedByPrincipalShouldCountTogether() throws Exception {
 		spend("/opaque/subject", "Bearer op_fay_" + UUID.randomUUID());
 		assertThat(get("/opaque/subject", Map.of("Authorization", "Bearer op_fay_" + UUID.randomUUID())).statusCode())
 			.isEqualTo(429);

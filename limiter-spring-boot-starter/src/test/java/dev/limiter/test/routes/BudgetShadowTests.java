@@ -28,7 +28,7 @@ class BudgetShadowTests {
 	private RecordingStore store;
 
 	@Test
-	void shadowBudgetShouldPassItsRefusalsWhileOtherBudgetsEnforce() throws Exception {
+	void budgetWhenInShadowModeShouldPassItsRefusalsWhileOtherBudgetsEnforce() throws Exception {
 		store.clear();
 		HttpSupport http = new HttpSupport(port);
 		for (int i = 0; i < 2; i++) {

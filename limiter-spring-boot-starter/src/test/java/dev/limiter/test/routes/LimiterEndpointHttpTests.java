@@ -46,7 +46,7 @@ class LimiterEndpointHttpTests {
 	}
 
 	@Test
-	void getShouldDescribeBudgetsInventoryStoreAndTotals() throws Exception {
+	void endpointWhenReadShouldDescribeBudgetsInventoryStoreAndTotals() throws Exception {
 		http.get("/plain/method", "good-totals");
 		http.get("/plain/method", "good-totals");
 		http.get("/plain/method", "good-totals");
@@ -86,7 +86,7 @@ class LimiterEndpointHttpTests {
 	}
 
 	@Test
-	void readingAKeyShouldNotCountAndDeleteShouldResetItSoTheNextRequestIsAdmitted() throws Exception {
+	void keyWhenReadThenDeletedShouldNotCountThenAdmitTheNextRequest() throws Exception {
 		String keyHash = "t:" + TokenHashing.sha256("good-erin");
 		assertThat(http.get("/plain/method", "good-erin").statusCode()).isEqualTo(200);
 
@@ -114,7 +114,7 @@ class LimiterEndpointHttpTests {
 	}
 
 	@Test
-	void readingAKeyWithoutABudgetShouldShowEveryBudgetAndTheRoutesOfRouteScopedOnes() throws Exception {
+	void keyWhenReadWithoutABudgetShouldShowEveryBudgetAndTheRoutesOfRouteScopedOnes() throws Exception {
 		String keyHash = "t:" + TokenHashing.sha256("good-fay");
 		http.get("/links/7", "good-fay");
 		JsonNode body = json.readTree(http.get("/actuator/limiter/keys/" + keyHash, null).body());
@@ -130,7 +130,7 @@ class LimiterEndpointHttpTests {
 	}
 
 	@Test
-	void badRequestShouldBeNoStoreForBrowsersAndCdns() throws Exception {
+	void endpointWhenTheRequestIsBadShouldAnswerNoStoreForBrowsersAndCdns() throws Exception {
 		HttpResponse<String> malformed = http.get("/actuator/limiter/keys/good-gus", null);
 		assertThat(malformed.statusCode()).isEqualTo(400);
 		assertThat(malformed.headers().firstValue("Cache-Control")).hasValue("no-store");
@@ -138,7 +138,7 @@ class LimiterEndpointHttpTests {
 	}
 
 	@Test
-	void unknownBudgetShouldBeA400ThatIsNoStore() throws Exception {
+	void endpointWhenTheBudgetIsUnknownShouldAnswerA400ThatIsNoStore() throws Exception {
 		String keyHash = "t:" + dev.limiter.servlet.TokenHashing.sha256("good-nostore");
 		HttpResponse<String> unknown = http.get("/actuator/limiter/keys/" + keyHash + "?budget=nope", null);
 		assertThat(unknown.statusCode()).isEqualTo(400);
@@ -147,7 +147,7 @@ class LimiterEndpointHttpTests {
 	}
 
 	@Test
-	void badInputShouldBeA400NeverA500() throws Exception {
+	void endpointWhenTheInputIsBadShouldAnswerA400NeverA500() throws Exception {
 		String keyHash = "t:" + TokenHashing.sha256("good-gus");
 		assertThat(http.get("/actuator/limiter/keys/good-gus", null).statusCode()).isEqualTo(400);
 		assertThat(http.get("/actuator/limiter/keys/t:short", null).statusCode()).isEqualTo(400);

@@ -31,7 +31,7 @@ class LimiterMetersTests {
 	private MeterRegistry meters;
 
 	@Test
-	void metersShouldCountAKnownSequenceWithBoundedTags() throws Exception {
+	void metersWhenAKnownSequenceRunsShouldCountItWithBoundedTags() throws Exception {
 		assertThat(meters).isInstanceOf(SimpleMeterRegistry.class);
 		store.clear();
 		HttpSupport http = new HttpSupport(port);

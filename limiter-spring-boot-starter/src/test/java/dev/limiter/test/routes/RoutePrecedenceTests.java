@@ -71,8 +71,8 @@ class RoutePrecedenceTests {
 			"/internal,         ,         false,     true,   class annotation",
 			"/internal/limited, tight,    false,     false,  method annotation",
 			"/internal/yaml,    tight,    true,      false,  yaml rule", })
-	void eachCombinationShouldResolveAsDocumented(String path, String budget, boolean expensive, boolean exempt,
-			String source) throws Exception {
+	void routeWhenRulesAndAnnotationsCombineShouldResolveAsDocumented(String path, String budget, boolean expensive,
+			boolean exempt, String source) throws Exception {
 		RoutePolicy policy = routes.resolve(new MockHttpServletRequest("GET", path));
 		assertThat(policy.exempt()).isEqualTo(exempt);
 		assertThat(policy.expensive()).isEqualTo(expensive);
@@ -99,7 +99,7 @@ class RoutePrecedenceTests {
 	}
 
 	@Test
-	void routeScopeShouldKeyOnTheMatchedPatternSoTwoIdsShareOneCounter() throws Exception {
+	void routeScopeWhenTwoIdsMatchOnePatternShouldShareOneCounter() throws Exception {
 		assertThat(send("/links/1", "good-bob").statusCode()).isEqualTo(200);
 		assertThat(send("/links/2", "good-bob").statusCode()).isEqualTo(200);
 		assertThat(send("/links/3", "good-bob").statusCode()).isEqualTo(200);
@@ -116,7 +116,7 @@ class RoutePrecedenceTests {
 	}
 
 	@Test
-	void unmatchedPathShouldFallToTheDefaultBudgetNeverToUnlimited() throws Exception {
+	void pathWhenUnmatchedShouldFallToTheDefaultBudgetNeverToUnlimited() throws Exception {
 		assertThat(send("/no/such/handler", "good-carol").statusCode()).isEqualTo(404);
 		assertThat(store.keys()).containsExactly("standard/t:" + TokenHashing.sha256("good-carol"));
 	}

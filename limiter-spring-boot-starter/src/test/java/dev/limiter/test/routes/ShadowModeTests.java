@@ -44,7 +44,8 @@ class ShadowModeTests {
 	private MeterRegistry meters;
 
 	@Test
-	void shadowModeShouldAdmitEverythingStillCountAndMarkTheWouldBeRefusals(CapturedOutput output) throws Exception {
+	void limiterWhenInShadowModeShouldAdmitEverythingStillCountAndMarkTheWouldBeRefusals(CapturedOutput output)
+			throws Exception {
 		store.clear();
 		HttpSupport http = new HttpSupport(port);
 		for (int i = 0; i < 2; i++) {

@@ -61,7 +61,7 @@ class RateLimitFilterTests {
 	}
 
 	@Test
-	void admittedResponseShouldCarryXRateLimitHeadersForTheBindingWindow() throws Exception {
+	void responseWhenAdmittedShouldCarryXRateLimitHeadersForTheBindingWindow() throws Exception {
 		HttpResponse<String> response = send("GET", "/hello", "good-alice");
 		assertThat(response.statusCode()).isEqualTo(200);
 		assertThat(header(response, "X-RateLimit-Limit")).isEqualTo("600");
@@ -71,14 +71,14 @@ class RateLimitFilterTests {
 	}
 
 	@Test
-	void ietfHeadersForATwoWindowBudgetShouldBeExact() throws Exception {
+	void ietfHeadersWhenTheBudgetHasTwoWindowsShouldBeExact() throws Exception {
 		HttpResponse<String> response = send("GET", "/hello", "good-ietf");
 		assertThat(header(response, "RateLimit-Policy")).isEqualTo("\"minute\";q=600;w=60, \"hour\";q=36000;w=3600");
 		assertThat(header(response, "RateLimit")).isEqualTo("\"minute\";r=599;t=42");
 	}
 
 	@Test
-	void ietfRefusalShouldCarryExactFieldsAndViolatedPoliciesAtAKnownTime() throws Exception {
+	void ietfRefusalWhenAtAKnownTimeShouldCarryExactFieldsAndViolatedPolicies() throws Exception {
 		clock.set(FilterTestApplication.NOW.plusSeconds(12));
 		for (int i = 0; i < 3; i++) {
 			send("GET", "/hello", null);
@@ -94,7 +94,7 @@ class RateLimitFilterTests {
 	}
 
 	@Test
-	void ietfHeadersShouldFollowTheBindingWindowWhenTheHourHasLessLeft() throws Exception {
+	void ietfHeadersWhenTheHourHasLessLeftShouldFollowTheBindingWindow() throws Exception {
 		for (int i = 0; i < 3; i++) {
 			send("GET", "/hello", null);
 		}
@@ -106,7 +106,7 @@ class RateLimitFilterTests {
 	}
 
 	@Test
-	void refusalShouldBe429WithRetryAfterProblemBodyAndNoStoreWithoutReachingTheHandler() throws Exception {
+	void requestWhenRefusedShouldGet429WithRetryAfterProblemBodyAndNoStoreWithoutReachingTheHandler() throws Exception {
 		for (int i = 0; i < 3; i++) {
 			assertThat(send("GET", "/hello", null).statusCode()).isEqualTo(200);
 		}
@@ -137,7 +137,7 @@ class RateLimitFilterTests {
 	}
 
 	@Test
-	void unauthenticatedRequestsWithMadeUpTokensShouldShareTheAddressCounter() throws Exception {
+	void unauthenticatedRequestsWhenTokensAreMadeUpShouldShareTheAddressCounter() throws Exception {
 		for (int i = 0; i < 3; i++) {
 			assertThat(send("GET", "/hello", "garbage-" + i).statusCode()).isEqualTo(200);
 		}
@@ -146,27 +146,27 @@ class RateLimitFilterTests {
 	}
 
 	@Test
-	void authenticatedTokenShouldBeCountedOnItsHashAgainstTheDefaultBudget() throws Exception {
+	void tokenWhenAuthenticatedShouldBeCountedOnItsHashAgainstTheDefaultBudget() throws Exception {
 		send("GET", "/hello", "good-bob");
 		assertThat(store.keys()).containsExactly("standard/t:" + TokenHashing.sha256("good-bob"));
 	}
 
 	@Test
-	void budgetSelectorShouldGiveAPrincipalAnotherBudget() throws Exception {
+	void budgetSelectorWhenItMatchesAPrincipalShouldGiveItAnotherBudget() throws Exception {
 		HttpResponse<String> response = send("GET", "/hello", "good-trial-1");
 		assertThat(header(response, "X-RateLimit-Limit")).isEqualTo("3");
 		assertThat(store.keys()).containsExactly("anonymous/t:" + TokenHashing.sha256("good-trial-1"));
 	}
 
 	@Test
-	void exemptRouteShouldNotBeCounted() throws Exception {
+	void routeWhenExemptShouldNotBeCounted() throws Exception {
 		HttpResponse<String> response = send("GET", "/exempt/anything", null);
 		assertThat(response.headers().firstValue("X-RateLimit-Limit")).isEmpty();
 		assertThat(store.keys()).isEmpty();
 	}
 
 	@Test
-	void publicCacheableResponseShouldCarryNoPerCallerCountersButStillCount() throws Exception {
+	void responseWhenPubliclyCacheableShouldCarryNoPerCallerCountersButStillCount() throws Exception {
 		HttpResponse<String> response = send("GET", "/cacheable", "good-carol");
 		assertThat(response.statusCode()).isEqualTo(200);
 		assertThat(header(response, "Cache-Control")).contains("public");
@@ -175,20 +175,20 @@ class RateLimitFilterTests {
 	}
 
 	@Test
-	void sharedMaxAgeResponseShouldCarryNoPerCallerCounters() throws Exception {
+	void responseWhenItHasASharedMaxAgeShouldCarryNoPerCallerCounters() throws Exception {
 		HttpResponse<String> response = send("GET", "/shared-by-cdn", "good-dave");
 		assertThat(header(response, "Cache-Control")).contains("s-maxage=30");
 		assertThat(response.headers().map().keySet()).noneMatch(name -> name.toLowerCase().contains("ratelimit"));
 	}
 
 	@Test
-	void privateCacheableResponseShouldCarryCounters() throws Exception {
+	void responseWhenPrivatelyCacheableShouldCarryCounters() throws Exception {
 		HttpResponse<String> response = send("GET", "/private", "good-erin");
 		assertThat(header(response, "X-RateLimit-Remaining")).isEqualTo("599");
 	}
 
 	@Test
-	void expensiveRequestShouldHoldALeaseWhileHandledAndReleaseItOnCompletion() throws Exception {
+	void expensiveRequestWhenHandledShouldHoldALeaseAndReleaseItOnCompletion() throws Exception {
 		HttpResponse<String> response = send("POST", "/work", "good-frank");
 		assertThat(response.statusCode()).isEqualTo(200);
 		BoundVerdict during = FilterTestApplication.TestController.boundsDuringWork.get()
@@ -205,7 +205,7 @@ class RateLimitFilterTests {
 	}
 
 	@Test
-	void expensiveRequestShouldReleaseItsLeaseWhenTheHandlerThrows() throws Exception {
+	void expensiveRequestWhenTheHandlerThrowsShouldReleaseItsLease() throws Exception {
 		HttpResponse<String> response = send("POST", "/boom", "good-gina");
 		assertThat(response.statusCode()).isEqualTo(500);
 		assertThat(FilterTestApplication.TestController.calls.get()).isEqualTo(1);
@@ -213,7 +213,7 @@ class RateLimitFilterTests {
 	}
 
 	@Test
-	void expensiveAsyncRequestShouldReleaseItsLeaseOnlyWhenTheAsyncWorkCompletes() throws Exception {
+	void expensiveAsyncRequestWhenTheAsyncWorkCompletesShouldReleaseItsLeaseOnlyThen() throws Exception {
 		FilterTestApplication.TestController.pending.set(null);
 		CompletableFuture<HttpResponse<String>> response = http.sendAsync(request("POST", "/async", "good-hank"),
 				HttpResponse.BodyHandlers.ofString());
@@ -227,14 +227,14 @@ class RateLimitFilterTests {
 	}
 
 	@Test
-	void expensiveCompletableFutureRequestShouldReleaseItsLease() throws Exception {
+	void expensiveRequestWhenItReturnsACompletableFutureShouldReleaseItsLease() throws Exception {
 		HttpResponse<String> response = send("POST", "/async-callable", "good-ivy");
 		assertThat(response.body()).isEqualTo("later");
 		await().atMost(Duration.ofSeconds(10)).until(() -> store.released().size() == 1);
 	}
 
 	@Test
-	void refusedExpensiveRequestShouldTakeNoLease() throws Exception {
+	void expensiveRequestWhenRefusedShouldTakeNoLease() throws Exception {
 		for (int i = 0; i < 3; i++) {
 			send("GET", "/hello", null);
 		}

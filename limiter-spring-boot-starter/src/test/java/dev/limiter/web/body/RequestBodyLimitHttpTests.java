@@ -37,7 +37,7 @@ class RequestBodyLimitHttpTests {
 
 	@ParameterizedTest
 	@ValueSource(strings = { "/public/echo", "/public/echo-stream" })
-	void aDeclaredBodyAtTheBoundShouldPassUntouched(String path) throws Exception {
+	void declaredBodyWhenAtTheBoundShouldPassUntouched(String path) throws Exception {
 		byte[] body = randomBytes(BOUND);
 
 		HttpResponse<String> response = post(path, HttpRequest.BodyPublishers.ofByteArray(body));
@@ -48,7 +48,7 @@ class RequestBodyLimitHttpTests {
 
 	@ParameterizedTest
 	@ValueSource(strings = { "/public/echo", "/public/echo-stream" })
-	void aChunkedBodyAtTheBoundShouldPassUntouched(String path) throws Exception {
+	void chunkedBodyWhenAtTheBoundShouldPassUntouched(String path) throws Exception {
 		byte[] body = randomBytes(BOUND);
 
 		HttpResponse<String> response = post(path, chunked(body));
@@ -59,7 +59,7 @@ class RequestBodyLimitHttpTests {
 
 	@ParameterizedTest
 	@ValueSource(strings = { "/public/echo", "/public/echo-stream" })
-	void aDeclaredBodyOverTheBoundShouldBeRefusedWith413(String path) throws Exception {
+	void declaredBodyWhenOverTheBoundShouldBeRefusedWith413(String path) throws Exception {
 		HttpResponse<String> response = post(path, HttpRequest.BodyPublishers.ofByteArray(randomBytes(BOUND + 1)));
 
 		assertRefused(response);
@@ -67,7 +67,7 @@ class RequestBodyLimitHttpTests {
 
 	@ParameterizedTest
 	@ValueSource(strings = { "/public/echo", "/public/echo-stream" })
-	void aChunkedBodyOverTheBoundShouldBeRefusedWith413(String path) throws Exception {
+	void chunkedBodyWhenOverTheBoundShouldBeRefusedWith413(String path) throws Exception {
 		HttpResponse<String> response = post(path, chunked(randomBytes(BOUND + 1)));
 
 		assertRefused(response);
@@ -75,7 +75,7 @@ class RequestBodyLimitHttpTests {
 
 	@ParameterizedTest
 	@ValueSource(strings = { "/public/echo", "/public/echo-stream" })
-	void aLargeChunkedBodyShouldBeCutOffWith413(String path) throws Exception {
+	void chunkedBodyWhenLargeShouldBeCutOffWith413(String path) throws Exception {
 		HttpResponse<String> response = post(path, chunked(randomBytes(256 * 1024)));
 
 		assertRefused(response);

@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class RedisServerProcessTests {
 
 	@Test
-	void aServerCanBeFrozenThawedStoppedAndRestartedOnTheSamePort() {
+	void serverWhenFrozenThawedStoppedAndRestartedShouldKeepItsPort() {
 		try (RedisServerProcess server = RedisServerProcess.start()) {
 			int port = server.port();
 			server.call("SET", "survives-freeze", "yes");
@@ -39,7 +39,7 @@ class RedisServerProcessTests {
 	}
 
 	@Test
-	void clientPauseAndDebugSleepHoldCommands() {
+	void commandsWhenClientPauseOrDebugSleepRunsShouldBeHeld() {
 		try (RedisServerProcess server = RedisServerProcess.start()) {
 			server.clientPause(3_000);
 			assertThatThrownBy(() -> pingWithin(server.port(), 300)).isInstanceOf(UncheckedIOException.class);
@@ -74,7 +74,7 @@ class RedisServerProcessTests {
 	}
 
 	@Test
-	void aRestartedClusterNodeRejoinsWithItsSlots() {
+	void clusterNodeWhenRestartedShouldRejoinWithItsSlots() {
 		try (RedisClusterProcesses cluster = RedisClusterProcesses.start()) {
 			RedisServerProcess node = cluster.nodes().get(1);
 			node.stop();

@@ -27,7 +27,7 @@ class SampleApplicationBoot4Tests {
 	private int port;
 
 	@Test
-	void publicPingOverTheAnonymousMinuteOnBoot4ShouldBeRefusedLikeTheReadmeSays() throws Exception {
+	void publicPingWhenOverTheAnonymousMinuteOnBoot4ShouldBeRefusedLikeTheReadmeSays() throws Exception {
 		assertThat(SpringBootVersion.getVersion()).startsWith("4.");
 		HttpResponse<String> response = get("/public/ping");
 		assertThat(response.statusCode()).isEqualTo(200);
