@@ -1,4 +1,7 @@
-package dev.limiter.test.routes;
+package dev.limiter.metrics;
+
+import dev.limiter.test.web.HttpSupport;
+import dev.limiter.test.web.RoutesTestApplication;
 
 import dev.limiter.test.web.RecordingStore;
 import io.micrometer.core.instrument.Meter;

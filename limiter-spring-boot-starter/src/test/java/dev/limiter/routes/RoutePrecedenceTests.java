@@ -1,12 +1,12 @@
-package dev.limiter.test.routes;
+package dev.limiter.routes;
+
+import dev.limiter.test.web.RoutesTestApplication;
 
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 
-import dev.limiter.routes.RouteInventory;
-import dev.limiter.routes.RouteInventoryCheck;
 import dev.limiter.servlet.TokenHashing;
 import dev.limiter.spring.RoutePolicy;
 import dev.limiter.spring.RouteResolver;

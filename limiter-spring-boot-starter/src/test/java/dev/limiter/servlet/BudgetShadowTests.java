@@ -1,4 +1,7 @@
-package dev.limiter.test.routes;
+package dev.limiter.servlet;
+
+import dev.limiter.test.web.HttpSupport;
+import dev.limiter.test.web.RoutesTestApplication;
 
 import dev.limiter.test.web.RecordingStore;
 import org.junit.jupiter.api.Test;

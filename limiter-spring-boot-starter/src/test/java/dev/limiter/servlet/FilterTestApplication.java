@@ -1,4 +1,8 @@
-package dev.limiter.test.web;
+package dev.limiter.servlet;
+
+import dev.limiter.test.web.MutableClock;
+import dev.limiter.test.web.RecordingStore;
+import dev.limiter.test.web.TokenCredentialAuthentication;
 
 import java.io.IOException;
 import java.security.Principal;
@@ -12,7 +16,6 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import dev.limiter.core.BoundVerdict;
 import dev.limiter.core.RateLimitStore;
-import dev.limiter.servlet.DefaultKeyResolver;
 import dev.limiter.spring.BudgetRegistry;
 import dev.limiter.spring.BudgetSelector;
 import jakarta.servlet.FilterChain;

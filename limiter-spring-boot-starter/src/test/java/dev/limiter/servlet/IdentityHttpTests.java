@@ -1,4 +1,4 @@
-package dev.limiter.test.identity;
+package dev.limiter.servlet;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -14,7 +14,6 @@ import com.nimbusds.jose.JWSHeader;
 import com.nimbusds.jose.crypto.MACSigner;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
-import dev.limiter.servlet.TokenHashing;
 import dev.limiter.test.web.RecordingStore;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package dev.limiter.test.identity;
+package dev.limiter.servlet;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

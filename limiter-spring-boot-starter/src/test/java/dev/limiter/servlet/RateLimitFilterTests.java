@@ -1,4 +1,7 @@
-package dev.limiter.test.web;
+package dev.limiter.servlet;
+
+import dev.limiter.test.web.MutableClock;
+import dev.limiter.test.web.RecordingStore;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -9,9 +12,7 @@ import java.util.concurrent.CompletableFuture;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.limiter.servlet.DefaultRateLimitResponseWriter;
 import dev.limiter.core.BoundVerdict;
-import dev.limiter.servlet.TokenHashing;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;

@@ -1,9 +1,11 @@
-package dev.limiter.test.routes;
+package dev.limiter.servlet;
+
+import dev.limiter.test.web.HttpSupport;
+import dev.limiter.test.web.RoutesTestApplication;
 
 import java.net.http.HttpResponse;
 
 import dev.limiter.core.KeyState;
-import dev.limiter.servlet.TokenHashing;
 import dev.limiter.spring.BudgetRegistry;
 import dev.limiter.test.web.RecordingStore;
 import io.micrometer.core.instrument.MeterRegistry;

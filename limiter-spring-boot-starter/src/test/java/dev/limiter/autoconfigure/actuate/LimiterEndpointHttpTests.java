@@ -1,4 +1,7 @@
-package dev.limiter.test.routes;
+package dev.limiter.autoconfigure.actuate;
+
+import dev.limiter.test.web.HttpSupport;
+import dev.limiter.test.web.RoutesTestApplication;
 
 import java.net.http.HttpResponse;
 

@@ -1,4 +1,7 @@
-package dev.limiter.test.routes;
+package dev.limiter.autoconfigure.actuate;
+
+import dev.limiter.test.web.HttpSupport;
+import dev.limiter.test.web.RoutesTestApplication;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;

@@ -1,6 +1,8 @@
-package dev.limiter.autoconfigure;
+package dev.limiter.autoconfigure.metrics;
 
-import dev.limiter.autoconfigure.metrics.LimiterMetricsAutoConfiguration;
+import dev.limiter.autoconfigure.LimiterAutoConfiguration;
+import dev.limiter.autoconfigure.LimiterServletAutoConfiguration;
+
 import dev.limiter.autoconfigure.actuate.LimiterEndpointAutoConfiguration;
 import dev.limiter.metrics.MicrometerRateLimitObserver;
 import dev.limiter.servlet.RateLimitFilter;

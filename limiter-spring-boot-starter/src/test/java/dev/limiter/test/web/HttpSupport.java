@@ -1,4 +1,4 @@
-package dev.limiter.test.routes;
+package dev.limiter.test.web;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -6,17 +6,17 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 
 /** Sends real HTTP requests to a test application on its port. */
-final class HttpSupport {
+public final class HttpSupport {
 
 	private final HttpClient http = HttpClient.newHttpClient();
 
 	private final int port;
 
-	HttpSupport(int port) {
+	public HttpSupport(int port) {
 		this.port = port;
 	}
 
-	HttpResponse<String> send(String method, String path, String token) throws Exception {
+	public HttpResponse<String> send(String method, String path, String token) throws Exception {
 		HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
 			.method(method, HttpRequest.BodyPublishers.noBody());
 		if (token != null) {
@@ -25,7 +25,7 @@ final class HttpSupport {
 		return http.send(builder.build(), HttpResponse.BodyHandlers.ofString());
 	}
 
-	HttpResponse<String> get(String path, String token) throws Exception {
+	public HttpResponse<String> get(String path, String token) throws Exception {
 		return send("GET", path, token);
 	}
 

@@ -1,4 +1,4 @@
-package dev.limiter.test.routes;
+package dev.limiter.test.web;
 
 import java.io.IOException;
 import java.time.Clock;
@@ -7,9 +7,6 @@ import java.time.Instant;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.spring.RateLimitExempt;
 import dev.limiter.spring.RateLimited;
-import dev.limiter.test.web.MutableClock;
-import dev.limiter.test.web.RecordingStore;
-import dev.limiter.test.web.TokenCredentialAuthentication;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
