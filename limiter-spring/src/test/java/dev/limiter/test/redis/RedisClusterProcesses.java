@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import io.lettuce.core.RedisCommandExecutionException;
+
 /**
  * A real three-master Redis Cluster: three {@code redis-server} processes with
  * {@code cluster-enabled yes}, joined with {@code CLUSTER MEET} and given the 16384 slots
@@ -85,7 +87,7 @@ public final class RedisClusterProcesses implements AutoCloseable {
 				replica.call("CLUSTER", "REPLICATE", masterId);
 				return;
 			}
-			catch (RespClient.RedisErrorReply e) {
+			catch (RedisCommandExecutionException e) {
 				if (System.nanoTime() > deadline) {
 					throw e;
 				}

@@ -8,6 +8,7 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -31,10 +32,14 @@ public final class RedisMonitor implements AutoCloseable {
 
 	private final Thread reader;
 
+	private final RedisTestCommands markers;
+
 	private volatile boolean closed;
 
 	public RedisMonitor(int port) {
 		this.port = port;
+		// Opened before MONITOR starts, so the only command it shows there is its marker.
+		this.markers = RedisTestCommands.connect(port, Duration.ofSeconds(5));
 		try {
 			socket = new Socket();
 			socket.connect(new InetSocketAddress("127.0.0.1", port), 5_000);
@@ -76,7 +81,7 @@ public final class RedisMonitor implements AutoCloseable {
 	 */
 	public List<String> commandsUntilQuiet() {
 		String marker = "monitor-mark-" + UUID.randomUUID();
-		RespClient.call(port, "ECHO", marker);
+		markers.command("ECHO", marker);
 		long deadline = System.nanoTime() + 10_000_000_000L;
 		synchronized (seen) {
 			while (seen.stream().noneMatch(line -> line.contains(marker))) {
@@ -149,6 +154,7 @@ public final class RedisMonitor implements AutoCloseable {
 	@Override
 	public void close() {
 		closed = true;
+		markers.close();
 		try {
 			socket.close();
 		}

@@ -6,6 +6,7 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -14,6 +15,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+
+import io.lettuce.core.RedisCommandExecutionException;
 
 /**
  * One real {@code redis-server} process on a fixed port, in its own temporary directory,
@@ -153,7 +156,7 @@ public final class RedisServerProcess implements AutoCloseable {
 				throw new IllegalStateException("redis-server on port " + port + " exited with " + process.exitValue()
 						+ "; see " + dir.resolve("redis.log"));
 			}
-			try (RespClient client = new RespClient("127.0.0.1", port, 500)) {
+			try (RedisTestCommands client = RedisTestCommands.connect(port, Duration.ofMillis(500))) {
 				if ("PONG".equals(client.command("PING"))) {
 					return;
 				}
@@ -194,7 +197,7 @@ public final class RedisServerProcess implements AutoCloseable {
 
 	/** Runs one command on a fresh connection. */
 	public Object call(Object... command) {
-		return RespClient.call(port, command);
+		return RedisTestCommands.call(port, command);
 	}
 
 	/** The {@code INFO} section as key/value pairs. */
@@ -300,12 +303,13 @@ public final class RedisServerProcess implements AutoCloseable {
 		try {
 			call("DEBUG", "SLEEP", 0);
 		}
-		catch (RespClient.RedisErrorReply refused) {
+		catch (RedisCommandExecutionException refused) {
 			throw new IllegalStateException(
 					"redis-server on port " + port + " refused DEBUG SLEEP: " + refused.getMessage(), refused);
 		}
 		Thread t = new Thread(() -> {
-			try (RespClient client = new RespClient(host(), port, (int) (seconds * 1000) + 10_000)) {
+			try (RedisTestCommands client = RedisTestCommands.connect(port,
+					Duration.ofMillis((long) (seconds * 1000) + 10_000))) {
 				client.command("DEBUG", "SLEEP", seconds);
 			}
 			catch (RuntimeException ignored) {

@@ -1,10 +1,11 @@
 package dev.limiter.test.redis;
 
-import org.junit.jupiter.api.Test;
-
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
+
+import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -86,7 +87,7 @@ class RedisServerProcessTests {
 	}
 
 	private static Object pingWithin(int port, int timeoutMillis) {
-		try (RespClient client = new RespClient("127.0.0.1", port, timeoutMillis)) {
+		try (RedisTestCommands client = RedisTestCommands.connect(port, Duration.ofMillis(timeoutMillis))) {
 			return client.command("PING");
 		}
 	}
