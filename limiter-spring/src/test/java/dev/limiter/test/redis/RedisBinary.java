@@ -4,12 +4,13 @@ import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.StandardCopyOption;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -100,17 +101,34 @@ public final class RedisBinary {
 		return new int[] { Integer.parseInt(matcher.group(1)), Integer.parseInt(matcher.group(2)) };
 	}
 
+	/**
+	 * The {@code redis-server} {@link #redisServer()} would pick, with the embedded
+	 * binary copied to {@code embeddedTarget} and kept there: for a server that outlives
+	 * this JVM ({@code benchmarks/run}).
+	 */
+	public static Path redisServer(Path embeddedTarget) {
+		return resolve(override(), () -> copyEmbedded(embeddedTarget));
+	}
+
 	private static Path resolve() {
+		return resolve(override());
+	}
+
+	private static String override() {
 		String override = System.getProperty("limiter.test.redis-server");
 		if (override == null || override.isBlank()) {
 			override = System.getenv("LIMITER_TEST_REDIS_SERVER");
 		}
-		return resolve(override);
+		return override;
 	}
 
 	static Path resolve(String override) {
+		return resolve(override, RedisBinary::extractEmbedded);
+	}
+
+	private static Path resolve(String override, Supplier<Path> embedded) {
 		if (override != null && !override.isBlank()) {
-			return EMBEDDED.equalsIgnoreCase(override.trim()) ? extractEmbedded() : Path.of(override.trim());
+			return EMBEDDED.equalsIgnoreCase(override.trim()) ? embedded.get() : Path.of(override.trim());
 		}
 		String pathEnv = System.getenv("PATH");
 		if (pathEnv != null) {
@@ -121,23 +139,32 @@ public final class RedisBinary {
 				}
 			}
 		}
-		return extractEmbedded();
+		return embedded.get();
 	}
 
 	private static Path extractEmbedded() {
+		try {
+			Path dir = Files.createTempDirectory("limiter-redis-bin");
+			Path binary = copyEmbedded(dir.resolve("redis-server"));
+			binary.toFile().deleteOnExit();
+			dir.toFile().deleteOnExit();
+			return binary;
+		}
+		catch (IOException e) {
+			throw new UncheckedIOException("cannot extract the embedded redis-server", e);
+		}
+	}
+
+	private static Path copyEmbedded(Path binary) {
 		String resource = embeddedResourceName();
 		try (InputStream in = redis.embedded.RedisServer.class.getResourceAsStream(resource)) {
 			if (in == null) {
 				throw new IllegalStateException("embedded-redis ships no " + resource + " on this classpath");
 			}
-			Path dir = Files.createTempDirectory("limiter-redis-bin");
-			Path binary = dir.resolve("redis-server");
 			Files.copy(in, binary, StandardCopyOption.REPLACE_EXISTING);
 			if (!binary.toFile().setExecutable(true)) {
 				throw new IllegalStateException("cannot make " + binary + " executable");
 			}
-			binary.toFile().deleteOnExit();
-			dir.toFile().deleteOnExit();
 			return binary;
 		}
 		catch (IOException e) {
