@@ -5,14 +5,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 
-import dev.limiter.core.Budget;
-import dev.limiter.core.Decision;
 import dev.limiter.core.FailOpenRateLimitStore;
-import dev.limiter.core.KeyState;
-import dev.limiter.core.Lease;
-import dev.limiter.core.RateLimitStore;
-import dev.limiter.core.RateLimitStoreException;
 import dev.limiter.core.StoreModeListener;
+import dev.limiter.core.contract.DownRateLimitStore;
 import dev.limiter.core.guard.AuthGuard;
 import dev.limiter.core.guard.AuthGuardPolicy;
 import jakarta.servlet.http.HttpServletResponse;
@@ -32,8 +27,8 @@ class AuthGuardFilterResponseTests {
 
 	@Test
 	void refusalWhenDecidedByTheFallbackShouldSendTheDegradedHeader() throws Exception {
-		FailOpenRateLimitStore store = new FailOpenRateLimitStore(new DownStore(), 1_000, b -> false, 5_000,
-				StoreModeListener.NONE);
+		FailOpenRateLimitStore store = new FailOpenRateLimitStore(new DownRateLimitStore("down"), 1_000, b -> false,
+				5_000, StoreModeListener.NONE);
 		AuthGuard guard = new AuthGuard(store,
 				new AuthGuardPolicy(1, Duration.ofMinutes(15), Duration.ofMinutes(30), 10, Duration.ofSeconds(30)));
 		AuthGuardFilter filter = new AuthGuardFilter(guard, Clock.fixed(NOW, ZoneOffset.UTC));
@@ -69,35 +64,6 @@ class AuthGuardFilterResponseTests {
 			if (!isCommitted()) {
 				super.addHeader(name, value);
 			}
-		}
-
-	}
-
-	static final class DownStore implements RateLimitStore {
-
-		@Override
-		public Decision take(Budget budget, String key, long cost, boolean expensive, long nowMillis) {
-			throw new RateLimitStoreException("down");
-		}
-
-		@Override
-		public void release(Lease lease, long nowMillis) {
-			throw new RateLimitStoreException("down");
-		}
-
-		@Override
-		public KeyState peek(Budget budget, String key, long nowMillis) {
-			throw new RateLimitStoreException("down");
-		}
-
-		@Override
-		public void reset(Budget budget, String key) {
-			throw new RateLimitStoreException("down");
-		}
-
-		@Override
-		public String name() {
-			return "down";
 		}
 
 	}

@@ -1,27 +1,23 @@
 package dev.limiter.metrics;
 
 import dev.limiter.test.web.HttpSupport;
-import dev.limiter.test.web.RoutesTestApplication;
-
 import dev.limiter.test.web.RecordingStore;
+import dev.limiter.test.web.RoutesHttpTest;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.annotation.DirtiesContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Meter values after a known sequence of requests, on the in-memory registry. */
-@SpringBootTest(classes = RoutesTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = {
-				// The auth guard counts in the same store; these tests assert on the
-				// limiter's own keys.
-				"limiter.auth-guard.enabled=false", RoutesTestApplication.TIGHT, RoutesTestApplication.TIGHT_DURATION,
-				RoutesTestApplication.LOOSE, RoutesTestApplication.LOOSE_DURATION, RoutesTestApplication.PER_ROUTE,
-				RoutesTestApplication.PER_ROUTE_DURATION, })
+@RoutesHttpTest
+// A fresh context: the counts below are exact, and another test class with the same
+// properties shares the cached one and would have its requests counted here too.
+@DirtiesContext(classMode = DirtiesContext.ClassMode.BEFORE_CLASS)
 class LimiterMetersTests {
 
 	@LocalServerPort

@@ -1,7 +1,5 @@
 package dev.limiter.routes;
 
-import dev.limiter.test.web.RoutesTestApplication;
-
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -11,12 +9,13 @@ import dev.limiter.servlet.TokenHashing;
 import dev.limiter.spring.RoutePolicy;
 import dev.limiter.spring.RouteResolver;
 import dev.limiter.test.web.RecordingStore;
+import dev.limiter.test.web.RoutesHttpTest;
+import dev.limiter.test.web.RoutesTestApplication;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.mock.web.MockHttpServletRequest;
 
@@ -27,16 +26,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * method > on the class > default-budget, checked three ways for every combination: the
  * resolver, the start-up inventory, and the counter a real request spends.
  */
-@SpringBootTest(classes = RoutesTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = {
-				// The auth guard counts in the same store; these tests assert on the
-				// limiter's own keys.
-				"limiter.auth-guard.enabled=false", RoutesTestApplication.TIGHT, RoutesTestApplication.TIGHT_DURATION,
-				RoutesTestApplication.LOOSE, RoutesTestApplication.LOOSE_DURATION, RoutesTestApplication.PER_ROUTE,
-				RoutesTestApplication.PER_ROUTE_DURATION, RoutesTestApplication.PER_ROUTE_SCOPE,
-				"limiter.routes[0].pattern=/plain/yaml", "limiter.routes[0].budget=loose",
-				"limiter.routes[1].pattern=/internal/yaml", "limiter.routes[1].budget=tight",
-				"limiter.routes[1].expensive=true", })
+@RoutesHttpTest(properties = { RoutesTestApplication.PER_ROUTE_SCOPE, "limiter.routes[0].pattern=/plain/yaml",
+		"limiter.routes[0].budget=loose", "limiter.routes[1].pattern=/internal/yaml", "limiter.routes[1].budget=tight",
+		"limiter.routes[1].expensive=true" })
 class RoutePrecedenceTests {
 
 	private final HttpClient http = HttpClient.newHttpClient();

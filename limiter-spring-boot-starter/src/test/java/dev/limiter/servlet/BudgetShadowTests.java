@@ -1,12 +1,10 @@
 package dev.limiter.servlet;
 
 import dev.limiter.test.web.HttpSupport;
-import dev.limiter.test.web.RoutesTestApplication;
-
 import dev.limiter.test.web.RecordingStore;
+import dev.limiter.test.web.RoutesHttpTest;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -15,13 +13,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * shadow: true on one budget: that budget's refusals pass marked, every other budget
  * still refuses.
  */
-@SpringBootTest(classes = RoutesTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = {
-				// The auth guard counts in the same store; these tests assert on the
-				// limiter's own keys.
-				"limiter.auth-guard.enabled=false", RoutesTestApplication.TIGHT, RoutesTestApplication.TIGHT_DURATION,
-				RoutesTestApplication.LOOSE, RoutesTestApplication.LOOSE_DURATION, RoutesTestApplication.PER_ROUTE,
-				RoutesTestApplication.PER_ROUTE_DURATION, "limiter.budgets.tight.shadow=true", })
+@RoutesHttpTest(properties = { "limiter.budgets.tight.shadow=true" })
 class BudgetShadowTests {
 
 	@LocalServerPort

@@ -1,9 +1,5 @@
 package dev.limiter.servlet;
 
-import dev.limiter.test.web.MutableClock;
-import dev.limiter.test.web.RecordingStore;
-import dev.limiter.test.web.TokenCredentialAuthentication;
-
 import java.io.IOException;
 import java.security.Principal;
 import java.time.Clock;
@@ -18,25 +14,21 @@ import dev.limiter.core.BoundVerdict;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.spring.BudgetRegistry;
 import dev.limiter.spring.BudgetSelector;
-import jakarta.servlet.FilterChain;
-import jakarta.servlet.ServletException;
+import dev.limiter.test.web.GoodTokenSecurity;
+import dev.limiter.test.web.MutableClock;
+import dev.limiter.test.web.RecordingStore;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 import org.springframework.http.CacheControl;
 import org.springframework.http.ResponseEntity;
-import org.springframework.security.config.annotation.web.builders.HttpSecurity;
-import org.springframework.security.config.http.SessionCreationPolicy;
-import org.springframework.security.core.context.SecurityContextHolder;
-import org.springframework.security.web.SecurityFilterChain;
-import org.springframework.security.web.authentication.AnonymousAuthenticationFilter;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.context.request.async.DeferredResult;
-import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
  * A servlet application on the starter for filter-level tests.
@@ -46,6 +38,7 @@ import org.springframework.web.filter.OncePerRequestFilter;
  */
 @SpringBootConfiguration
 @EnableAutoConfiguration
+@Import(GoodTokenSecurity.class)
 public class FilterTestApplication {
 
 	public static final Instant NOW = Instant.parse("2030-01-01T00:00:18Z");
@@ -65,31 +58,6 @@ public class FilterTestApplication {
 		return (HttpServletRequest request, Principal principal,
 				String routeBudget) -> principal.getName().startsWith("trial-") ? Optional.of("anonymous")
 						: Optional.empty();
-	}
-
-	@Bean
-	SecurityFilterChain securityFilterChain(HttpSecurity http) throws Exception {
-		return http.csrf(csrf -> csrf.disable())
-			.sessionManagement(s -> s.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
-			.authorizeHttpRequests(authorize -> authorize.anyRequest().permitAll())
-			.addFilterBefore(new GoodTokenFilter(), AnonymousAuthenticationFilter.class)
-			.build();
-	}
-
-	static final class GoodTokenFilter extends OncePerRequestFilter {
-
-		@Override
-		protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
-				throws ServletException, IOException {
-			String header = request.getHeader("Authorization");
-			if (header != null && header.startsWith("Bearer good-")) {
-				String name = header.substring("Bearer good-".length());
-				SecurityContextHolder.getContext()
-					.setAuthentication(new TokenCredentialAuthentication(name, header.substring("Bearer ".length())));
-			}
-			chain.doFilter(request, response);
-		}
-
 	}
 
 	@RestController

@@ -6,7 +6,6 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-
 import javax.crypto.spec.SecretKeySpec;
 
 import dev.limiter.core.RateLimitStore;

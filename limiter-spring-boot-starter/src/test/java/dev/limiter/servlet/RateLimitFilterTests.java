@@ -1,8 +1,5 @@
 package dev.limiter.servlet;
 
-import dev.limiter.test.web.MutableClock;
-import dev.limiter.test.web.RecordingStore;
-
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -13,6 +10,8 @@ import java.util.concurrent.CompletableFuture;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.limiter.core.BoundVerdict;
+import dev.limiter.test.web.MutableClock;
+import dev.limiter.test.web.RecordingStore;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;

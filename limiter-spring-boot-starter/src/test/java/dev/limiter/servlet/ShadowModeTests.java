@@ -1,18 +1,17 @@
 package dev.limiter.servlet;
 
-import dev.limiter.test.web.HttpSupport;
-import dev.limiter.test.web.RoutesTestApplication;
-
 import java.net.http.HttpResponse;
 
 import dev.limiter.core.KeyState;
 import dev.limiter.spring.BudgetRegistry;
+import dev.limiter.test.web.HttpSupport;
 import dev.limiter.test.web.RecordingStore;
+import dev.limiter.test.web.RoutesHttpTest;
+import dev.limiter.test.web.RoutesTestApplication;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -23,13 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * limiter.mode=shadow: every refusal is decided, counted, logged and metered, and let
  * through marked.
  */
-@SpringBootTest(classes = RoutesTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = {
-				// The auth guard counts in the same store; these tests assert on the
-				// limiter's own keys.
-				"limiter.auth-guard.enabled=false", RoutesTestApplication.TIGHT, RoutesTestApplication.TIGHT_DURATION,
-				RoutesTestApplication.LOOSE, RoutesTestApplication.LOOSE_DURATION, RoutesTestApplication.PER_ROUTE,
-				RoutesTestApplication.PER_ROUTE_DURATION, "limiter.mode=shadow", })
+@RoutesHttpTest(properties = { "limiter.mode=shadow" })
 @ExtendWith(OutputCaptureExtension.class)
 class ShadowModeTests {
 

@@ -1,14 +1,5 @@
 package dev.limiter.core.guard;
 
-import dev.limiter.core.Budget;
-import dev.limiter.core.Decision;
-import dev.limiter.core.KeyState;
-import dev.limiter.core.Lease;
-import dev.limiter.core.RateLimitStore;
-import dev.limiter.core.RateLimitStoreException;
-import dev.limiter.core.internal.InMemoryRateLimitStore;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,6 +12,10 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+
+import dev.limiter.core.contract.DownRateLimitStore;
+import dev.limiter.core.internal.InMemoryRateLimitStore;
+import org.junit.jupiter.api.Test;
 
 import static dev.limiter.core.guard.GuardAdmission.Outcome.ADMITTED;
 import static dev.limiter.core.guard.GuardAdmission.Outcome.BLOCKED;
@@ -266,7 +261,7 @@ class AuthGuardTests {
 
 	@Test
 	void guardWhenTheStoreCannotAnswerShouldAdmitWithoutAReservation() {
-		AuthGuard overBrokenStore = new AuthGuard(new BrokenStore(), AuthGuardPolicy.defaults());
+		AuthGuard overBrokenStore = new AuthGuard(new DownRateLimitStore("broken"), AuthGuardPolicy.defaults());
 
 		GuardAdmission admission = overBrokenStore.admit(address, T);
 
@@ -358,35 +353,6 @@ class AuthGuardTests {
 		finally {
 			pool.shutdownNow();
 		}
-	}
-
-	private static final class BrokenStore implements RateLimitStore {
-
-		@Override
-		public Decision take(Budget budget, String key, long cost, boolean expensive, long nowMillis) {
-			throw new RateLimitStoreException("down");
-		}
-
-		@Override
-		public void release(Lease lease, long nowMillis) {
-			throw new RateLimitStoreException("down");
-		}
-
-		@Override
-		public KeyState peek(Budget budget, String key, long nowMillis) {
-			throw new RateLimitStoreException("down");
-		}
-
-		@Override
-		public void reset(Budget budget, String key) {
-			throw new RateLimitStoreException("down");
-		}
-
-		@Override
-		public String name() {
-			return "broken";
-		}
-
 	}
 
 }

@@ -21,6 +21,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class InMemoryRateLimitStoreTests extends RateLimitStoreContractTests {
 
+	private static final Budget BRIEF = Budget.builder("brief").window("second", 5, Duration.ofSeconds(1)).build();
+
 	@Override
 	protected RateLimitStore createStore() {
 		return new InMemoryRateLimitStore(100_000);
@@ -114,47 +116,27 @@ class InMemoryRateLimitStoreTests extends RateLimitStoreContractTests {
 
 	@Test
 	void idleKeysWhenTheirWindowsEndShouldBeSwept() {
-		InMemoryRateLimitStore memory = new InMemoryRateLimitStore(10_000);
-		Budget budget = Budget.builder("brief").window("second", 5, Duration.ofSeconds(1)).build();
-		for (int i = 0; i < 100; i++) {
-			memory.take(budget, "old-" + i, 1, false, T0);
-		}
-		for (int i = 0; i < 5_000; i++) {
-			memory.take(budget, "new-" + i, 1, false, T0 + 5_000);
-		}
+		InMemoryRateLimitStore memory = oldKeysThenNewTrafficAt(T0 + 5_000);
 
 		assertThat(memory.size()).as("every old key lay in a segment that new traffic passed").isEqualTo(5_000);
 	}
 
 	@Test
 	void idleKeysWhenWithinTheExpiryMarginShouldBeKept() {
-		InMemoryRateLimitStore memory = new InMemoryRateLimitStore(10_000);
-		Budget budget = Budget.builder("brief").window("second", 5, Duration.ofSeconds(1)).build();
 		long reset = T0 + 1_000;
-		for (int i = 0; i < 100; i++) {
-			memory.take(budget, "old-" + i, 1, false, T0);
-		}
-		for (int i = 0; i < 5_000; i++) {
-			memory.take(budget, "new-" + i, 1, false, reset + InMemoryRateLimitStore.EXPIRY_MARGIN_MILLIS - 1);
-		}
+		InMemoryRateLimitStore memory = oldKeysThenNewTrafficAt(
+				reset + InMemoryRateLimitStore.EXPIRY_MARGIN_MILLIS - 1);
 
 		assertThat(memory.size()).as("no old key swept a millisecond before the margin ends").isEqualTo(5_100);
-		assertThat(memory.take(budget, "old-0", 1, false, reset - 1).bindingWindow().remaining())
+		assertThat(memory.take(BRIEF, "old-0", 1, false, reset - 1).bindingWindow().remaining())
 			.as("a clock back within the margin still counts in the key's window")
 			.isEqualTo(3);
 	}
 
 	@Test
 	void idleKeysWhenTheExpiryMarginEndsShouldBeSweptExactlyThen() {
-		InMemoryRateLimitStore memory = new InMemoryRateLimitStore(10_000);
-		Budget budget = Budget.builder("brief").window("second", 5, Duration.ofSeconds(1)).build();
 		long reset = T0 + 1_000;
-		for (int i = 0; i < 100; i++) {
-			memory.take(budget, "old-" + i, 1, false, T0);
-		}
-		for (int i = 0; i < 5_000; i++) {
-			memory.take(budget, "new-" + i, 1, false, reset + InMemoryRateLimitStore.EXPIRY_MARGIN_MILLIS);
-		}
+		InMemoryRateLimitStore memory = oldKeysThenNewTrafficAt(reset + InMemoryRateLimitStore.EXPIRY_MARGIN_MILLIS);
 
 		assertThat(memory.size()).isEqualTo(5_000);
 	}
@@ -167,6 +149,21 @@ class InMemoryRateLimitStoreTests extends RateLimitStoreContractTests {
 	@Test
 	void costWhenNotPositiveShouldBeRejected() {
 		assertThatThrownBy(() -> store.take(STANDARD, key, 0, false, T0)).hasMessageContaining("cost");
+	}
+
+	/**
+	 * 100 keys of a one-second window taken at {@code T0} (their window resets at
+	 * {@code T0 + 1 s}), then 5,000 new keys taken at {@code newMillis}.
+	 */
+	private static InMemoryRateLimitStore oldKeysThenNewTrafficAt(long newMillis) {
+		InMemoryRateLimitStore memory = new InMemoryRateLimitStore(10_000);
+		for (int i = 0; i < 100; i++) {
+			memory.take(BRIEF, "old-" + i, 1, false, T0);
+		}
+		for (int i = 0; i < 5_000; i++) {
+			memory.take(BRIEF, "new-" + i, 1, false, newMillis);
+		}
+		return memory;
 	}
 
 }

@@ -1,18 +1,17 @@
 package dev.limiter.autoconfigure.actuate;
 
-import dev.limiter.test.web.HttpSupport;
-import dev.limiter.test.web.RoutesTestApplication;
-
 import java.net.http.HttpResponse;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.limiter.servlet.TokenHashing;
+import dev.limiter.test.web.HttpSupport;
 import dev.limiter.test.web.RecordingStore;
+import dev.limiter.test.web.RoutesHttpTest;
+import dev.limiter.test.web.RoutesTestApplication;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -21,15 +20,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The limiter actuator endpoint over real HTTP, exposed the way an application exposes
  * it.
  */
-@SpringBootTest(classes = RoutesTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = {
-				// The auth guard counts in the same store; these tests assert on the
-				// limiter's own keys.
-				"limiter.auth-guard.enabled=false", RoutesTestApplication.TIGHT, RoutesTestApplication.TIGHT_DURATION,
-				RoutesTestApplication.LOOSE, RoutesTestApplication.LOOSE_DURATION, RoutesTestApplication.PER_ROUTE,
-				RoutesTestApplication.PER_ROUTE_DURATION, RoutesTestApplication.PER_ROUTE_SCOPE,
-				"management.endpoints.web.exposure.include=limiter,health", "limiter.routes[0].pattern=/actuator/**",
-				"limiter.routes[0].exempt=true", "limiter.routes[0].reason=operations", })
+@RoutesHttpTest(properties = { RoutesTestApplication.PER_ROUTE_SCOPE,
+		"management.endpoints.web.exposure.include=limiter,health", "limiter.routes[0].pattern=/actuator/**",
+		"limiter.routes[0].exempt=true", "limiter.routes[0].reason=operations" })
 class LimiterEndpointHttpTests {
 
 	private final ObjectMapper json = new ObjectMapper();

@@ -1,10 +1,8 @@
 package dev.limiter.autoconfigure.actuate;
 
 import dev.limiter.test.web.HttpSupport;
-import dev.limiter.test.web.RoutesTestApplication;
-
+import dev.limiter.test.web.RoutesHttpTest;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -13,13 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Same context as {@link LimiterMetersTests}: the application exposes no limiter
  * endpoint.
  */
-@SpringBootTest(classes = RoutesTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = {
-				// The auth guard counts in the same store; these tests assert on the
-				// limiter's own keys.
-				"limiter.auth-guard.enabled=false", RoutesTestApplication.TIGHT, RoutesTestApplication.TIGHT_DURATION,
-				RoutesTestApplication.LOOSE, RoutesTestApplication.LOOSE_DURATION, RoutesTestApplication.PER_ROUTE,
-				RoutesTestApplication.PER_ROUTE_DURATION, })
+@RoutesHttpTest
 class LimiterEndpointNotExposedTests {
 
 	@LocalServerPort

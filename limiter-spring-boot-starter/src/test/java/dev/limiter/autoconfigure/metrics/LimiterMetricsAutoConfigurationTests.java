@@ -2,7 +2,6 @@ package dev.limiter.autoconfigure.metrics;
 
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
 import dev.limiter.autoconfigure.LimiterServletAutoConfiguration;
-
 import dev.limiter.autoconfigure.actuate.LimiterEndpointAutoConfiguration;
 import dev.limiter.metrics.MicrometerRateLimitObserver;
 import dev.limiter.servlet.RateLimitFilter;

@@ -1,53 +1,32 @@
 package dev.limiter.test.web;
 
-import java.io.IOException;
 import java.time.Clock;
 import java.time.Instant;
 
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.spring.RateLimitExempt;
 import dev.limiter.spring.RateLimited;
-import jakarta.servlet.FilterChain;
-import jakarta.servlet.ServletException;
-import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Bean;
-import org.springframework.security.config.annotation.web.builders.HttpSecurity;
-import org.springframework.security.config.http.SessionCreationPolicy;
-import org.springframework.security.core.context.SecurityContextHolder;
-import org.springframework.security.web.SecurityFilterChain;
-import org.springframework.security.web.authentication.AnonymousAuthenticationFilter;
+import org.springframework.context.annotation.Import;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RestController;
-import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * Controllers covering every precedence combination. Budgets used (set by each test's
- * properties): {@code tight}, {@code loose}, {@code per-route}.
+ * Controllers covering every precedence combination. Budgets used (set by
+ * {@link RoutesHttpTest}): {@code tight}, {@code loose}, {@code per-route}.
  * {@code Authorization: Bearer good-<name>} authenticates as {@code <name>}.
  */
 @SpringBootConfiguration
 @EnableAutoConfiguration
+@Import(GoodTokenSecurity.class)
 public class RoutesTestApplication {
 
 	public static final Instant NOW = Instant.parse("2030-01-01T00:00:18Z");
 
-	/** Every test app property set needs these budgets; each test adds its own. */
-	public static final String TIGHT = "limiter.budgets.tight.windows.minute.limit=2";
-
-	public static final String TIGHT_DURATION = "limiter.budgets.tight.windows.minute.duration=1m";
-
-	public static final String LOOSE = "limiter.budgets.loose.windows.minute.limit=100";
-
-	public static final String LOOSE_DURATION = "limiter.budgets.loose.windows.minute.duration=1m";
-
-	public static final String PER_ROUTE = "limiter.budgets.per-route.windows.minute.limit=3";
-
-	public static final String PER_ROUTE_DURATION = "limiter.budgets.per-route.windows.minute.duration=1m";
-
+	/** The budget {@code per-route} counts per matched route pattern. */
 	public static final String PER_ROUTE_SCOPE = "limiter.budgets.per-route.scope=route";
 
 	@Bean(name = "limiterClock")
@@ -58,31 +37,6 @@ public class RoutesTestApplication {
 	@Bean
 	RateLimitStore recordingStore() {
 		return new RecordingStore();
-	}
-
-	@Bean
-	SecurityFilterChain securityFilterChain(HttpSecurity http) throws Exception {
-		return http.csrf(csrf -> csrf.disable())
-			.sessionManagement(s -> s.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
-			.authorizeHttpRequests(authorize -> authorize.anyRequest().permitAll())
-			.addFilterBefore(new GoodTokenFilter(), AnonymousAuthenticationFilter.class)
-			.build();
-	}
-
-	static final class GoodTokenFilter extends OncePerRequestFilter {
-
-		@Override
-		protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
-				throws ServletException, IOException {
-			String header = request.getHeader("Authorization");
-			if (header != null && header.startsWith("Bearer good-")) {
-				SecurityContextHolder.getContext()
-					.setAuthentication(new TokenCredentialAuthentication(header.substring("Bearer good-".length()),
-							header.substring("Bearer ".length())));
-			}
-			chain.doFilter(request, response);
-		}
-
 	}
 
 	@RestController
