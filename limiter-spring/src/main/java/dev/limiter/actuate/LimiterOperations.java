@@ -118,7 +118,7 @@ public class LimiterOperations {
 					continue;
 				}
 				counters.add(new CountersDescriptor(target.name(), route,
-						state.bounds().stream().map(LimiterOperations::describe).toList()));
+						state.bounds().stream().map(LimiterOperations::describe).toList(), state.degraded()));
 			}
 		}
 		return new KeyDescriptor(keyHash, Instant.ofEpochMilli(now).toString(), counters);
@@ -252,7 +252,11 @@ public class LimiterOperations {
 	public record KeyDescriptor(String key, String at, List<CountersDescriptor> counters) {
 	}
 
-	public record CountersDescriptor(String budget, String route, List<BoundDescriptor> bounds) {
+	/**
+	 * One budget's counters of the key; {@code degraded} when they were read from the
+	 * in-process fallback because the store cannot answer (exact for this instance only).
+	 */
+	public record CountersDescriptor(String budget, String route, List<BoundDescriptor> bounds, boolean degraded) {
 	}
 
 	public record BoundDescriptor(String name, boolean concurrency, long limit, long remaining, String resetAt) {
