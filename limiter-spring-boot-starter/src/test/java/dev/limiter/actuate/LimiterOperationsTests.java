@@ -18,6 +18,7 @@ import dev.limiter.core.contract.ForwardingRateLimitStore;
 import dev.limiter.routes.RouteInventoryCheck;
 import dev.limiter.spring.BudgetOptions;
 import dev.limiter.spring.BudgetRegistry;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.support.StaticListableBeanFactory;
 
@@ -67,6 +68,20 @@ class LimiterOperationsTests {
 
 		assertThat(answer.status()).isEqualTo(200);
 		assertThat(counters(answer)).singleElement().satisfies((counters) -> assertThat(counters.degraded()).isTrue());
+	}
+
+	@Test
+	void keyWhenKeyHashIsMalformedShouldAnswerAProblemThatNeverEchoesIt() {
+		LimiterOperations.Answer answer = operations(RateLimitStores.inMemory(100)).key("keys", "sp_raw_token", null);
+
+		assertThat(answer.status()).isEqualTo(400);
+		assertThat(answer.body()).asInstanceOf(InstanceOfAssertFactories.map(String.class, Object.class))
+			.containsEntry("type", "about:blank")
+			.containsEntry("title", "Bad Request")
+			.containsEntry("status", 400)
+			.containsEntry("error", "malformed_key_hash")
+			.containsKeys("detail", "message")
+			.allSatisfy((name, value) -> assertThat(String.valueOf(value)).doesNotContain("sp_raw_token"));
 	}
 
 	private LimiterOperations operations(RateLimitStore store) {

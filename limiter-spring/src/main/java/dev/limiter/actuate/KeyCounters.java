@@ -11,7 +11,6 @@ import java.util.regex.Pattern;
 
 import dev.limiter.actuate.LimiterOperations.Answer;
 import dev.limiter.actuate.LimiterOperations.CountersDescriptor;
-import dev.limiter.actuate.LimiterOperations.ErrorDescriptor;
 import dev.limiter.actuate.LimiterOperations.KeyDescriptor;
 import dev.limiter.actuate.LimiterOperations.ResetDescriptor;
 import dev.limiter.core.Budget;
@@ -22,7 +21,11 @@ import dev.limiter.servlet.RouteScopedKeys;
 import dev.limiter.spring.BudgetOptions;
 import dev.limiter.spring.BudgetRegistry;
 import dev.limiter.spring.BudgetScope;
+import dev.limiter.web.ProblemJson;
+import dev.limiter.web.ProblemResponse;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
 
 /**
  * {@code /actuator/limiter/keys/{keyHash}}: one key's counters in one budget or in every
@@ -181,8 +184,17 @@ final class KeyCounters {
 			this.error = error;
 		}
 
+		/**
+		 * A problem like every other response of the limiter, keeping the {@code error}
+		 * and {@code message} members the endpoint always had.
+		 */
 		Answer response() {
-			return new Answer(status, new ErrorDescriptor(status, error, getMessage()));
+			ProblemDetail problem = ProblemResponse.of(status, HttpStatus.valueOf(status).getReasonPhrase())
+				.detail(getMessage())
+				.with("error", error)
+				.with("message", getMessage())
+				.problem();
+			return new Answer(status, ProblemJson.members(problem));
 		}
 
 	}

@@ -157,8 +157,4 @@ public class LimiterOperations {
 	public record Answer(int status, Object body) {
 	}
 
-	/** The body of a rejected request; it never repeats what the caller sent. */
-	public record ErrorDescriptor(int status, String error, String message) {
-	}
-
 }
