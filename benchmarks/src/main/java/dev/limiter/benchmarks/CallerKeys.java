@@ -1,8 +1,8 @@
 package dev.limiter.benchmarks;
 
+import dev.limiter.core.Sha256;
+
 import java.nio.ByteBuffer;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
 
 /**
@@ -16,13 +16,8 @@ final class CallerKeys {
 	}
 
 	static String key(long i) {
-		try {
-			byte[] digest = MessageDigest.getInstance("SHA-256").digest(ByteBuffer.allocate(8).putLong(i).array());
-			return "t:" + Base64.getUrlEncoder().withoutPadding().encodeToString(digest);
-		}
-		catch (NoSuchAlgorithmException e) {
-			throw new IllegalStateException(e);
-		}
+		byte[] digest = Sha256.digest(ByteBuffer.allocate(8).putLong(i).array());
+		return "t:" + Base64.getUrlEncoder().withoutPadding().encodeToString(digest);
 	}
 
 	static String[] keys(int count) {

@@ -38,7 +38,7 @@ public final class MemoryFootprint {
 		int keys = Integer.parseInt(options.getOrDefault("keys", "1000000"));
 		int flood = Integer.parseInt(options.getOrDefault("flood", "3000000"));
 		int bound = Integer.parseInt(options.getOrDefault("bound", "100000"));
-		Budget budget = RedisLoad.budget(600, 36_000);
+		Budget budget = RedisPeers.budget(600, 36_000);
 		long now = System.currentTimeMillis();
 
 		Map<String, Object> out = new LinkedHashMap<>();

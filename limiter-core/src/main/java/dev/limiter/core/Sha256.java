@@ -18,8 +18,13 @@ public final class Sha256 {
 
 	/** The 32 bytes of the SHA-256 of {@code text} in UTF-8. */
 	public static byte[] digest(String text) {
+		return digest(text.getBytes(StandardCharsets.UTF_8));
+	}
+
+	/** The 32 bytes of the SHA-256 of {@code bytes}. */
+	public static byte[] digest(byte[] bytes) {
 		try {
-			return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+			return MessageDigest.getInstance("SHA-256").digest(bytes);
 		}
 		catch (NoSuchAlgorithmException ex) {
 			throw new IllegalStateException("every Java platform has SHA-256", ex);

@@ -4,25 +4,19 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
-import java.util.regex.Pattern;
 
 import dev.limiter.core.BoundVerdict;
 import dev.limiter.core.Budget;
 import dev.limiter.core.FailOpenRateLimitStore;
-import dev.limiter.core.KeyState;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.Window;
 import dev.limiter.routes.RouteInventory;
 import dev.limiter.routes.RouteInventoryCheck;
-import dev.limiter.servlet.RouteScopedKeys;
 import dev.limiter.spring.BudgetOptions;
 import dev.limiter.spring.BudgetRegistry;
-import dev.limiter.spring.BudgetScope;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.lang.Nullable;
 
@@ -30,19 +24,12 @@ import org.springframework.lang.Nullable;
  * What the {@code limiter} actuator endpoint answers, without the actuator's annotations
  * (they are wiring). {@code /actuator/limiter}: the resolved budgets with their totals,
  * the route inventory, the store and its mode. {@code /actuator/limiter/keys/{keyHash}}:
- * one key's counters, read without counting (GET), or forgotten (DELETE). The key hash is
- * the counter key the default key resolver produces ({@code t:} + SHA-256 of the token,
- * base64url without padding); a raw token is never accepted: anything else is a 400.
+ * one key's counters, read without counting (GET), or forgotten (DELETE)
+ * ({@link KeyCounters}). The key hash is the counter key the default key resolver
+ * produces ({@code t:} + SHA-256 of the token, base64url without padding); a raw token is
+ * never accepted: anything else is a 400.
  */
 public class LimiterOperations {
-
-	static final String KEYS_SEGMENT = "keys";
-
-	/**
-	 * {@code t:} (token) or {@code p:} (principal) + 43 base64url characters, or
-	 * {@code a:} + an IP address.
-	 */
-	private static final Pattern KEY_HASH = Pattern.compile("(?:[tp]:[A-Za-z0-9_-]{43})|(?:a:[0-9A-Fa-f:.]{2,45})");
 
 	private final BudgetRegistry budgets;
 
@@ -54,7 +41,7 @@ public class LimiterOperations {
 
 	private final RateLimitTotals totals;
 
-	private final Clock clock;
+	private final KeyCounters keys;
 
 	public LimiterOperations(BudgetRegistry budgets, BudgetOptions options, ObjectProvider<RateLimitStore> stores,
 			ObjectProvider<RouteInventoryCheck> inventory, RateLimitTotals totals, Clock clock) {
@@ -63,7 +50,7 @@ public class LimiterOperations {
 		this.stores = stores;
 		this.inventory = inventory;
 		this.totals = totals;
-		this.clock = clock;
+		this.keys = new KeyCounters(budgets, options, stores, this::routes, clock);
 	}
 
 	public LimiterDescriptor limiter() {
@@ -85,12 +72,7 @@ public class LimiterOperations {
 	 * counting.
 	 */
 	public Answer key(String segment, String keyHash, @Nullable String budget) {
-		try {
-			return new Answer(200, peek(segment, keyHash, budget));
-		}
-		catch (BadRequest bad) {
-			return bad.response();
-		}
+		return keys.read(segment, keyHash, budget);
 	}
 
 	/**
@@ -98,101 +80,7 @@ public class LimiterOperations {
 	 * budget.
 	 */
 	public Answer reset(String segment, String keyHash, @Nullable String budget) {
-		try {
-			return new Answer(200, forget(segment, keyHash, budget));
-		}
-		catch (BadRequest bad) {
-			return bad.response();
-		}
-	}
-
-	private KeyDescriptor peek(String segment, String keyHash, String budget) {
-		requireKeysSegment(segment);
-		RateLimitStore store = requireStore();
-		long now = clock.millis();
-		List<CountersDescriptor> counters = new ArrayList<>();
-		for (Budget target : targets(budget)) {
-			for (String route : routesOf(target, budget != null)) {
-				KeyState state = store.peek(target, counterKey(keyHash(keyHash), route), now);
-				if (route != null && budget == null && untouched(state)) {
-					continue;
-				}
-				counters.add(new CountersDescriptor(target.name(), route,
-						state.bounds().stream().map(LimiterOperations::describe).toList()));
-			}
-		}
-		return new KeyDescriptor(keyHash, Instant.ofEpochMilli(now).toString(), counters);
-	}
-
-	private ResetDescriptor forget(String segment, String keyHash, String budget) {
-		requireKeysSegment(segment);
-		RateLimitStore store = requireStore();
-		String key = keyHash(keyHash);
-		List<String> reset = new ArrayList<>();
-		for (Budget target : targets(budget)) {
-			for (String route : routesOf(target, true)) {
-				store.reset(target, counterKey(key, route));
-			}
-			reset.add(target.name());
-		}
-		return new ResetDescriptor(keyHash, reset);
-	}
-
-	private static void requireKeysSegment(String segment) {
-		if (!KEYS_SEGMENT.equals(segment)) {
-			throw new BadRequest(404, "not_found", "Use /actuator/limiter/keys/{keyHash}.");
-		}
-	}
-
-	private RateLimitStore requireStore() {
-		RateLimitStore store = stores.getIfAvailable();
-		if (store == null) {
-			throw new IllegalStateException("no RateLimitStore");
-		}
-		return store;
-	}
-
-	private static String keyHash(String keyHash) {
-		if (keyHash == null || !KEY_HASH.matcher(keyHash).matches()) {
-			throw new BadRequest(400, "malformed_key_hash", "The key hash must be a counter key: 't:' followed by "
-					+ "the SHA-256 of the token in base64url without padding (43 characters), 'p:' and the same of a "
-					+ "principal name, or 'a:' and an IP address. Never send a raw token.");
-		}
-		return keyHash;
-	}
-
-	private List<Budget> targets(String budget) {
-		if (budget == null) {
-			return List.copyOf(budgets.all());
-		}
-		return List.of(budgets.find(budget)
-			.orElseThrow(() -> new BadRequest(400, "unknown_budget",
-					"Unknown budget; known budgets are " + budgets.all().stream().map(Budget::name).toList())));
-	}
-
-	/**
-	 * {@code null} for a key-scoped budget; every route pattern in the inventory for a
-	 * route-scoped one.
-	 */
-	private List<String> routesOf(Budget budget, boolean includeUnmatched) {
-		List<String> routes = new ArrayList<>();
-		if (options.scope(budget.name()) != BudgetScope.ROUTE) {
-			routes.add(null);
-			return routes;
-		}
-		Set<String> patterns = new LinkedHashSet<>();
-		routes().entries().forEach(entry -> patterns.add(entry.pattern()));
-		patterns.add(RouteScopedKeys.UNMATCHED);
-		routes.addAll(patterns);
-		return routes;
-	}
-
-	private static String counterKey(String key, String route) {
-		return route == null ? key : RouteScopedKeys.withRoute(key, route);
-	}
-
-	private static boolean untouched(KeyState state) {
-		return state.bounds().stream().allMatch(bound -> bound.remaining() == bound.limit());
+		return keys.forget(segment, keyHash, budget);
 	}
 
 	private RouteInventory routes() {
@@ -225,7 +113,7 @@ public class LimiterOperations {
 				entry.exempt(), entry.reason(), entry.source().label());
 	}
 
-	private static BoundDescriptor describe(BoundVerdict bound) {
+	static BoundDescriptor describe(BoundVerdict bound) {
 		return new BoundDescriptor(bound.name(), bound.concurrency(), bound.limit(), bound.remaining(),
 				Instant.ofEpochMilli(bound.resetAtMillis()).toString());
 	}
@@ -252,7 +140,11 @@ public class LimiterOperations {
 	public record KeyDescriptor(String key, String at, List<CountersDescriptor> counters) {
 	}
 
-	public record CountersDescriptor(String budget, String route, List<BoundDescriptor> bounds) {
+	/**
+	 * One budget's counters of the key; {@code degraded} when they were read from the
+	 * in-process fallback because the store cannot answer (exact for this instance only).
+	 */
+	public record CountersDescriptor(String budget, String route, List<BoundDescriptor> bounds, boolean degraded) {
 	}
 
 	public record BoundDescriptor(String name, boolean concurrency, long limit, long remaining, String resetAt) {
@@ -263,32 +155,6 @@ public class LimiterOperations {
 
 	/** An HTTP status and the body to answer with. */
 	public record Answer(int status, Object body) {
-	}
-
-	/** The body of a rejected request; it never repeats what the caller sent. */
-	public record ErrorDescriptor(int status, String error, String message) {
-	}
-
-	/**
-	 * Bad input ends as a 4xx answer written here, never as an exception the error page
-	 * would echo.
-	 */
-	private static final class BadRequest extends RuntimeException {
-
-		private final int status;
-
-		private final String error;
-
-		BadRequest(int status, String error, String message) {
-			super(message, null, false, false);
-			this.status = status;
-			this.error = error;
-		}
-
-		Answer response() {
-			return new Answer(status, new ErrorDescriptor(status, error, getMessage()));
-		}
-
 	}
 
 }

@@ -1,40 +1,44 @@
 package dev.limiter.guard;
 
 import dev.limiter.core.Lease;
-import dev.limiter.core.RateLimitStoreException;
 import dev.limiter.core.guard.AuthGuardStore;
 import dev.limiter.core.guard.GuardState;
+import dev.limiter.resilience.StoreCircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 
-import java.util.Locale;
 import java.util.Objects;
-import java.util.function.Supplier;
 
 /**
- * The guard's store behind the limiter's circuit breaker, like the limiter's own store: a
- * guard call that times out counts against Redis exactly as a decision does, and an open
- * breaker spares the guard its round trip. Success settlements and releases are sent
- * without waiting and are not counted, as for lease releases.
+ * The guard's store behind the limiter's circuit breaker, with the limiter's own store's
+ * policy ({@link StoreCircuitBreaker}): a guard call that times out counts against Redis
+ * exactly as a decision does, and an open breaker spares the guard its round trip.
+ * Success settlements and releases are sent without waiting and are not counted, as for
+ * lease releases.
+ *
+ * @param store the guard's store
+ * @param breaker the breaker it shares with the limiter's store
  */
-public final class CircuitBreakingAuthGuardStore implements AuthGuardStore {
+public record CircuitBreakingAuthGuardStore(AuthGuardStore store,
+		StoreCircuitBreaker breaker) implements AuthGuardStore {
 
-	private final AuthGuardStore store;
+	public CircuitBreakingAuthGuardStore {
+		Objects.requireNonNull(store, "store");
+		Objects.requireNonNull(breaker, "breaker");
+	}
 
-	private final CircuitBreaker breaker;
-
+	/** The guard's store behind a breaker of its own. */
 	public CircuitBreakingAuthGuardStore(AuthGuardStore store, CircuitBreaker breaker) {
-		this.store = Objects.requireNonNull(store, "store");
-		this.breaker = Objects.requireNonNull(breaker, "breaker");
+		this(store, new StoreCircuitBreaker(breaker));
 	}
 
 	@Override
 	public Reservation reserve(String addressKey, long nowMillis) {
-		return guarded(() -> store.reserve(addressKey, nowMillis));
+		return breaker.call(() -> store.reserve(addressKey, nowMillis));
 	}
 
 	@Override
 	public Failure fail(String addressKey, Lease reservation, long nowMillis) {
-		return guarded(() -> store.fail(addressKey, reservation, nowMillis));
+		return breaker.call(() -> store.fail(addressKey, reservation, nowMillis));
 	}
 
 	@Override
@@ -49,25 +53,7 @@ public final class CircuitBreakingAuthGuardStore implements AuthGuardStore {
 
 	@Override
 	public GuardState state(String addressKey, long nowMillis) {
-		return guarded(() -> store.state(addressKey, nowMillis));
-	}
-
-	private <T> T guarded(Supplier<T> call) {
-		if (!breaker.tryAcquirePermission()) {
-			throw new RateLimitStoreException("circuit breaker '" + breaker.getName() + "' is "
-					+ breaker.getState().name().toLowerCase(Locale.ROOT) + "; store not called");
-		}
-		long start = breaker.getCurrentTimestamp();
-		try {
-			T result = call.get();
-			breaker.onSuccess(breaker.getCurrentTimestamp() - start, breaker.getTimestampUnit());
-			return result;
-		}
-		catch (RuntimeException failure) {
-			breaker.onError(breaker.getCurrentTimestamp() - start, breaker.getTimestampUnit(), failure);
-			throw failure instanceof RateLimitStoreException ? failure
-					: new RateLimitStoreException("store failed: " + failure.getMessage(), failure);
-		}
+		return breaker.call(() -> store.state(addressKey, nowMillis));
 	}
 
 }

@@ -2,6 +2,7 @@ package dev.limiter.web;
 
 import java.net.URI;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 import org.springframework.http.ProblemDetail;
@@ -21,32 +22,40 @@ public final class ProblemJson {
 	}
 
 	public static String encode(ProblemDetail problem) {
-		StringBuilder out = new StringBuilder("{\"type\":");
-		URI type = problem.getType();
-		quote(type == null ? "about:blank" : type.toString(), out);
-		if (problem.getTitle() != null) {
-			out.append(",\"title\":");
-			quote(problem.getTitle(), out);
-		}
-		out.append(",\"status\":").append(problem.getStatus());
-		if (problem.getDetail() != null) {
-			out.append(",\"detail\":");
-			quote(problem.getDetail(), out);
-		}
-		if (problem.getInstance() != null) {
-			out.append(",\"instance\":");
-			quote(problem.getInstance().toString(), out);
-		}
-		Map<String, Object> properties = problem.getProperties();
-		if (properties != null) {
-			for (Map.Entry<String, Object> property : properties.entrySet()) {
+		StringBuilder out = new StringBuilder("{");
+		for (Map.Entry<String, Object> member : members(problem).entrySet()) {
+			if (out.length() > 1) {
 				out.append(',');
-				quote(property.getKey(), out);
-				out.append(':');
-				value(property.getValue(), out);
 			}
+			quote(member.getKey(), out);
+			out.append(':');
+			value(member.getValue(), out);
 		}
 		return out.append('}').toString();
+	}
+
+	/**
+	 * The members of {@code problem} in the order they are written, for a writer that
+	 * serialises them itself (the actuator endpoint's, through its own Jackson mapper).
+	 */
+	public static Map<String, Object> members(ProblemDetail problem) {
+		Map<String, Object> members = new LinkedHashMap<>();
+		URI type = problem.getType();
+		members.put("type", (type == null) ? "about:blank" : type.toString());
+		if (problem.getTitle() != null) {
+			members.put("title", problem.getTitle());
+		}
+		members.put("status", problem.getStatus());
+		if (problem.getDetail() != null) {
+			members.put("detail", problem.getDetail());
+		}
+		if (problem.getInstance() != null) {
+			members.put("instance", problem.getInstance().toString());
+		}
+		if (problem.getProperties() != null) {
+			members.putAll(problem.getProperties());
+		}
+		return members;
 	}
 
 	private static void value(Object value, StringBuilder out) {

@@ -25,13 +25,14 @@ class BearerTokenFilter extends OncePerRequestFilter {
 	}
 
 	@Override
+	protected boolean shouldNotFilter(HttpServletRequest request) {
+		return request.getHeader("Authorization") == null;
+	}
+
+	@Override
 	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
 			throws ServletException, IOException {
 		String header = request.getHeader("Authorization");
-		if (header == null) {
-			chain.doFilter(request, response);
-			return;
-		}
 		Optional<TokenService.TokenHolder> holder = Optional.empty();
 		if (header.length() > 7 && header.substring(0, 7).toLowerCase(Locale.ROOT).equals("bearer ")) {
 			holder = tokens.authenticate(header.substring(7).trim());

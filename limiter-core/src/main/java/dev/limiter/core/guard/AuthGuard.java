@@ -3,13 +3,9 @@ package dev.limiter.core.guard;
 import dev.limiter.core.Lease;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStoreException;
+import dev.limiter.core.Sha256;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Blocks an address that keeps failing authentication, checked before the credential is
@@ -41,14 +37,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * <li>an address that failed here since its last success: a later success through a
  * remembered credential still clears its failures (the one store call of that path).</li>
  * </ul>
- * Each memory holds at most {@value #LOCAL_MAX_KEYS} entries; when full of live entries
- * it stops learning, and the store answers as before (the safe direction).
+ * Each memory ({@link ExpiringKeys}) holds at most {@value #LOCAL_MAX_KEYS} entries; when
+ * full of live entries it stops learning, and the store answers as before (the safe
+ * direction).
  */
 public final class AuthGuard {
-
-	static final String PENDING_BUDGET = StoreBackedAuthGuardStore.PENDING_BUDGET;
-	static final String FAILURES_BUDGET = StoreBackedAuthGuardStore.FAILURES_BUDGET;
-	static final String BLOCK_BUDGET = StoreBackedAuthGuardStore.BLOCK_BUDGET;
 
 	private static final long SATURATED_RETRY_MILLIS = 1000;
 	static final int LOCAL_MAX_KEYS = 10_000;
@@ -57,22 +50,21 @@ public final class AuthGuard {
 
 	private final AuthGuardPolicy policy;
 
-	/** Address key to the end of a block this instance knows of. */
-	private final ConcurrentHashMap<String, Long> blocks = new ConcurrentHashMap<>();
+	/** Address keys under a block this instance knows of, until it ends. */
+	private final ExpiringKeys blocks = new ExpiringKeys(LOCAL_MAX_KEYS);
 
 	/**
 	 * The blocks among {@link #blocks} that were decided without the authoritative store.
 	 */
-	private final ConcurrentHashMap<String, Long> degradedBlocks = new ConcurrentHashMap<>();
+	private final ExpiringKeys degradedBlocks = new ExpiringKeys(LOCAL_MAX_KEYS);
 
-	/** Credential key to the end of the time it is remembered as authenticated here. */
-	private final ConcurrentHashMap<String, Long> authenticated = new ConcurrentHashMap<>();
+	/** Credential keys remembered as authenticated here. */
+	private final ExpiringKeys authenticated = new ExpiringKeys(LOCAL_MAX_KEYS);
 
 	/**
-	 * Address key to when this instance last counted a failure for it (not cleared
-	 * since).
+	 * Address keys this instance counted a failure for (not cleared since), for a window.
 	 */
-	private final ConcurrentHashMap<String, Long> failedHere = new ConcurrentHashMap<>();
+	private final ExpiringKeys failedHere = new ExpiringKeys(LOCAL_MAX_KEYS);
 
 	/**
 	 * The guard on any store, through its ordinary SPI
@@ -94,17 +86,7 @@ public final class AuthGuard {
 	 */
 	public static String addressKey(String remoteAddress) {
 		String address = remoteAddress == null || remoteAddress.isEmpty() ? "unknown" : remoteAddress;
-		return "addr:" + sha256Hex(address, 16);
-	}
-
-	private static String sha256Hex(String text, int bytes) {
-		try {
-			byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-			return HexFormat.of().formatHex(digest, 0, bytes);
-		}
-		catch (NoSuchAlgorithmException e) {
-			throw new IllegalStateException("SHA-256 is required of every Java runtime", e);
-		}
+		return "addr:" + Sha256.hex(address, 16);
 	}
 
 	/**
@@ -113,7 +95,7 @@ public final class AuthGuard {
 	 * credential is a different (unknown) one.
 	 */
 	public static String credentialKey(String authorizationHeader) {
-		return sha256Hex(authorizationHeader == null ? "" : authorizationHeader, 32);
+		return Sha256.hex(authorizationHeader == null ? "" : authorizationHeader, 32);
 	}
 
 	public AuthGuardPolicy policy() {
@@ -138,11 +120,11 @@ public final class AuthGuard {
 	 * request is admitted without a reservation (fail open).
 	 */
 	public GuardAdmission admit(String addressKey, String credentialKey, long nowMillis) {
-		long knownBlock = knownUntil(blocks, addressKey, nowMillis);
+		long knownBlock = blocks.until(addressKey, nowMillis);
 		if (knownBlock > 0) {
-			return blocked(addressKey, knownBlock, nowMillis, knownUntil(degradedBlocks, addressKey, nowMillis) > 0);
+			return blocked(addressKey, knownBlock, nowMillis, degradedBlocks.contains(addressKey, nowMillis));
 		}
-		if (credentialKey != null && knownUntil(authenticated, credentialKey, nowMillis) > 0) {
+		if (credentialKey != null && authenticated.contains(credentialKey, nowMillis)) {
 			return new GuardAdmission(GuardAdmission.Outcome.ADMITTED, addressKey, 0, null, false, 0, credentialKey);
 		}
 		try {
@@ -150,7 +132,7 @@ public final class AuthGuard {
 			switch (reservation.outcome()) {
 				case BLOCKED -> {
 					rememberBlock(addressKey, reservation.blockedUntilMillis(), reservation.degraded(), nowMillis);
-					failedHere.remove(addressKey);
+					failedHere.forget(addressKey);
 					return blocked(addressKey, reservation.blockedUntilMillis(), nowMillis, reservation.degraded());
 				}
 				case SATURATED -> {
@@ -177,16 +159,16 @@ public final class AuthGuard {
 		if (admission.credentialKey() != null) {
 			// A credential remembered as good that fails now (revoked, expired) is a
 			// guess like any other.
-			authenticated.remove(admission.credentialKey());
+			authenticated.forget(admission.credentialKey());
 		}
-		remember(failedHere, admission.addressKey(), nowMillis + policy.window().toMillis(), nowMillis);
+		failedHere.remember(admission.addressKey(), nowMillis + policy.window().toMillis(), nowMillis);
 		try {
 			AuthGuardStore.Failure failure = store.fail(admission.addressKey(), admission.reservation(), nowMillis);
 			if (failure.blockedUntilMillis() > nowMillis) {
 				// the failure is counted where the reservation was: by the fallback when
 				// that one was degraded
 				rememberBlock(admission.addressKey(), failure.blockedUntilMillis(), admission.degraded(), nowMillis);
-				failedHere.remove(admission.addressKey());
+				failedHere.forget(admission.addressKey());
 			}
 			return failure.reachedThreshold();
 		}
@@ -207,10 +189,10 @@ public final class AuthGuard {
 	public void succeeded(GuardAdmission admission, long nowMillis) {
 		requireAdmitted(admission);
 		if (admission.credentialKey() != null && policy.rememberAuthenticated().toMillis() > 0) {
-			remember(authenticated, admission.credentialKey(), nowMillis + policy.rememberAuthenticated().toMillis(),
+			authenticated.remember(admission.credentialKey(), nowMillis + policy.rememberAuthenticated().toMillis(),
 					nowMillis);
 		}
-		boolean failedHereSince = failedHere.remove(admission.addressKey()) != null;
+		boolean failedHereSince = failedHere.forget(admission.addressKey());
 		boolean clearFailures = admission.failuresSeen() > 0 || failedHereSince;
 		if (!clearFailures && admission.reservation() == null) {
 			return;
@@ -241,46 +223,13 @@ public final class AuthGuard {
 	}
 
 	private void rememberBlock(String addressKey, long until, boolean degraded, long nowMillis) {
-		remember(blocks, addressKey, until, nowMillis);
+		blocks.remember(addressKey, until, nowMillis);
 		if (degraded) {
-			remember(degradedBlocks, addressKey, until, nowMillis);
+			degradedBlocks.remember(addressKey, until, nowMillis);
 		}
 		else {
-			degradedBlocks.remove(addressKey);
+			degradedBlocks.forget(addressKey);
 		}
-	}
-
-	/**
-	 * The end of an entry still running at {@code nowMillis}, else 0 (and an ended entry
-	 * is dropped).
-	 */
-	private static long knownUntil(ConcurrentHashMap<String, Long> memory, String key, long nowMillis) {
-		Long until = memory.get(key);
-		if (until == null) {
-			return 0;
-		}
-		if (until > nowMillis) {
-			return until;
-		}
-		memory.remove(key, until);
-		return 0;
-	}
-
-	/**
-	 * Remembers an entry until {@code until}, unless the memory is full of entries still
-	 * running.
-	 */
-	private static void remember(ConcurrentHashMap<String, Long> memory, String key, long until, long nowMillis) {
-		if (until <= nowMillis) {
-			return;
-		}
-		if (memory.size() >= LOCAL_MAX_KEYS && !memory.containsKey(key)) {
-			memory.values().removeIf(end -> end <= nowMillis);
-			if (memory.size() >= LOCAL_MAX_KEYS) {
-				return;
-			}
-		}
-		memory.merge(key, until, Math::max);
 	}
 
 	private void release(Lease lease, long nowMillis) {

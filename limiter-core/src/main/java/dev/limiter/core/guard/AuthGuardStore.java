@@ -1,6 +1,7 @@
 package dev.limiter.core.guard;
 
 import dev.limiter.core.Lease;
+import dev.limiter.core.RateLimitStore;
 
 /**
  * Where the authentication-failure guard keeps an address's failures, lookups in flight
@@ -66,6 +67,12 @@ public interface AuthGuardStore {
 
 		public Reservation asDegraded() {
 			return new Reservation(outcome, blockedUntilMillis, lease, failuresSeen, true);
+		}
+
+		/** The same reservation, its lease bound to the store that must take it back. */
+		public Reservation withLeaseIssuedBy(RateLimitStore issuer) {
+			return lease == null ? this
+					: new Reservation(outcome, blockedUntilMillis, lease.issuedBy(issuer), failuresSeen, degraded);
 		}
 	}
 

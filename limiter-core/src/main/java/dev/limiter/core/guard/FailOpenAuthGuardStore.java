@@ -10,7 +10,7 @@ import java.util.Objects;
  * The guard's counterpart of {@link dev.limiter.core.FailOpenRateLimitStore}: asks the
  * authoritative guard store while it answers, and an in-process one (same rules, bounded
  * keys) when it throws; answers from the fallback are marked degraded. A reservation is
- * always settled where it was taken.
+ * always settled where it was taken: the fallback's leases name it as their issuer.
  */
 public final class FailOpenAuthGuardStore implements AuthGuardStore {
 
@@ -36,7 +36,7 @@ public final class FailOpenAuthGuardStore implements AuthGuardStore {
 			return authoritative.reserve(addressKey, nowMillis);
 		}
 		catch (RateLimitStoreException unavailable) {
-			return fallback.reserve(addressKey, nowMillis).asDegraded();
+			return fallback.reserve(addressKey, nowMillis).asDegraded().withLeaseIssuedBy(memory);
 		}
 	}
 
@@ -84,7 +84,7 @@ public final class FailOpenAuthGuardStore implements AuthGuardStore {
 	}
 
 	private boolean fromFallback(Lease reservation) {
-		return reservation != null && memory.issued(reservation);
+		return reservation != null && reservation.issuer() == memory;
 	}
 
 }

@@ -1,6 +1,7 @@
 package dev.limiter.core.guard;
 
 import dev.limiter.core.Lease;
+import dev.limiter.core.Seconds;
 
 import java.util.Optional;
 
@@ -61,6 +62,6 @@ public record GuardAdmission(Outcome outcome, String addressKey, long retryAfter
 		if (admitted()) {
 			return 0;
 		}
-		return Math.max(1, Math.floorDiv(retryAfterMillis + 999, 1000));
+		return Seconds.atLeastOne(retryAfterMillis);
 	}
 }

@@ -59,9 +59,10 @@ public final class StoreBackedAuthGuardStore implements AuthGuardStore {
 
 	@Override
 	public Reservation reserve(String addressKey, long nowMillis) {
-		long blockedUntil = blockedUntil(store.peek(block, addressKey, nowMillis));
+		KeyState blockState = store.peek(block, addressKey, nowMillis);
+		long blockedUntil = blockedUntil(blockState);
 		if (blockedUntil > nowMillis) {
-			return new Reservation(GuardAdmission.Outcome.BLOCKED, blockedUntil, null, 0, false);
+			return new Reservation(GuardAdmission.Outcome.BLOCKED, blockedUntil, null, 0, blockState.degraded());
 		}
 		Decision reservation = store.take(pending, addressKey, 1, true, nowMillis);
 		if (!reservation.allowed()) {

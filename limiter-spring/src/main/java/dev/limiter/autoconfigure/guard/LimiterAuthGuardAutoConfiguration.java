@@ -22,7 +22,7 @@ import dev.limiter.core.guard.FailOpenAuthGuardStore;
 import dev.limiter.core.guard.StoreBackedAuthGuardStore;
 import dev.limiter.guard.CircuitBreakingAuthGuardStore;
 import dev.limiter.resilience.CircuitBreakingRateLimitStore;
-import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import dev.limiter.resilience.StoreCircuitBreaker;
 import jakarta.servlet.DispatcherType;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
@@ -84,9 +84,9 @@ public class LimiterAuthGuardAutoConfiguration {
 	static AuthGuardStore guardStore(RateLimitStore store, AuthGuardPolicy policy, int fallbackMaxKeys) {
 		if (store instanceof FailOpenRateLimitStore failOpen) {
 			RateLimitStore inner = failOpen.authoritative();
-			CircuitBreaker breaker = null;
+			StoreCircuitBreaker breaker = null;
 			if (inner instanceof CircuitBreakingRateLimitStore breaking) {
-				breaker = breaking.circuitBreaker();
+				breaker = breaking.breaker();
 				inner = breaking.delegate();
 			}
 			if (inner instanceof OverLimitRememberingStore remembering) {

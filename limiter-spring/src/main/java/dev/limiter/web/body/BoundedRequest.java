@@ -25,6 +25,8 @@ final class BoundedRequest extends HttpServletRequestWrapper {
 
 	private BufferedReader reader;
 
+	private boolean drained;
+
 	BoundedRequest(HttpServletRequest request, long maxBytes) {
 		super(request);
 		this.maxBytes = maxBytes;
@@ -53,8 +55,15 @@ final class BoundedRequest extends HttpServletRequestWrapper {
 		return reader;
 	}
 
-	/** Reads what the application left unread, stopping once past the bound. */
+	/**
+	 * Reads what the application left unread, stopping once past the bound; once is
+	 * enough, since the application reads nothing after it started to answer.
+	 */
 	void drainWithinBound() {
+		if (drained) {
+			return;
+		}
+		drained = true;
 		try {
 			ServletInputStream in = getInputStream();
 			byte[] buffer = new byte[8192];

@@ -23,18 +23,13 @@ final class DiscardingAfterOverflowResponse extends HttpServletResponseWrapper {
 
 	private ServletOutputStream stream;
 
-	private boolean bodyFinished;
-
 	DiscardingAfterOverflowResponse(HttpServletResponse response, BoundedRequest request) {
 		super(response);
 		this.request = request;
 	}
 
 	private boolean answerDiscarded() {
-		if (!bodyFinished) {
-			bodyFinished = true;
-			request.drainWithinBound();
-		}
+		request.drainWithinBound();
 		return request.overflowed();
 	}
 

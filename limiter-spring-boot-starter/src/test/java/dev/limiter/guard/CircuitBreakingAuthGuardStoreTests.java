@@ -1,0 +1,123 @@
+package dev.limiter.guard;
+
+import java.time.Duration;
+
+import dev.limiter.core.Budget;
+import dev.limiter.core.Decision;
+import dev.limiter.core.KeyState;
+import dev.limiter.core.Lease;
+import dev.limiter.core.RateLimitStore;
+import dev.limiter.core.RateLimitStoreException;
+import dev.limiter.core.StoreNotCalledException;
+import dev.limiter.core.guard.AuthGuardStore;
+import dev.limiter.core.guard.GuardState;
+import dev.limiter.resilience.CircuitBreakingRateLimitStore;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * The guard's store behind the limiter's breaker: the same decoration as the limiter's
+ * store, so failures of either open it for both, and a refusal names the last real
+ * failure.
+ */
+class CircuitBreakingAuthGuardStoreTests {
+
+	private static final long T0 = 1_699_999_200_000L;
+
+	private static final Budget BUDGET = Budget.builder("b").window("minute", 10, Duration.ofMinutes(1)).build();
+
+	private final IllegalStateException storeError = new IllegalStateException("connection refused");
+
+	private final CircuitBreaker breaker = CircuitBreaker.of("limiter",
+			CircuitBreakerConfig.custom()
+				.slidingWindowSize(2)
+				.minimumNumberOfCalls(2)
+				.failureRateThreshold(50)
+				.waitDurationInOpenState(Duration.ofMinutes(1))
+				.build());
+
+	private final CircuitBreakingRateLimitStore limiterStore = new CircuitBreakingRateLimitStore(new FailingStore(),
+			breaker);
+
+	private final CircuitBreakingAuthGuardStore guardStore = new CircuitBreakingAuthGuardStore(new FailingGuardStore(),
+			limiterStore.breaker());
+
+	@Test
+	void reserveWhenTheGuardStoreFailsShouldWrapItsErrorAsAStoreFailure() {
+		assertThatExceptionOfType(RateLimitStoreException.class).isThrownBy(() -> guardStore.reserve("addr:1", T0))
+			.withCause(storeError);
+		assertThat(breaker.getMetrics().getNumberOfFailedCalls()).isEqualTo(1);
+	}
+
+	@Test
+	void reserveWhenTheLimitersStoreOpenedTheBreakerShouldNotCallTheGuardStore() {
+		for (int i = 0; i < 2; i++) {
+			assertThatExceptionOfType(RateLimitStoreException.class)
+				.isThrownBy(() -> limiterStore.take(BUDGET, "k", 1, false, T0));
+		}
+
+		assertThatExceptionOfType(StoreNotCalledException.class).isThrownBy(() -> guardStore.reserve("addr:1", T0))
+			.withMessage("circuit breaker 'limiter' is open; store not called")
+			.withCause(storeError);
+	}
+
+	private final class FailingStore implements RateLimitStore {
+
+		@Override
+		public Decision take(Budget budget, String key, long cost, boolean expensive, long nowMillis) {
+			throw storeError;
+		}
+
+		@Override
+		public void release(Lease lease, long nowMillis) {
+		}
+
+		@Override
+		public KeyState peek(Budget budget, String key, long nowMillis) {
+			throw storeError;
+		}
+
+		@Override
+		public void reset(Budget budget, String key) {
+			throw storeError;
+		}
+
+		@Override
+		public String name() {
+			return "failing";
+		}
+
+	}
+
+	private final class FailingGuardStore implements AuthGuardStore {
+
+		@Override
+		public Reservation reserve(String addressKey, long nowMillis) {
+			throw storeError;
+		}
+
+		@Override
+		public Failure fail(String addressKey, Lease reservation, long nowMillis) {
+			throw storeError;
+		}
+
+		@Override
+		public void succeed(String addressKey, Lease reservation, boolean clearFailures, long nowMillis) {
+		}
+
+		@Override
+		public void release(Lease reservation, long nowMillis) {
+		}
+
+		@Override
+		public GuardState state(String addressKey, long nowMillis) {
+			throw storeError;
+		}
+
+	}
+
+}

@@ -1,0 +1,78 @@
+package dev.limiter.resilience;
+
+import dev.limiter.core.RateLimitStoreException;
+import dev.limiter.core.StoreNotCalledException;
+import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+
+import java.util.Locale;
+import java.util.Objects;
+import java.util.function.Supplier;
+
+/**
+ * One store's calls behind a Resilience4j {@link CircuitBreaker}, through Resilience4j's
+ * own decoration (permission, timing, recording): the one breaker policy of the limiter's
+ * store and of the guard's. Only the translation of its answers is ours: a refusal is a
+ * {@link StoreNotCalledException} whose cause is the store's last real failure, so that
+ * the outage is reported with the store's error, not the breaker's; any other failure is
+ * a {@link RateLimitStoreException}.
+ */
+public final class StoreCircuitBreaker {
+
+	private final CircuitBreaker breaker;
+
+	private volatile RuntimeException lastFailure;
+
+	public StoreCircuitBreaker(CircuitBreaker breaker) {
+		this.breaker = Objects.requireNonNull(breaker, "breaker");
+	}
+
+	public CircuitBreaker circuitBreaker() {
+		return breaker;
+	}
+
+	/**
+	 * Whether the breaker is back to normal (closed, or not breaking at all), so that an
+	 * outage may end.
+	 */
+	public boolean settled() {
+		CircuitBreaker.State state = breaker.getState();
+		return state == CircuitBreaker.State.CLOSED || state == CircuitBreaker.State.DISABLED
+				|| state == CircuitBreaker.State.METRICS_ONLY;
+	}
+
+	/** Runs {@code call} if the breaker permits it, and records how it went. */
+	public <T> T call(Supplier<T> call) {
+		Supplier<T> remembering = () -> {
+			try {
+				return call.get();
+			}
+			catch (RuntimeException failure) {
+				lastFailure = failure;
+				throw failure;
+			}
+		};
+		try {
+			return CircuitBreaker.decorateSupplier(breaker, remembering).get();
+		}
+		catch (CallNotPermittedException refused) {
+			throw new StoreNotCalledException("circuit breaker '" + breaker.getName() + "' is "
+					+ breaker.getState().name().toLowerCase(Locale.ROOT) + "; store not called", lastFailure);
+		}
+		catch (RateLimitStoreException failure) {
+			throw failure;
+		}
+		catch (RuntimeException failure) {
+			throw new RateLimitStoreException("store failed: " + failure.getMessage(), failure);
+		}
+	}
+
+	/** {@link #call} for a call that answers nothing. */
+	public void run(Runnable call) {
+		call(() -> {
+			call.run();
+			return null;
+		});
+	}
+
+}
