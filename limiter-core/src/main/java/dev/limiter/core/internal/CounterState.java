@@ -1,20 +1,31 @@
 package dev.limiter.core.internal;
 
+import dev.limiter.core.Window;
+
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * The mutable counters of one key of one budget: per window its start and count, plus the
  * leases held. Not thread-safe: the owner serializes access. Kept to two arrays so an
  * idle two-window key stays small.
  */
-public final class CounterState {
+public class CounterState {
 
 	/**
 	 * {@code [reset0, count0, reset1, count1, ...]} in the budget's window order. Keeping
 	 * the window's end rather than its start lets a state tell whether it is idle without
 	 * knowing its budget.
 	 */
-	final long[] windows;
+	long[] windows;
+
+	/**
+	 * The windows every stored reset was computed from, {@code null} until the first
+	 * decision: while a decision's budget has these very windows, each stored reset is a
+	 * multiple of its window's length, so the window that counts now can be recognised
+	 * without a division.
+	 */
+	List<Window> shape;
 
 	/** Lease ids, {@code null} until the first lease. */
 	String[] leaseIds;
@@ -24,8 +35,20 @@ public final class CounterState {
 
 	int leaseCount;
 
-	public CounterState(int windowCount) {
+	CounterState(int windowCount) {
 		this.windows = new long[windowCount * 2];
+	}
+
+	/**
+	 * Forgets every count and lease and takes {@code windowCount} windows: what a budget
+	 * whose number of windows changed under the same name starts from.
+	 */
+	void clear(int windowCount) {
+		windows = new long[windowCount * 2];
+		shape = null;
+		leaseIds = null;
+		leaseExpiries = null;
+		leaseCount = 0;
 	}
 
 	/**
