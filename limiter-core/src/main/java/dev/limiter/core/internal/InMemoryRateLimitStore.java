@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
- * Counters in this process: a lock-free index finds a key's entry, whose own monitor
+ * Counters in this process: a lock-free index finds a key's entry, whose own lock
  * serializes its decisions; segments own the keys for eviction.
  *
  * <p>
@@ -105,10 +105,14 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 		Map<String, StoreEntry> home = home(budget.name());
 		StoreEntry entry = home.get(key);
 		if (entry != null) {
-			synchronized (entry) {
+			entry.lock();
+			try {
 				if (!entry.removed) {
 					return decide(entry, budget, key, cost, expensive, nowMillis);
 				}
+			}
+			finally {
+				entry.unlock();
 			}
 		}
 		return insertAndTake(home, budget, key, cost, expensive, nowMillis);
@@ -118,9 +122,13 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 	public void release(Lease lease, long nowMillis) {
 		StoreEntry entry = find(lease.budget(), lease.key());
 		if (entry != null) {
-			synchronized (entry) {
+			entry.lock();
+			try {
 				// A removed entry took its leases with it.
 				entry.removeLease(lease.id());
+			}
+			finally {
+				entry.unlock();
 			}
 		}
 	}
@@ -129,11 +137,15 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 	public KeyState peek(Budget budget, String key, long nowMillis) {
 		StoreEntry entry = find(budget.name(), key);
 		while (entry != null) {
-			synchronized (entry) {
+			entry.lock();
+			try {
 				if (!entry.removed) {
 					CounterState state = entry.windowCount() == budget.windows().size() ? entry : null;
 					return FixedWindowArithmetic.peek(budget, key, state, nowMillis);
 				}
+			}
+			finally {
+				entry.unlock();
 			}
 			entry = find(budget.name(), key);
 		}
@@ -222,8 +234,12 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 				segment.add(entry);
 			}
 			Decision decision;
-			synchronized (entry) {
+			entry.lock();
+			try {
 				decision = decide(entry, budget, key, cost, expensive, nowMillis);
+			}
+			finally {
+				entry.unlock();
 			}
 			if (held.get() > maxKeys) {
 				makeRoom(segment, address);

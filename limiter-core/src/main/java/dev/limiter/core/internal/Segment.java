@@ -12,8 +12,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>
  * Only inserting, evicting, sweeping and resetting take this segment's monitor; every
- * method here needs it held. A decision on a known key takes only that key's monitor,
- * which is why use is a mark rather than a move in a list.
+ * method here needs it held. A decision on a known key takes only that key's lock, which
+ * is why use is a mark rather than a move in a list.
  */
 final class Segment {
 
@@ -87,9 +87,9 @@ final class Segment {
 	 * decision that found it just before.
 	 */
 	void remove(StoreEntry entry) {
-		synchronized (entry) {
-			entry.removed = true;
-		}
+		entry.lock();
+		entry.removed = true;
+		entry.unlock();
 		entry.home.remove(entry.key, entry);
 		unlink(entry);
 		size--;
@@ -107,10 +107,9 @@ final class Segment {
 		}
 		for (int step = 0; step < SWEEP_STEPS && head != null; step++) {
 			StoreEntry candidate = head;
-			boolean idle;
-			synchronized (candidate) {
-				idle = candidate.isIdle(idleSinceMillis);
-			}
+			candidate.lock();
+			boolean idle = candidate.isIdle(idleSinceMillis);
+			candidate.unlock();
 			if (idle) {
 				remove(candidate);
 			}
