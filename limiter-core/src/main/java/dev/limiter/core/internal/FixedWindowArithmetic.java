@@ -74,16 +74,15 @@ public final class FixedWindowArithmetic {
 			else {
 				// The state moves to the window that counts now here, even for a request
 				// refused: a refusal still moves the key to the newest window.
-				long stored = state.windows[2 * i];
+				long stored = state.reset(i);
 				long reset = (sameShape && stored > nowMillis && stored - w.durationMillis() <= nowMillis) ? stored
 						: w.resetAt(nowMillis);
 				if (stored >= reset) {
-					before = state.windows[2 * i + 1];
+					before = state.count(i);
 					multiples &= sameShape || stored == reset;
 				}
 				else {
-					state.windows[2 * i] = reset;
-					state.windows[2 * i + 1] = 0;
+					state.restart(i, reset);
 					before = 0;
 				}
 			}
@@ -148,11 +147,11 @@ public final class FixedWindowArithmetic {
 	private static BoundVerdict verdict(List<Window> windows, CounterState state, int i, long cost, boolean dryRun,
 			boolean counts, long nowMillis) {
 		Window w = windows.get(i);
-		long reset = dryRun ? resetOf(w, state, i, nowMillis) : state.windows[2 * i];
-		long before = dryRun ? countedIn(w, state, i, nowMillis) : state.windows[2 * i + 1];
+		long reset = dryRun ? resetOf(w, state, i, nowMillis) : state.reset(i);
+		long before = dryRun ? countedIn(w, state, i, nowMillis) : state.count(i);
 		long after = counts ? before + cost : before;
 		if (counts) {
-			state.windows[2 * i + 1] = after;
+			state.count(i, after);
 		}
 		return BoundVerdict.window(w, after, reset, cost > w.limit() - before);
 	}
@@ -164,7 +163,7 @@ public final class FixedWindowArithmetic {
 	 */
 	private static long resetOf(Window w, CounterState state, int i, long nowMillis) {
 		long reset = w.resetAt(nowMillis);
-		return state != null && state.windows[2 * i] >= reset ? state.windows[2 * i] : reset;
+		return state != null && state.reset(i) >= reset ? state.reset(i) : reset;
 	}
 
 	/**
@@ -172,7 +171,7 @@ public final class FixedWindowArithmetic {
 	 * been counted in yet.
 	 */
 	private static long countedIn(Window w, CounterState state, int i, long nowMillis) {
-		return state != null && state.windows[2 * i] >= w.resetAt(nowMillis) ? state.windows[2 * i + 1] : 0;
+		return state != null && state.reset(i) >= w.resetAt(nowMillis) ? state.count(i) : 0;
 	}
 
 	private static int liveLeases(CounterState state, long nowMillis) {

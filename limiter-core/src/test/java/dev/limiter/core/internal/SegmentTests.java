@@ -60,7 +60,7 @@ class SegmentTests {
 	void sweepWhenAKeyInUseIsEldestShouldStillDropTheIdleKeysBehindIt() {
 		Segment segment = new Segment(100, held);
 		StoreEntry inUse = add(segment, "in-use");
-		inUse.windows[0] = 10_000;
+		inUse.restart(0, 10_000);
 		for (int i = 0; i < 15; i++) {
 			add(segment, "idle-" + i);
 		}
