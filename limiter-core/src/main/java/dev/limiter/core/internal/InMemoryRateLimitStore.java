@@ -7,10 +7,8 @@ import dev.limiter.core.Lease;
 import dev.limiter.core.RateLimitStore;
 
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
@@ -35,16 +33,14 @@ import java.util.function.Supplier;
  * <p>
  * A new key's segment comes from SipHash-2-4 keyed with a per-process random seed, so a
  * caller who can choose keys (addresses in a large IPv6 prefix, say) cannot aim them at
- * one segment to evict a chosen key. The keyed hash is computed once per key, when it
- * enters the store; a decision on a known key finds it through a
- * {@link ConcurrentHashMap} per budget keyed by the key string itself. That index cannot
- * be degraded by chosen {@code String.hashCode} collisions either: the map turns a
- * crowded bin into a tree ordered by the (comparable) strings, so a lookup stays
- * logarithmic, and which key is evicted never depends on that hash.
+ * one segment to evict a chosen key (see {@link Partitions}). The keyed hash is computed
+ * when a key enters the store and on a reset, never for a decision on a known key, which
+ * finds its entry through a {@link ConcurrentHashMap} per budget keyed by the key string
+ * itself. That index cannot be degraded by chosen {@code String.hashCode} collisions
+ * either: the map turns a crowded bin into a tree ordered by the (comparable) strings, so
+ * a lookup stays logarithmic, and which key is evicted never depends on that hash.
  */
 public final class InMemoryRateLimitStore implements RateLimitStore {
-
-	private static final int MAX_SEGMENTS = 64;
 
 	/**
 	 * How long a key is kept after its windows ended and its leases expired, like the
@@ -53,28 +49,10 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 	 */
 	static final long EXPIRY_MARGIN_MILLIS = 2_000;
 
-	/**
-	 * Budgets of the authentication guard whose keys are per address but are not a block.
-	 */
-	private static final Set<String> GUARD_ADDRESS_BUDGETS = Set.of("auth-guard-pending", "auth-guard-failures");
-
 	/** Per budget name, its keys' entries. */
 	private final Map<String, Map<String, StoreEntry>> index = new ConcurrentHashMap<>();
 
-	private final Segment[] segments;
-
-	private final Segment[] addressSegments;
-
-	/** Keys held across both partitions. */
-	private final AtomicInteger held = new AtomicInteger();
-
-	/**
-	 * Where a credential key that finds the store full looks first for an address key to
-	 * evict.
-	 */
-	private final AtomicInteger addressCursor = new AtomicInteger();
-
-	private final int segmentMask;
+	private final Partitions partitions;
 
 	private final int maxKeys;
 
@@ -90,14 +68,7 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 			throw new IllegalArgumentException("max-keys must be at least 1, was " + maxKeys);
 		}
 		this.maxKeys = maxKeys;
-		int count = Integer.highestOneBit(Math.min(MAX_SEGMENTS, maxKeys));
-		this.segments = new Segment[count];
-		this.addressSegments = new Segment[count];
-		for (int i = 0; i < count; i++) {
-			segments[i] = new Segment(maxKeys / count, held);
-			addressSegments[i] = new Segment(maxKeys / count, held);
-		}
-		this.segmentMask = count - 1;
+		this.partitions = new Partitions(maxKeys);
 	}
 
 	@Override
@@ -158,7 +129,7 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 		if (home == null) {
 			return;
 		}
-		Segment segment = segmentFor(budget.name(), key);
+		Segment segment = partitions.segmentFor(budget.name(), key);
 		synchronized (segment) {
 			StoreEntry entry = home.get(key);
 			if (entry != null) {
@@ -174,22 +145,12 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 
 	/** Keys held right now, across both partitions. */
 	public int size() {
-		return size(segments) + size(addressSegments);
+		return partitions.size();
 	}
 
 	/** Address keys held right now ({@code a:} and the guard's per-address counters). */
 	public int addressKeys() {
-		return size(addressSegments);
-	}
-
-	private static int size(Segment[] partition) {
-		int size = 0;
-		for (Segment segment : partition) {
-			synchronized (segment) {
-				size += segment.size();
-			}
-		}
-		return size;
+		return partitions.addressKeys();
 	}
 
 	/**
@@ -224,8 +185,7 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 			boolean expensive, long nowMillis) {
 		// A request that can never be admitted creates no key.
 		budget.checkCost(cost);
-		boolean address = isAddressKey(budget.name(), key);
-		Segment segment = segmentFor(address, budget.name(), key);
+		Segment segment = partitions.segmentFor(budget.name(), key);
 		synchronized (segment) {
 			StoreEntry entry = home.get(key);
 			if (entry == null) {
@@ -241,36 +201,11 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 			finally {
 				entry.unlock();
 			}
-			if (held.get() > maxKeys) {
-				makeRoom(segment, address);
+			if (partitions.full()) {
+				partitions.makeRoom(segment, Partitions.isAddressKey(budget.name(), key));
 			}
 			segment.sweep(nowMillis - EXPIRY_MARGIN_MILLIS);
 			return decision;
-		}
-	}
-
-	/**
-	 * Called with {@code segment}'s lock held, once a new key made the store pass
-	 * {@code maxKeys}. An address key evicts from its own segment (itself last, after its
-	 * decision is made); any other key evicts one address key, taking an address
-	 * segment's lock (address keys never take another segment's lock, so the order cannot
-	 * deadlock), and only when there is none from its own segment.
-	 */
-	private void makeRoom(Segment segment, boolean address) {
-		if (address) {
-			while (held.get() > maxKeys && segment.evictEldest()) {
-				// evicted one
-			}
-			return;
-		}
-		for (int i = 0; i < addressSegments.length && held.get() > maxKeys; i++) {
-			Segment victim = addressSegments[addressCursor.getAndIncrement() & segmentMask];
-			synchronized (victim) {
-				victim.evictEldest();
-			}
-		}
-		while (held.get() > maxKeys && segment.size() > 1 && segment.evictEldest()) {
-			// evicted one
 		}
 	}
 
@@ -282,23 +217,6 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 	private StoreEntry find(String budget, String key) {
 		Map<String, StoreEntry> home = index.get(budget);
 		return home != null ? home.get(key) : null;
-	}
-
-	private Segment segmentFor(String budget, String key) {
-		return segmentFor(isAddressKey(budget, key), budget, key);
-	}
-
-	private Segment segmentFor(boolean address, String budget, String key) {
-		Segment[] partition = address ? addressSegments : segments;
-		return partition[(int) (SipHash.keyed(budget, key) >>> 40) & segmentMask];
-	}
-
-	/**
-	 * A key any caller can mint more of by changing its address, rather than one
-	 * authentication established.
-	 */
-	private static boolean isAddressKey(String budget, String key) {
-		return key.startsWith("a:") || GUARD_ADDRESS_BUDGETS.contains(budget);
 	}
 
 	private String nextLeaseId() {
