@@ -5,23 +5,14 @@ import dev.limiter.core.Decision;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStores;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 import io.github.resilience4j.bulkhead.Bulkhead;
 import io.github.resilience4j.bulkhead.BulkheadConfig;
 import io.github.resilience4j.bulkhead.internal.SemaphoreBulkhead;
 import java.util.concurrent.ConcurrentHashMap;
 
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The expensive path: a two-window decision that also takes a concurrency lease (at most
@@ -31,13 +22,7 @@ import java.util.concurrent.TimeUnit;
  * it does strictly less work than limiter's path. Thread count comes from the command
  * line ({@code -t}).
  */
-@State(Scope.Benchmark)
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Fork(1)
-public class LeaseBenchmark {
+public class LeaseBenchmark extends ThroughputBenchmark {
 
 	private Budget budget;
 

@@ -29,7 +29,10 @@ public final class FixedWindowArithmetic {
 	/** Decides and counts one request against {@code state}, mutating it. */
 	public static Decision take(Budget budget, String key, CounterState state, long cost, boolean expensive,
 			long nowMillis, Supplier<String> leaseIds) {
-		budget.checkCost(cost);
+		if (cost != 1) {
+			// One unit always fits: every window's limit is at least 1.
+			budget.checkCost(cost);
+		}
 		return decide(budget, key, state, cost, expensive, nowMillis, leaseIds);
 	}
 
@@ -56,6 +59,12 @@ public final class FixedWindowArithmetic {
 		List<Window> windows = budget.windows();
 		int n = windows.size();
 		boolean roomInWindows = true;
+		// While the state's shape is these windows, every stored reset is a multiple of
+		// its
+		// window's length: one that lies within a window's length after now is the end of
+		// the window containing now, found without a division.
+		boolean sameShape = state != null && state.shape == windows;
+		boolean multiples = true;
 		for (int i = 0; i < n; i++) {
 			Window w = windows.get(i);
 			long before;
@@ -63,22 +72,25 @@ public final class FixedWindowArithmetic {
 				before = countedIn(w, state, i, nowMillis);
 			}
 			else {
-				// Each window's reset once per decision (a long division): the state
-				// moves to the window that
-				// counts now here, exactly as the write below would, so the second pass
-				// only reads it back.
-				long reset = w.resetAt(nowMillis);
-				if (state.windows[2 * i] >= reset) {
-					before = state.windows[2 * i + 1];
+				// The state moves to the window that counts now here, even for a request
+				// refused: a refusal still moves the key to the newest window.
+				long stored = state.reset(i);
+				long reset = (sameShape && stored > nowMillis && stored - w.durationMillis() <= nowMillis) ? stored
+						: w.resetAt(nowMillis);
+				if (stored >= reset) {
+					before = state.count(i);
+					multiples &= sameShape || stored == reset;
 				}
 				else {
-					state.windows[2 * i] = reset;
-					state.windows[2 * i + 1] = 0;
+					state.restart(i, reset);
 					before = 0;
 				}
 			}
 			// subtraction, not addition: count + cost must not overflow into an admission
 			roomInWindows &= cost <= w.limit() - before;
+		}
+		if (!dryRun) {
+			state.shape = multiples ? windows : null;
 		}
 
 		ConcurrencyBound bound = expensive ? budget.concurrency().orElse(null) : null;
@@ -93,43 +105,55 @@ public final class FixedWindowArithmetic {
 
 		boolean admitted = roomInWindows && leaseFree && !dryRun;
 		boolean counts = !dryRun && (admitted || budget.countRefused());
-		BoundVerdict[] verdicts = new BoundVerdict[bound == null ? n : n + 1];
-		for (int i = 0; i < n; i++) {
-			Window w = windows.get(i);
-			long reset = dryRun ? resetOf(w, state, i, nowMillis) : state.windows[2 * i];
-			long before = dryRun ? countedIn(w, state, i, nowMillis) : state.windows[2 * i + 1];
-			long after = counts ? before + cost : before;
-			if (!dryRun) {
-				// The window moved above even when nothing is counted: a refused request
-				// still moves the key to
-				// the newest window.
-				state.windows[2 * i + 1] = after;
-			}
-			verdicts[i] = BoundVerdict.window(w, after, reset, cost > w.limit() - before);
-		}
 		Lease lease = null;
-		if (admitted && bound != null) {
-			lease = new Lease(budget.name(), key, leaseIds.get(), nowMillis + bound.leaseMillis());
-			state.addLease(lease.id(), lease.expiresAtMillis());
-			held++;
-		}
+		BoundVerdict concurrency = null;
 		if (bound != null) {
-			verdicts[n] = BoundVerdict.concurrency(bound, held, earliestLiveLease(state, nowMillis), !leaseFree);
+			if (admitted) {
+				lease = new Lease(budget.name(), key, leaseIds.get(), nowMillis + bound.leaseMillis());
+				state.addLease(lease.id(), lease.expiresAtMillis());
+				held++;
+			}
+			concurrency = BoundVerdict.concurrency(bound, held, earliestLiveLease(state, nowMillis), !leaseFree);
 		}
-		return Decision.of(budget.name(), nowMillis, listOf(verdicts), lease);
+		// The usual one or two windows go straight into a list, without an array to copy.
+		List<BoundVerdict> verdicts;
+		if (n == 1) {
+			BoundVerdict first = verdict(windows, state, 0, cost, dryRun, counts, nowMillis);
+			verdicts = (concurrency != null) ? List.of(first, concurrency) : List.of(first);
+		}
+		else if (n == 2) {
+			BoundVerdict first = verdict(windows, state, 0, cost, dryRun, counts, nowMillis);
+			BoundVerdict second = verdict(windows, state, 1, cost, dryRun, counts, nowMillis);
+			verdicts = (concurrency != null) ? List.of(first, second, concurrency) : List.of(first, second);
+		}
+		else {
+			BoundVerdict[] all = new BoundVerdict[(concurrency != null) ? n + 1 : n];
+			for (int i = 0; i < n; i++) {
+				all[i] = verdict(windows, state, i, cost, dryRun, counts, nowMillis);
+			}
+			if (concurrency != null) {
+				all[n] = concurrency;
+			}
+			verdicts = List.of(all);
+		}
+		return Decision.of(budget.name(), nowMillis, verdicts, lease);
 	}
 
 	/**
-	 * An immutable list of the verdicts; for the usual one or two bounds without copying
-	 * an array.
+	 * How window {@code i} stands once the decision counted ({@code counts}) or not, and
+	 * the count written when it did. Outside a dry run the first pass already moved the
+	 * state to the window that counts now.
 	 */
-	private static List<BoundVerdict> listOf(BoundVerdict[] verdicts) {
-		return switch (verdicts.length) {
-			case 1 -> List.of(verdicts[0]);
-			case 2 -> List.of(verdicts[0], verdicts[1]);
-			case 3 -> List.of(verdicts[0], verdicts[1], verdicts[2]);
-			default -> List.of(verdicts);
-		};
+	private static BoundVerdict verdict(List<Window> windows, CounterState state, int i, long cost, boolean dryRun,
+			boolean counts, long nowMillis) {
+		Window w = windows.get(i);
+		long reset = dryRun ? resetOf(w, state, i, nowMillis) : state.reset(i);
+		long before = dryRun ? countedIn(w, state, i, nowMillis) : state.count(i);
+		long after = counts ? before + cost : before;
+		if (counts) {
+			state.count(i, after);
+		}
+		return BoundVerdict.window(w, after, reset, cost > w.limit() - before);
 	}
 
 	/**
@@ -139,7 +163,7 @@ public final class FixedWindowArithmetic {
 	 */
 	private static long resetOf(Window w, CounterState state, int i, long nowMillis) {
 		long reset = w.resetAt(nowMillis);
-		return state != null && state.windows[2 * i] >= reset ? state.windows[2 * i] : reset;
+		return state != null && state.reset(i) >= reset ? state.reset(i) : reset;
 	}
 
 	/**
@@ -147,7 +171,7 @@ public final class FixedWindowArithmetic {
 	 * been counted in yet.
 	 */
 	private static long countedIn(Window w, CounterState state, int i, long nowMillis) {
-		return state != null && state.windows[2 * i] >= w.resetAt(nowMillis) ? state.windows[2 * i + 1] : 0;
+		return state != null && state.reset(i) >= w.resetAt(nowMillis) ? state.count(i) : 0;
 	}
 
 	private static int liveLeases(CounterState state, long nowMillis) {

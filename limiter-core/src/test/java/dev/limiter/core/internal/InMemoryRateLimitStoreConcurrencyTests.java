@@ -1,0 +1,98 @@
+package dev.limiter.core.internal;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import dev.limiter.core.Budget;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Decisions that find a key just as it is evicted or reset count in the key's live entry,
+ * never in a forgotten one.
+ */
+class InMemoryRateLimitStoreConcurrencyTests {
+
+	private static final long T = 1_700_000_000_000L;
+
+	@Test
+	void takeWhenOtherKeysEvictItMeanwhileShouldStillDecideWithinMaxKeys() throws Exception {
+		InMemoryRateLimitStore store = new InMemoryRateLimitStore(1);
+		Budget budget = Budget.builder("standard").window("minute", 1_000_000, Duration.ofMinutes(1)).build();
+		AtomicInteger admitted = new AtomicInteger();
+
+		run(4, (thread) -> {
+			for (int i = 0; i < 5_000; i++) {
+				if (store.take(budget, "t:" + ((thread + i) % 3), 1, false, T).allowed()) {
+					admitted.incrementAndGet();
+				}
+			}
+		});
+
+		assertThat(admitted).hasValue(4 * 5_000);
+		assertThat(store.size()).isEqualTo(1);
+	}
+
+	@Test
+	void resetWhileThreadsTakeOneKeyShouldLeaveOneEntryCountingEveryLaterTake() throws Exception {
+		InMemoryRateLimitStore store = new InMemoryRateLimitStore(1_000);
+		Budget budget = Budget.builder("standard").window("minute", 1_000_000, Duration.ofMinutes(1)).build();
+
+		run(4, (thread) -> {
+			for (int i = 0; i < 5_000; i++) {
+				if (thread == 0 && i % 10 == 0) {
+					store.reset(budget, "t:hot");
+				}
+				else {
+					store.take(budget, "t:hot", 1, false, T);
+				}
+			}
+		});
+		store.reset(budget, "t:hot");
+		for (int i = 0; i < 5; i++) {
+			store.take(budget, "t:hot", 1, false, T);
+		}
+
+		assertThat(store.size()).isEqualTo(1);
+		assertThat(store.peek(budget, "t:hot", T).bounds().get(0).remaining()).isEqualTo(1_000_000 - 5);
+	}
+
+	private static void run(int threads, ThreadBody body) throws Exception {
+		ExecutorService pool = Executors.newFixedThreadPool(threads);
+		CountDownLatch start = new CountDownLatch(1);
+		try {
+			List<Future<?>> futures = new ArrayList<>();
+			for (int t = 0; t < threads; t++) {
+				int thread = t;
+				futures.add(pool.submit(() -> {
+					start.await();
+					body.run(thread);
+					return null;
+				}));
+			}
+			start.countDown();
+			for (Future<?> future : futures) {
+				future.get(60, TimeUnit.SECONDS);
+			}
+		}
+		finally {
+			pool.shutdownNow();
+		}
+	}
+
+	@FunctionalInterface
+	private interface ThreadBody {
+
+		void run(int thread);
+
+	}
+
+}
