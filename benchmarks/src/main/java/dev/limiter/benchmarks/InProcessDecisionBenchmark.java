@@ -24,7 +24,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * 100,000 keys: limiter's in-memory store against Bucket4j's local bucket with the same
  * two bandwidths and Resilience4j's AtomicRateLimiter (one window only: it has no second
  * bandwidth). Keyed peers keep their buckets in a ConcurrentHashMap, as an application
- * serving many callers must.
+ * serving many callers must. Bucket4j runs twice: {@code tryConsume} answers a boolean,
+ * {@code tryConsumeAndReturnRemaining} also the remaining tokens and the wait that
+ * rate-limit headers need, which limiter's decision always carries.
  *
  * <p>
  * {@code limits=spec} uses the budget as written, so the hot key spends most calls
@@ -104,11 +106,25 @@ public class InProcessDecisionBenchmark extends ThroughputBenchmark {
 	@Benchmark
 	public boolean bucket4jLocal(Cursor cursor) {
 		String key = keyNames[cursor.advance(keys)];
+		return bucket(key).tryConsume(1);
+	}
+
+	private Bucket bucket(String key) {
 		return buckets.computeIfAbsent(key, k -> Bucket.builder()
 			.addLimit(
 					Bandwidth.builder().capacity(perMinute).refillIntervally(perMinute, Duration.ofMinutes(1)).build())
 			.addLimit(Bandwidth.builder().capacity(perHour).refillIntervally(perHour, Duration.ofHours(1)).build())
-			.build()).tryConsume(1);
+			.build());
+	}
+
+	/**
+	 * The call a limiter built on Bucket4j makes to answer with headers: the remaining
+	 * tokens and the wait come back with the verdict, as limiter's decision carries them.
+	 */
+	@Benchmark
+	public long bucket4jLocalWithRemaining(Cursor cursor) {
+		String key = keyNames[cursor.advance(keys)];
+		return bucket(key).tryConsumeAndReturnRemaining(1).getRemainingTokens();
 	}
 
 	@Benchmark

@@ -153,14 +153,6 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 		return partitions.addressKeys();
 	}
 
-	/**
-	 * Whether this store issued {@code lease} (lease ids carry a prefix unique to the
-	 * store).
-	 */
-	public boolean issued(Lease lease) {
-		return lease.id().startsWith(leaseIdPrefix);
-	}
-
 	public int maxKeys() {
 		return maxKeys;
 	}
