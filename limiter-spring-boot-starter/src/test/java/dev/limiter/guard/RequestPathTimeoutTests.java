@@ -38,9 +38,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * One store timeout per request, however many store calls it makes, with Redis frozen
  * ({@code SIGSTOP}) or slow (a proxy delaying every reply): the worst wait is
  * {@code limiter.redis.timeout} + 100 ms (issue 11), for a first-seen credential (the
- * guard's call and the budget's), a remembered one, an anonymous caller and an expensive
- * route. A Redis slower than the timeout per request degrades and the breaker counts it,
- * though each of its round trips alone is under the timeout.
+ * guard's call and the budget's), a remembered one, an anonymous caller, an expensive
+ * route and a failed lookup (the guard's reservation and its failure). A Redis slower
+ * than the timeout per request degrades and the breaker counts it, though each of its
+ * round trips alone is under the timeout.
  *
  * <p>
  * The wait is timed inside the server, by a filter in front of every other one, and the
@@ -202,8 +203,29 @@ class RequestPathTimeoutTests {
 		assertDegradedWithinOneTimeout(slow, healthy);
 	}
 
+	@Test
+	void aRedisSlowerThanTheTimeoutPerRequestShouldCostAFailedLookupOneTimeout() throws Exception {
+		int failedBefore = breaker.getMetrics().getNumberOfFailedCalls();
+		Timed healthy = get("/hello", "Bearer wrong-healthy");
+		// The guard's reservation answers within the timeout; counting the failure gets
+		// only what it left.
+		proxy.delay(Duration.ofMillis(TIMEOUT_MILLIS * 3 / 5));
+
+		Timed slow = get("/hello", "Bearer wrong-slow");
+
+		assertThat(healthy.response().statusCode()).isEqualTo(401);
+		assertThat(slow.response().statusCode()).isEqualTo(401);
+		assertWithinOneTimeout(slow, healthy);
+		assertThat(breaker.getMetrics().getNumberOfFailedCalls()).as("the breaker counted the slow failure")
+			.isGreaterThan(failedBefore);
+	}
+
 	private static void assertDegradedWithinOneTimeout(Timed faulty, Timed healthy) {
 		assertThat(faulty.response().headers().firstValue("X-RateLimit-Degraded")).hasValue("true");
+		assertWithinOneTimeout(faulty, healthy);
+	}
+
+	private static void assertWithinOneTimeout(Timed faulty, Timed healthy) {
 		long addedMillis = TimeUnit.NANOSECONDS.toMillis(faulty.serverNanos() - healthy.serverNanos())
 				- faulty.gcMillis();
 		assertThat(addedMillis)
