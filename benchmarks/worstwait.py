@@ -133,11 +133,16 @@ def call(url, method, path, token=None):
     try:
         with urllib.request.urlopen(req, timeout=60) as r:
             r.read()
-            status, degraded = r.status, r.headers.get("X-RateLimit-Degraded")
+            headers = r.headers
+            status = r.status
     except urllib.error.HTTPError as e:
         e.read()
-        status, degraded = e.code, e.headers.get("X-RateLimit-Degraded")
-    return (time.perf_counter() - start) * 1000, status, degraded == "true"
+        headers, status = e.headers, e.code
+    elapsed = (time.perf_counter() - start) * 1000
+    # A response a shared cache may keep carries no limiter header at all (docs/http-contract.md), the
+    # degraded one included.
+    cacheable = "public" in (headers.get("Cache-Control") or "")
+    return elapsed, status, headers.get("X-RateLimit-Degraded") == "true", cacheable
 
 
 proxy = DelayingProxy(a.redis_port)
@@ -171,8 +176,8 @@ try:
         call(url, "GET", "/public/ping")
         call(url, "POST", "/s/recall", a.token)
     n = a.requests
-    trials = []  # one fresh token per first-seen request, minted while Redis is healthy
-    for _ in range(2 * n):
+    trials = []  # one fresh token per first-seen request (healthy, frozen, slow), minted while Redis is healthy
+    for _ in range(3 * n):
         with urllib.request.urlopen(urllib.request.Request(url + "/try", method="POST", data=b""), timeout=30) as r:
             trials.append(json.loads(r.read())["token"])
     rows = [
@@ -186,17 +191,19 @@ try:
 
     def measure(condition):
         for name, method, path, token in rows:
-            times, degraded, statuses = [], 0, {}
+            times, degraded, statuses, cacheable = [], 0, {}, False
             for i in range(n):
                 t = token(i) if token else next(trial_iter)
-                ms, status, deg = call(url, method, path, t)
+                ms, status, deg, cache = call(url, method, path, t)
                 times.append(ms)
+                cacheable |= cache
                 degraded += deg
                 statuses[status] = statuses.get(status, 0) + 1
             times.sort()
             row = {"condition": condition, "request": name, "requests": n, "maxMillis": times[-1],
                    "p99Millis": times[min(n - 1, int(round(0.99 * (n - 1))))],
-                   "p50Millis": times[n // 2], "degraded": degraded, "statuses": statuses}
+                   "p50Millis": times[n // 2], "degraded": degraded, "statuses": statuses,
+                   "cacheable": cacheable}
             results.append(row)
             print("%-8s %-66s p50 %7.1f  p99 %7.1f  max %7.1f ms  degraded %d/%d  %s" % (
                 condition, name, row["p50Millis"], row["p99Millis"], row["maxMillis"], degraded, n, statuses),
@@ -214,7 +221,7 @@ try:
     # let the backlog drain and the limiter turn authoritative again
     deadline = time.time() + 60
     while time.time() < deadline:
-        _, _, deg = call(url, "GET", "/s/agents.md", a.token)
+        _, _, deg, _ = call(url, "POST", "/s/recall", a.token)
         if not deg:
             break
         time.sleep(0.2)

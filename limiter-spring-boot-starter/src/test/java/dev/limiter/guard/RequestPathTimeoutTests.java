@@ -132,47 +132,22 @@ class RequestPathTimeoutTests {
 
 	@Test
 	void aFrozenRedisShouldCostAFirstSeenCredentialOneTimeout() throws Exception {
-		String token = "Bearer sp_good-frozen";
-		Timed healthy = get("/hello", "Bearer sp_good-frozen-healthy");
-		redis.pause();
-
-		Timed frozen = get("/hello", token);
-
-		assertThat(frozen.response().statusCode()).isEqualTo(200);
-		assertDegradedWithinOneTimeout(frozen, healthy);
+		assertFrozenRedisCostsOneTimeout("/hello", "Bearer sp_good-frozen-healthy", "Bearer sp_good-frozen");
 	}
 
 	@Test
 	void aFrozenRedisShouldCostARememberedCredentialOneTimeout() throws Exception {
-		Timed healthy = get("/hello", KNOWN);
-		redis.pause();
-
-		Timed frozen = get("/hello", KNOWN);
-
-		assertThat(frozen.response().statusCode()).isEqualTo(200);
-		assertDegradedWithinOneTimeout(frozen, healthy);
+		assertFrozenRedisCostsOneTimeout("/hello", KNOWN, KNOWN);
 	}
 
 	@Test
 	void aFrozenRedisShouldCostAnAnonymousCallerOneTimeout() throws Exception {
-		Timed healthy = get("/public/hello", null);
-		redis.pause();
-
-		Timed frozen = get("/public/hello", null);
-
-		assertThat(frozen.response().statusCode()).isEqualTo(200);
-		assertDegradedWithinOneTimeout(frozen, healthy);
+		assertFrozenRedisCostsOneTimeout("/public/hello", null, null);
 	}
 
 	@Test
 	void aFrozenRedisShouldCostAnExpensiveRouteOneTimeout() throws Exception {
-		Timed healthy = get("/expensive", KNOWN);
-		redis.pause();
-
-		Timed frozen = get("/expensive", KNOWN);
-
-		assertThat(frozen.response().statusCode()).isEqualTo(200);
-		assertDegradedWithinOneTimeout(frozen, healthy);
+		assertFrozenRedisCostsOneTimeout("/expensive", KNOWN, KNOWN);
 	}
 
 	@Test
@@ -218,6 +193,21 @@ class RequestPathTimeoutTests {
 		assertWithinOneTimeout(slow, healthy);
 		assertThat(breaker.getMetrics().getNumberOfFailedCalls()).as("the breaker counted the slow failure")
 			.isGreaterThan(failedBefore);
+	}
+
+	/**
+	 * The same request with Redis healthy, then with Redis frozen: admitted, degraded,
+	 * within one timeout.
+	 */
+	private static void assertFrozenRedisCostsOneTimeout(String path, String healthyAuthorization, String authorization)
+			throws Exception {
+		Timed healthy = get(path, healthyAuthorization);
+		redis.pause();
+
+		Timed frozen = get(path, authorization);
+
+		assertThat(frozen.response().statusCode()).isEqualTo(200);
+		assertDegradedWithinOneTimeout(frozen, healthy);
 	}
 
 	private static void assertDegradedWithinOneTimeout(Timed faulty, Timed healthy) {
