@@ -1,70 +1,102 @@
 package dev.limiter.guard;
 
+import java.io.IOException;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 
 import dev.limiter.autoconfigure.resilience.LimiterResilienceAutoConfiguration;
 import dev.limiter.test.redis.DelayingProxy;
 import dev.limiter.test.redis.RedisServerProcess;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
-import org.junit.jupiter.api.AfterEach;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.boot.web.servlet.context.ServletWebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+import org.springframework.web.filter.OncePerRequestFilter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * One store timeout per request, however many store calls it makes: a first-seen
- * credential makes the guard's calls and the budget's, and with Redis frozen or slow
- * still waits at most {@code limiter.redis.timeout} (plus a margin for a busy test
- * machine, well under a second timeout). A Redis slower than the timeout per request
- * degrades and the breaker counts it, though each of its round trips alone is under the
- * timeout.
+ * One store timeout per request, however many store calls it makes, with Redis frozen
+ * ({@code SIGSTOP}) or slow (a proxy delaying every reply): the worst wait is
+ * {@code limiter.redis.timeout} + 100 ms (issue 11), for a first-seen credential (the
+ * guard's call and the budget's), a remembered one, an anonymous caller, an expensive
+ * route and a failed lookup (the guard's reservation and its failure). A Redis slower
+ * than the timeout per request degrades and the breaker counts it, though each of its
+ * round trips alone is under the timeout.
+ *
+ * <p>
+ * The wait is timed inside the server, by a filter in front of every other one, and the
+ * same request's time with Redis healthy, measured right before, is taken off it: what
+ * the limiter adds, not what a loaded machine's HTTP client, Tomcat or the application's
+ * own work add (measured: the client saw up to 200 ms more than the server on a machine
+ * at load 16). GC pauses of this JVM during the request are taken off too. The HTTP
+ * client's own measure keeps the older end-to-end bound (timeout + 400 ms), which no
+ * second timeout fits in.
  */
 class RequestPathTimeoutTests {
 
 	private static final long TIMEOUT_MILLIS = 600;
 
+	/** Issue 11's target: the worst wait is the timeout plus this. */
+	private static final long MARGIN_MILLIS = 100;
+
 	/**
-	 * Room for the HTTP round trip and a loaded machine; a second store timeout would not
-	 * fit in it.
+	 * Room for the HTTP round trip and a loaded machine, measured by the client; a second
+	 * store timeout would not fit in it.
 	 */
-	private static final long MARGIN_MILLIS = 400;
+	private static final long END_TO_END_MARGIN_MILLIS = 400;
 
-	private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+	private static final String KNOWN = "Bearer sp_good-known";
 
-	private RedisServerProcess redis;
+	/** Server time of each request, from the filter in front of every other one. */
+	private static final LinkedBlockingQueue<Long> serverNanos = new LinkedBlockingQueue<>();
 
-	private DelayingProxy proxy;
+	private static final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
-	private ConfigurableApplicationContext app;
+	private static RedisServerProcess redis;
 
-	@BeforeEach
-	void start() throws Exception {
+	private static DelayingProxy proxy;
+
+	private static ConfigurableApplicationContext app;
+
+	private static CircuitBreaker breaker;
+
+	@BeforeAll
+	static void start() {
 		redis = RedisServerProcess.start();
 		proxy = new DelayingProxy(redis.port());
-		app = new SpringApplicationBuilder(GuardTestApplication.class)
+		app = new SpringApplicationBuilder(GuardTestApplication.class, ServerTime.class)
 			.properties("server.port=0", "limiter.store=redis", "limiter.redis.timeout=" + TIMEOUT_MILLIS + "ms",
 					"spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + proxy.port(),
+					"limiter.budgets.standard.windows.minute.limit=1000000",
+					"limiter.budgets.anonymous.windows.minute.limit=1000000", "limiter.routes[0].pattern=/expensive",
+					"limiter.routes[0].budget=standard", "limiter.routes[0].expensive=true",
 					"resilience4j.circuitbreaker.instances.limiter.wait-duration-in-open-state=60s")
 			.run();
-		// A warm, authoritative limiter first, so that what the tests see is the fault
-		// they make.
-		long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-		while (get("Bearer sp_good-warm-up").headers().firstValue("X-RateLimit-Degraded").isPresent()) {
-			assertThat(System.nanoTime()).as("authoritative within 20 s of start-up").isLessThan(deadline);
-			Thread.sleep(50);
-		}
+		breaker = app.getBean(LimiterResilienceAutoConfiguration.BREAKER_BEAN_NAME, CircuitBreaker.class);
 	}
 
-	@AfterEach
-	void stop() {
+	@AfterAll
+	static void stop() {
 		if (app != null) {
 			app.close();
 		}
@@ -77,47 +109,181 @@ class RequestPathTimeoutTests {
 		}
 	}
 
+	/**
+	 * A healthy, warm, authoritative limiter first, so that what each test sees is the
+	 * fault it makes.
+	 */
+	@BeforeEach
+	void healthy() throws Exception {
+		redis.resume();
+		proxy.delay(Duration.ZERO);
+		breaker.reset();
+		long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+		while (get("/hello", KNOWN).response().headers().firstValue("X-RateLimit-Degraded").isPresent()) {
+			assertThat(System.nanoTime()).as("authoritative within 20 s").isLessThan(deadline);
+			Thread.sleep(50);
+		}
+		for (int i = 0; i < 10; i++) {
+			get("/hello", KNOWN);
+			get("/public/hello", null);
+			get("/expensive", KNOWN);
+		}
+	}
+
 	@Test
 	void firstSeenCredentialWhenRedisIsFrozenShouldCostOneTimeout() throws Exception {
-		redis.pause();
+		assertFrozenRedisCostsOneTimeout("/hello", "Bearer sp_good-frozen-healthy", "Bearer sp_good-frozen");
+	}
 
-		long start = System.nanoTime();
-		HttpResponse<String> response = get("Bearer sp_good-frozen");
-		long waitedMillis = Duration.ofNanos(System.nanoTime() - start).toMillis();
+	@Test
+	void rememberedCredentialWhenRedisIsFrozenShouldCostOneTimeout() throws Exception {
+		assertFrozenRedisCostsOneTimeout("/hello", KNOWN, KNOWN);
+	}
 
-		assertThat(response.statusCode()).isEqualTo(200);
-		assertThat(response.headers().firstValue("X-RateLimit-Degraded")).hasValue("true");
-		assertThat(waitedMillis).isLessThan(TIMEOUT_MILLIS + MARGIN_MILLIS);
+	@Test
+	void anonymousCallerWhenRedisIsFrozenShouldCostOneTimeout() throws Exception {
+		assertFrozenRedisCostsOneTimeout("/public/hello", null, null);
+	}
+
+	@Test
+	void expensiveRouteWhenRedisIsFrozenShouldCostOneTimeout() throws Exception {
+		assertFrozenRedisCostsOneTimeout("/expensive", KNOWN, KNOWN);
 	}
 
 	@Test
 	void requestWhenRedisIsSlowerThanTheTimeoutShouldDegradeWithinOneTimeout() throws Exception {
-		CircuitBreaker breaker = app.getBean(LimiterResilienceAutoConfiguration.BREAKER_BEAN_NAME,
-				CircuitBreaker.class);
 		int failedBefore = breaker.getMetrics().getNumberOfFailedCalls();
+		Timed healthy = get("/hello", "Bearer sp_good-slow-healthy");
 		// Two synchronous round trips for a first-seen credential (the guard's
-		// reservation, the decision): each
-		// alone is well within the timeout, together they are past it.
+		// reservation, the decision): each alone is well within the timeout, together
+		// they are past it.
 		proxy.delay(Duration.ofMillis(TIMEOUT_MILLIS * 3 / 5));
 
-		long start = System.nanoTime();
-		HttpResponse<String> response = get("Bearer sp_good-slow");
-		long waitedMillis = Duration.ofNanos(System.nanoTime() - start).toMillis();
+		Timed slow = get("/hello", "Bearer sp_good-slow");
 
-		assertThat(response.statusCode()).isEqualTo(200);
-		assertThat(response.headers().firstValue("X-RateLimit-Degraded")).hasValue("true");
-		assertThat(waitedMillis).isLessThan(TIMEOUT_MILLIS + MARGIN_MILLIS);
+		assertThat(slow.response().statusCode()).isEqualTo(200);
+		assertDegradedWithinOneTimeout(slow, healthy);
 		assertThat(breaker.getMetrics().getNumberOfFailedCalls()).as("the breaker counted the slow request")
 			.isGreaterThan(failedBefore);
 	}
 
-	private HttpResponse<String> get(String authorization) throws Exception {
+	@Test
+	void rememberedCredentialWhenRedisIsSlowerThanTheTimeoutShouldCostOneTimeout() throws Exception {
+		Timed healthy = get("/hello", KNOWN);
+		proxy.delay(Duration.ofMillis(TIMEOUT_MILLIS * 3 / 2));
+
+		Timed slow = get("/hello", KNOWN);
+
+		assertThat(slow.response().statusCode()).isEqualTo(200);
+		assertDegradedWithinOneTimeout(slow, healthy);
+	}
+
+	@Test
+	void failedLookupWhenRedisIsSlowerThanTheTimeoutShouldCostOneTimeout() throws Exception {
+		int failedBefore = breaker.getMetrics().getNumberOfFailedCalls();
+		Timed healthy = get("/hello", "Bearer wrong-healthy");
+		// The guard's reservation answers within the timeout; counting the failure gets
+		// only what it left.
+		proxy.delay(Duration.ofMillis(TIMEOUT_MILLIS * 3 / 5));
+
+		Timed slow = get("/hello", "Bearer wrong-slow");
+
+		assertThat(healthy.response().statusCode()).isEqualTo(401);
+		assertThat(slow.response().statusCode()).isEqualTo(401);
+		assertWithinOneTimeout(slow, healthy);
+		assertThat(breaker.getMetrics().getNumberOfFailedCalls()).as("the breaker counted the slow failure")
+			.isGreaterThan(failedBefore);
+	}
+
+	/**
+	 * The same request with Redis healthy, then with Redis frozen: admitted, degraded,
+	 * within one timeout.
+	 */
+	private static void assertFrozenRedisCostsOneTimeout(String path, String healthyAuthorization, String authorization)
+			throws Exception {
+		Timed healthy = get(path, healthyAuthorization);
+		redis.pause();
+
+		Timed frozen = get(path, authorization);
+
+		assertThat(frozen.response().statusCode()).isEqualTo(200);
+		assertDegradedWithinOneTimeout(frozen, healthy);
+	}
+
+	private static void assertDegradedWithinOneTimeout(Timed faulty, Timed healthy) {
+		assertThat(faulty.response().headers().firstValue("X-RateLimit-Degraded")).hasValue("true");
+		assertWithinOneTimeout(faulty, healthy);
+	}
+
+	private static void assertWithinOneTimeout(Timed faulty, Timed healthy) {
+		long addedMillis = TimeUnit.NANOSECONDS.toMillis(faulty.serverNanos() - healthy.serverNanos())
+				- faulty.gcMillis();
+		assertThat(addedMillis)
+			.as("server time %d ms with the fault, %d ms healthy, %d ms of GC pauses",
+					TimeUnit.NANOSECONDS.toMillis(faulty.serverNanos()),
+					TimeUnit.NANOSECONDS.toMillis(healthy.serverNanos()), faulty.gcMillis())
+			.isLessThanOrEqualTo(TIMEOUT_MILLIS + MARGIN_MILLIS);
+		assertThat(TimeUnit.NANOSECONDS.toMillis(faulty.clientNanos())).as("end to end, seen by the HTTP client")
+			.isLessThan(TIMEOUT_MILLIS + END_TO_END_MARGIN_MILLIS);
+	}
+
+	private static Timed get(String path, String authorization) throws Exception {
 		int port = ((ServletWebServerApplicationContext) app).getWebServer().getPort();
-		return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/hello"))
-			.timeout(Duration.ofSeconds(30))
-			.header("Authorization", authorization)
-			.GET()
-			.build(), HttpResponse.BodyHandlers.ofString());
+		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+			.timeout(Duration.ofSeconds(30));
+		if (authorization != null) {
+			request.header("Authorization", authorization);
+		}
+		serverNanos.clear();
+		long gcBefore = gcMillis();
+		long start = System.nanoTime();
+		HttpResponse<String> response = http.send(request.GET().build(), HttpResponse.BodyHandlers.ofString());
+		long client = System.nanoTime() - start;
+		// The response may reach the client before the filter has timed it.
+		Long server = serverNanos.poll(30, TimeUnit.SECONDS);
+		assertThat(server).as("timed by the server").isNotNull();
+		return new Timed(response, client, server, gcMillis() - gcBefore);
+	}
+
+	private static long gcMillis() {
+		long total = 0;
+		for (GarbageCollectorMXBean collector : ManagementFactory.getGarbageCollectorMXBeans()) {
+			// pauses only: a concurrent collector's time does not stop the request
+			if (!collector.getName().contains("Concurrent")) {
+				total += Math.max(0, collector.getCollectionTime());
+			}
+		}
+		return total;
+	}
+
+	private record Timed(HttpResponse<String> response, long clientNanos, long serverNanos, long gcMillis) {
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class ServerTime {
+
+		@Bean
+		FilterRegistrationBean<OncePerRequestFilter> serverTimeFilter() {
+			FilterRegistrationBean<OncePerRequestFilter> registration = new FilterRegistrationBean<>(
+					new OncePerRequestFilter() {
+
+						@Override
+						protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response,
+								FilterChain chain) throws ServletException, IOException {
+							long start = System.nanoTime();
+							try {
+								chain.doFilter(request, response);
+							}
+							finally {
+								serverNanos.add(System.nanoTime() - start);
+							}
+						}
+
+					});
+			registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
+			return registration;
+		}
+
 	}
 
 }

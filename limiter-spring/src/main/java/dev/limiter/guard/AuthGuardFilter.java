@@ -16,6 +16,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.springframework.http.HttpHeaders;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
@@ -58,18 +59,22 @@ public class AuthGuardFilter extends OncePerRequestFilter {
 		this.clock = clock;
 	}
 
+	/**
+	 * A request without an {@code Authorization} header cannot be a guess: it is the
+	 * anonymous budget's business, not the guard's.
+	 */
+	@Override
+	protected boolean shouldNotFilter(HttpServletRequest request) {
+		return request.getHeader(HttpHeaders.AUTHORIZATION) == null;
+	}
+
 	@Override
 	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
 			throws ServletException, IOException {
-		String authorization = request.getHeader("Authorization");
-		if (authorization == null) {
-			chain.doFilter(request, response);
-			return;
-		}
 		// One store timeout for the request: the limiter's budget decision later on
 		// shares this one.
 		try (RequestStoreTime.Scope storeTime = RequestStoreTime.open()) {
-			guard(request, response, chain, authorization);
+			guard(request, response, chain, request.getHeader(HttpHeaders.AUTHORIZATION));
 		}
 	}
 

@@ -2,75 +2,40 @@ package dev.limiter.redis;
 
 import dev.limiter.core.RateLimitStoreException;
 import dev.limiter.core.RequestStoreTime;
+import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
-import org.springframework.util.ClassUtils;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.LongFunction;
-import java.util.function.Supplier;
 
 /**
- * How a Redis store talks to Redis within its timeout, whatever the connection factory's
- * own timeouts say: one timeout per request over all its calls
- * ({@link RequestStoreTime}). On a shared Lettuce connection a script is sent as EVALSHA
- * on the asynchronous API (EVAL when the server answers NOSCRIPT) and awaited with no
- * extra thread; other drivers, and calls with no asynchronous API, run on a small pool
- * that the timeout can abandon. A call that fails or times out throws a
- * {@link RateLimitStoreException}.
+ * How a Redis store runs its scripts within its timeout, whatever the connection
+ * factory's own timeouts say: one timeout per request over all its calls
+ * ({@link RequestStoreTime}, enforced by {@link LettuceTransport}). On a shared Lettuce
+ * connection a script is sent as EVALSHA on the asynchronous API (EVAL when the server
+ * answers NOSCRIPT) and awaited with no extra thread; other drivers run it on a small
+ * pool that the timeout can abandon. The scripts are loaded while connecting. A call that
+ * fails or times out throws a {@link RateLimitStoreException}.
  */
 public final class LettuceScriptCalls {
 
-	/**
-	 * The longest start-up waits for the first connection, when that is longer than the
-	 * request timeout.
-	 */
-	static final Duration STARTUP_CONNECT = Duration.ofSeconds(5);
-
 	private static final Log logger = LogFactory.getLog(LettuceScriptCalls.class);
-
-	private static final boolean LETTUCE_PRESENT = ClassUtils.isPresent(
-			"io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands", LettuceScriptCalls.class.getClassLoader());
-
-	private final RedisConnectionFactory connectionFactory;
-
-	private final StringRedisTemplate redis;
 
 	private final List<RedisScript<List>> scripts;
 
-	private final long timeoutNanos;
+	private final LettuceTransport transport;
 
-	private final Duration timeout;
-
-	/**
-	 * The shared Lettuce connection's asynchronous commands, obtained off the request
-	 * path.
-	 */
-	private volatile CompletableFuture<RedisClusterAsyncCommands<byte[], byte[]>> asyncCommands;
-
-	/**
-	 * Runs calls that have no asynchronous API (other drivers, deletes) so that a timeout
-	 * can abandon them.
-	 */
-	private final ThreadPoolExecutor blockingCalls;
+	private final StringRedisTemplate redis;
 
 	/**
 	 * @param connectionFactory any spring-data-redis connection factory
@@ -82,41 +47,19 @@ public final class LettuceScriptCalls {
 	 */
 	public LettuceScriptCalls(RedisConnectionFactory connectionFactory, Duration timeout, int maxBlockingCalls,
 			List<RedisScript<List>> scripts) {
-		this.connectionFactory = connectionFactory;
-		this.redis = new StringRedisTemplate(connectionFactory);
 		this.scripts = List.copyOf(scripts);
-		this.timeout = timeout;
-		this.timeoutNanos = timeout.toNanos();
-		AtomicInteger threads = new AtomicInteger();
-		this.blockingCalls = new ThreadPoolExecutor(0, maxBlockingCalls, 30, TimeUnit.SECONDS, new SynchronousQueue<>(),
-				runnable -> {
-					Thread thread = new Thread(runnable, "limiter-redis-" + threads.incrementAndGet());
-					thread.setDaemon(true);
-					return thread;
-				});
-		if (sharesLettuceConnection()) {
-			// Connect now, so that the first decision does not pay for it. Start-up may
-			// wait longer than one
-			// request would (a JVM still loading classes easily spends a second on the
-			// first connection), but a
-			// Redis that is down holds it for at most STARTUP_CONNECT (the first
-			// decisions then go to the fallback).
-			try {
-				await(asyncCommands(), System.nanoTime() + Math.max(timeoutNanos, STARTUP_CONNECT.toNanos()));
-			}
-			catch (RateLimitStoreException notYet) {
-				logger.debug("Redis store not connected at start-up; it keeps trying on demand", notYet);
-			}
-		}
+		this.transport = new LettuceTransport(connectionFactory, timeout, maxBlockingCalls, this::loadScripts);
+		this.redis = transport.template();
+		transport.connectEagerly();
 	}
 
 	public Duration timeout() {
-		return timeout;
+		return transport.timeout();
 	}
 
 	/** Deletes keys within the request's timeout. */
 	public void delete(List<String> names) {
-		timed(deadline -> withinTimeout(() -> redis.delete(names), deadline));
+		transport.timed(deadline -> transport.withinTimeout(() -> redis.delete(names), deadline));
 	}
 
 	/**
@@ -128,15 +71,15 @@ public final class LettuceScriptCalls {
 		byte[] keyBytes = key.getBytes(StandardCharsets.UTF_8);
 		byte[] memberBytes = member.getBytes(StandardCharsets.UTF_8);
 		try {
-			if (sharesLettuceConnection()) {
+			if (transport.sharesLettuceConnection()) {
 				redis.execute((RedisCallback<Void>) connection -> {
 					zremWithoutWaiting(connection.getNativeConnection(), keyBytes, memberBytes);
 					return null;
 				});
 			}
 			else {
-				CompletableFuture
-					.runAsync(() -> redis.execute(
+				transport
+					.onPool(() -> redis.execute(
 							(RedisCallback<Long>) connection -> connection.zSetCommands().zRem(keyBytes, memberBytes)))
 					.exceptionally(this::releaseFailed);
 			}
@@ -150,10 +93,10 @@ public final class LettuceScriptCalls {
 	 * Runs a script within the request's timeout and returns its reply, never
 	 * {@code null}.
 	 */
-	@SuppressWarnings("unchecked")
 	public List<Object> execute(RedisScript<List> script, List<String> scriptKeys, Object[] args) {
-		List<Object> raw = timed(deadline -> sharesLettuceConnection() ? evalAsync(script, scriptKeys, args, deadline)
-				: withinTimeout(() -> redis.execute(script, scriptKeys, args), deadline));
+		List<Object> raw = transport
+			.timed(deadline -> transport.sharesLettuceConnection() ? evalAsync(script, scriptKeys, args, deadline)
+					: transport.withinTimeout(() -> redis.execute(script, scriptKeys, args), deadline));
 		if (raw == null) {
 			throw new RateLimitStoreException("Redis store got no answer from its script");
 		}
@@ -167,28 +110,22 @@ public final class LettuceScriptCalls {
 	 */
 	public void executeWithoutWaiting(RedisScript<List> script, List<String> scriptKeys, Object[] args) {
 		try {
-			CompletableFuture<RedisClusterAsyncCommands<byte[], byte[]>> connection = sharesLettuceConnection()
-					? asyncCommands() : null;
-			if (connection != null && connection.isDone() && !connection.isCompletedExceptionally()) {
-				RedisClusterAsyncCommands<byte[], byte[]> commands = connection.join();
+			RedisClusterAsyncCommands<byte[], byte[]> commands = transport.commandsIfConnected();
+			if (commands != null) {
 				byte[][] keyBytes = bytes(scriptKeys.toArray());
 				byte[][] argBytes = bytes(args);
 				commands.evalsha(script.getSha1(), ScriptOutputType.MULTI, keyBytes, argBytes)
 					.exceptionally(failure -> {
 						if (failure instanceof RedisNoScriptException
 								|| failure.getCause() instanceof RedisNoScriptException) {
-							commands
-								.eval(script.getScriptAsString().getBytes(StandardCharsets.UTF_8),
-										ScriptOutputType.MULTI, keyBytes, argBytes)
-								.exceptionally(this::releaseFailed);
+							eval(commands, script, keyBytes, argBytes).exceptionally(this::releaseFailed);
 							return null;
 						}
 						return releaseFailed(failure);
 					});
 			}
 			else {
-				CompletableFuture.runAsync(() -> redis.execute(script, scriptKeys, args), blockingCalls)
-					.exceptionally(this::releaseFailed);
+				transport.onPool(() -> redis.execute(script, scriptKeys, args)).exceptionally(this::releaseFailed);
 			}
 		}
 		catch (RuntimeException e) {
@@ -204,28 +141,13 @@ public final class LettuceScriptCalls {
 		return bytes;
 	}
 
-	/**
-	 * Runs one call against the request's deadline and books the time it took on the
-	 * request.
-	 */
-	private <T> T timed(LongFunction<T> call) {
-		long start = System.nanoTime();
-		try {
-			return call.apply(requestDeadline(start));
-		}
-		finally {
-			RequestStoreTime.spend(System.nanoTime() - start);
-		}
-	}
-
-	@SuppressWarnings({ "unchecked", "rawtypes" })
 	private List<Object> evalAsync(RedisScript<List> script, List<String> scriptKeys, Object[] args, long deadline) {
-		RedisClusterAsyncCommands<byte[], byte[]> commands = await(asyncCommands(), deadline);
+		RedisClusterAsyncCommands<byte[], byte[]> commands = transport.commands(deadline);
 		byte[][] keyBytes = bytes(scriptKeys.toArray());
 		byte[][] argBytes = bytes(args);
 		try {
-			return (List<Object>) await(
-					(Future) commands.evalsha(script.getSha1(), ScriptOutputType.MULTI, keyBytes, argBytes), deadline);
+			return transport.await(commands.evalsha(script.getSha1(), ScriptOutputType.MULTI, keyBytes, argBytes),
+					deadline);
 		}
 		catch (RateLimitStoreException e) {
 			if (!(e.getCause() instanceof RedisNoScriptException)) {
@@ -233,48 +155,14 @@ public final class LettuceScriptCalls {
 			}
 			// EVAL loads the script into the server's cache, so the next call's EVALSHA
 			// finds it.
-			return (List<Object>) await(
-					(Future) commands.eval(script.getScriptAsString().getBytes(StandardCharsets.UTF_8),
-							ScriptOutputType.MULTI, keyBytes, argBytes),
-					deadline);
+			return transport.await(eval(commands, script, keyBytes, argBytes), deadline);
 		}
 	}
 
-	/**
-	 * The shared connection's asynchronous commands. Obtaining them may connect, which
-	 * can block for the driver's connect timeout; that happens on the pool, so a caller
-	 * waits at most its own deadline.
-	 */
-	@SuppressWarnings("unchecked")
-	private CompletableFuture<RedisClusterAsyncCommands<byte[], byte[]>> asyncCommands() {
-		CompletableFuture<RedisClusterAsyncCommands<byte[], byte[]>> current = asyncCommands;
-		if (current == null || current.isCompletedExceptionally()) {
-			synchronized (this) {
-				current = asyncCommands;
-				if (current == null || current.isCompletedExceptionally()) {
-					current = new CompletableFuture<>();
-					CompletableFuture<RedisClusterAsyncCommands<byte[], byte[]>> connecting = current;
-					try {
-						blockingCalls.execute(() -> {
-							try {
-								RedisClusterAsyncCommands<byte[], byte[]> commands = (RedisClusterAsyncCommands<byte[], byte[]>) redis
-									.execute((RedisCallback<Object>) connection -> connection.getNativeConnection());
-								loadScripts(commands);
-								connecting.complete(commands);
-							}
-							catch (Throwable failure) {
-								connecting.completeExceptionally(failure);
-							}
-						});
-					}
-					catch (RuntimeException rejected) {
-						connecting.completeExceptionally(rejected);
-					}
-					asyncCommands = current;
-				}
-			}
-		}
-		return current;
+	private static RedisFuture<List<Object>> eval(RedisClusterAsyncCommands<byte[], byte[]> commands,
+			RedisScript<List> script, byte[][] keyBytes, byte[][] argBytes) {
+		return commands.eval(script.getScriptAsString().getBytes(StandardCharsets.UTF_8), ScriptOutputType.MULTI,
+				keyBytes, argBytes);
 	}
 
 	/**
@@ -286,7 +174,7 @@ public final class LettuceScriptCalls {
 		try {
 			for (RedisScript<List> script : scripts) {
 				commands.scriptLoad(script.getScriptAsString().getBytes(StandardCharsets.UTF_8))
-					.get(Math.max(timeoutNanos, TimeUnit.SECONDS.toNanos(5)), TimeUnit.NANOSECONDS);
+					.get(Math.max(transport.timeout().toNanos(), TimeUnit.SECONDS.toNanos(5)), TimeUnit.NANOSECONDS);
 			}
 		}
 		catch (Exception e) {
@@ -295,57 +183,6 @@ public final class LettuceScriptCalls {
 			}
 			logger.debug("Redis store could not preload its scripts; EVALSHA will load them on first use", e);
 		}
-	}
-
-	/**
-	 * The end of this call's wait: one timeout per request, so a call gets what earlier
-	 * calls of the same request left. A request that has used it all fails at once, and
-	 * the breaker counts that like any timeout: a store slower than the timeout per
-	 * request degrades even when each call alone is faster.
-	 */
-	private long requestDeadline(long start) {
-		long left = timeoutNanos - RequestStoreTime.spentNanos();
-		if (left <= 0) {
-			throw new RateLimitStoreException(
-					"Redis store: this request already waited " + timeout.toMillis() + "ms for it");
-		}
-		return start + left;
-	}
-
-	private <T> T withinTimeout(Supplier<T> call, long deadline) {
-		CompletableFuture<T> future;
-		try {
-			future = CompletableFuture.supplyAsync(call, blockingCalls);
-		}
-		catch (RuntimeException rejected) {
-			throw new RateLimitStoreException(
-					"Redis store is saturated: " + blockingCalls.getMaximumPoolSize() + " calls already waiting",
-					rejected);
-		}
-		return await(future, deadline);
-	}
-
-	private <T> T await(Future<T> future, long deadline) {
-		try {
-			return future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-		}
-		catch (TimeoutException e) {
-			future.cancel(false);
-			throw new RateLimitStoreException("Redis store did not answer within " + timeout.toMillis() + "ms", e);
-		}
-		catch (InterruptedException e) {
-			Thread.currentThread().interrupt();
-			throw new RateLimitStoreException("interrupted while waiting for the Redis store", e);
-		}
-		catch (ExecutionException e) {
-			Throwable cause = e.getCause() != null ? e.getCause() : e;
-			throw new RateLimitStoreException("Redis store failed: " + cause.getMessage(), cause);
-		}
-	}
-
-	private boolean sharesLettuceConnection() {
-		return LETTUCE_PRESENT && connectionFactory instanceof LettuceConnectionFactory lettuce
-				&& lettuce.getShareNativeConnection();
 	}
 
 	@SuppressWarnings("unchecked")
