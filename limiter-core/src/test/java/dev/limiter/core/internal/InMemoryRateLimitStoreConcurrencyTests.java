@@ -42,7 +42,7 @@ class InMemoryRateLimitStoreConcurrencyTests {
 	}
 
 	@Test
-	void resetWhileThreadsTakeOneKeyShouldLeaveOneEntryCountingEveryLaterTake() throws Exception {
+	void resetWhenThreadsTakeOneKeyShouldLeaveOneEntryCountingEveryLaterTake() throws Exception {
 		InMemoryRateLimitStore store = new InMemoryRateLimitStore(1_000);
 		Budget budget = Budget.builder("standard").window("minute", 1_000_000, Duration.ofMinutes(1)).build();
 

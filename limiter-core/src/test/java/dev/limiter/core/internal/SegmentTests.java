@@ -46,7 +46,7 @@ class SegmentTests {
 	}
 
 	@Test
-	void evictShouldMarkTheEntryRemoved() {
+	void evictWhenEntryIsLiveShouldMarkItRemoved() {
 		Segment segment = new Segment(1, held);
 		StoreEntry first = add(segment, "a");
 
