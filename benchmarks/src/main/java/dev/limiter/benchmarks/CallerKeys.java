@@ -1,9 +1,9 @@
 package dev.limiter.benchmarks;
 
-import dev.limiter.core.Sha256;
-
 import java.nio.ByteBuffer;
 import java.util.Base64;
+
+import dev.limiter.core.Sha256;
 
 /**
  * Counter keys shaped like the ones the starter's {@code DefaultKeyResolver} produces for

@@ -1,5 +1,10 @@
 package dev.limiter.benchmarks;
 
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
+
 import io.github.bucket4j.redis.lettuce.cas.LettuceBasedProxyManager;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -9,12 +14,8 @@ import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.event.command.CommandListener;
 import io.lettuce.core.event.command.CommandStartedEvent;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.atomic.LongAdder;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
  * A cross-check of the round trips derived from {@code INFO commandstats}: the commands

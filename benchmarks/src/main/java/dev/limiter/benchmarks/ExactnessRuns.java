@@ -1,7 +1,5 @@
 package dev.limiter.benchmarks;
 
-import io.lettuce.core.api.sync.RedisCommands;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -9,6 +7,8 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BooleanSupplier;
+
+import io.lettuce.core.api.sync.RedisCommands;
 
 /**
  * Exactness: 32 threads, 20,000 attempts on one key whose limit is 600 a minute: how many

@@ -1,5 +1,8 @@
 package dev.limiter.benchmarks;
 
+import java.time.Duration;
+import java.util.concurrent.ConcurrentHashMap;
+
 import dev.limiter.core.Budget;
 import dev.limiter.core.OverLimitRememberingStore;
 import dev.limiter.core.RateLimitStore;
@@ -15,9 +18,6 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-
-import java.time.Duration;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * One two-window decision (600/min + 36,000/h) per call, on one hot key or spread over

@@ -1,18 +1,18 @@
 package dev.limiter.benchmarks;
 
+import java.time.Duration;
+import java.util.concurrent.ConcurrentHashMap;
+
 import dev.limiter.core.Budget;
 import dev.limiter.core.Decision;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStores;
-import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Setup;
 import io.github.resilience4j.bulkhead.Bulkhead;
 import io.github.resilience4j.bulkhead.BulkheadConfig;
 import io.github.resilience4j.bulkhead.internal.SemaphoreBulkhead;
-import java.util.concurrent.ConcurrentHashMap;
-
-import java.time.Duration;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Setup;
 
 /**
  * The expensive path: a two-window decision that also takes a concurrency lease (at most

@@ -1,10 +1,5 @@
 package dev.limiter.benchmarks;
 
-import dev.limiter.core.Budget;
-import dev.limiter.core.internal.InMemoryRateLimitStore;
-import io.github.bucket4j.Bandwidth;
-import io.github.bucket4j.Bucket;
-
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -12,6 +7,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+
+import dev.limiter.core.Budget;
+import dev.limiter.core.internal.InMemoryRateLimitStore;
+import io.github.bucket4j.Bandwidth;
+import io.github.bucket4j.Bucket;
 
 /**
  * Bytes per key of the in-memory store, as the heap delta after full GCs (run with

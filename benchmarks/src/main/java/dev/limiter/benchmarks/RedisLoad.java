@@ -1,14 +1,14 @@
 package dev.limiter.benchmarks;
 
-import dev.limiter.core.Budget;
-import dev.limiter.redis.RedisRateLimitStore;
-import io.github.bucket4j.BucketConfiguration;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+
+import dev.limiter.core.Budget;
+import dev.limiter.redis.RedisRateLimitStore;
+import io.github.bucket4j.BucketConfiguration;
 
 /**
  * Every Redis measurement of issue 6 against one {@code redis-server} (started by

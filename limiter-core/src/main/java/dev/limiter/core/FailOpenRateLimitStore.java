@@ -1,11 +1,11 @@
 package dev.limiter.core;
 
-import dev.limiter.core.internal.InMemoryRateLimitStore;
-
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
+
+import dev.limiter.core.internal.InMemoryRateLimitStore;
 
 /**
  * Fail open, degraded and loud: decides with the authoritative store while it answers,

@@ -1,9 +1,9 @@
 package dev.limiter.core;
 
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.util.List;
+
+import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

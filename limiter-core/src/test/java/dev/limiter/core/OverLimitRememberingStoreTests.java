@@ -1,12 +1,11 @@
 package dev.limiter.core;
 
-import dev.limiter.core.contract.ForwardingRateLimitStore;
-
-import dev.limiter.core.contract.RateLimitStoreContractTests;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
+
+import dev.limiter.core.contract.ForwardingRateLimitStore;
+import dev.limiter.core.contract.RateLimitStoreContractTests;
+import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

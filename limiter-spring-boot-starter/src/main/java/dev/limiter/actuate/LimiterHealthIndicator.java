@@ -1,6 +1,7 @@
 package dev.limiter.actuate;
 
 import dev.limiter.core.RateLimitStore;
+
 import org.springframework.boot.actuate.health.AbstractHealthIndicator;
 import org.springframework.boot.actuate.health.Health;
 

@@ -20,6 +20,7 @@ import dev.limiter.spring.BudgetOptions;
 import dev.limiter.spring.BudgetRegistry;
 import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
+
 import org.springframework.beans.factory.support.StaticListableBeanFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
+
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.env.EnvironmentPostProcessor;
 import org.springframework.core.io.support.SpringFactoriesLoader;

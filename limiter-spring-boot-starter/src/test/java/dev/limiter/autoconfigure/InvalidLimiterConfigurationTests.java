@@ -1,6 +1,7 @@
 package dev.limiter.autoconfigure;
 
 import org.junit.jupiter.api.Test;
+
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;

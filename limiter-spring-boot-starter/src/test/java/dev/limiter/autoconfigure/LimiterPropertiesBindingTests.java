@@ -8,6 +8,7 @@ import dev.limiter.core.ConcurrencyBound;
 import dev.limiter.core.Window;
 import dev.limiter.spring.BudgetRegistry;
 import org.junit.jupiter.api.Test;
+
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.core.env.StandardEnvironment;

@@ -12,6 +12,7 @@ import dev.limiter.core.guard.AuthGuard;
 import dev.limiter.core.guard.AuthGuardPolicy;
 import jakarta.servlet.http.HttpServletResponse;
 import org.junit.jupiter.api.Test;
+
 import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.mock.web.MockHttpServletResponse;
 

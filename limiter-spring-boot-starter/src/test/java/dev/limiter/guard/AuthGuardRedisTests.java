@@ -1,7 +1,5 @@
 package dev.limiter.guard;
 
-import dev.limiter.core.FailOpenRateLimitStore;
-
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -10,11 +8,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
+import dev.limiter.core.FailOpenRateLimitStore;
 import dev.limiter.core.StoreMode;
 import dev.limiter.test.redis.RedisServerExtension;
 import dev.limiter.test.web.MutableClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.servlet.context.ServletWebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;

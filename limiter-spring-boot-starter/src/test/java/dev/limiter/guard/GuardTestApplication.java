@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import dev.limiter.test.web.MutableClock;
 import jakarta.servlet.http.HttpServletRequest;
+
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;

@@ -1,21 +1,25 @@
 package dev.limiter.redis;
 
-import dev.limiter.autoconfigure.redis.LimiterRedisAutoConfiguration;
+import java.time.Duration;
+import java.util.UUID;
+
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
 import dev.limiter.autoconfigure.LimiterServletAutoConfiguration;
+import dev.limiter.autoconfigure.redis.LimiterRedisAutoConfiguration;
+import dev.limiter.autoconfigure.resilience.LimiterResilienceAutoConfiguration;
 import dev.limiter.core.Budget;
 import dev.limiter.core.FailOpenRateLimitStore;
 import dev.limiter.core.OverLimitRememberingStore;
 import dev.limiter.core.RateLimitStore;
-import dev.limiter.resilience.CircuitBreakingRateLimitStore;
-import dev.limiter.autoconfigure.resilience.LimiterResilienceAutoConfiguration;
 import dev.limiter.core.RateLimitStores;
+import dev.limiter.resilience.CircuitBreakingRateLimitStore;
 import dev.limiter.test.redis.RedisClusterExtension;
 import dev.limiter.test.redis.RedisServerExtension;
 import dev.limiter.test.redis.RedisServerProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
+
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration;
@@ -26,9 +30,6 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-
-import java.time.Duration;
-import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,5 +1,9 @@
 package dev.limiter.resilience;
 
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
 import dev.limiter.core.FailOpenRateLimitStore;
 import dev.limiter.core.StoreMode;
 import dev.limiter.test.redis.RedisClusterProcesses;
@@ -7,10 +11,6 @@ import dev.limiter.test.redis.RedisServerProcess;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-
-import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

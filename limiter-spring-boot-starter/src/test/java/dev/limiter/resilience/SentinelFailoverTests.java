@@ -1,13 +1,13 @@
 package dev.limiter.resilience;
 
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
 import dev.limiter.core.FailOpenRateLimitStore;
 import dev.limiter.core.StoreMode;
 import dev.limiter.test.redis.RedisServerProcess;
 import org.junit.jupiter.api.Test;
-
-import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,6 +1,10 @@
 package dev.limiter.resilience;
 
+import java.time.Clock;
+import java.time.Instant;
+
 import dev.limiter.test.web.MutableClock;
+
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Bean;
@@ -8,9 +12,6 @@ import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
-
-import java.time.Clock;
-import java.time.Instant;
 
 /**
  * A servlet application on the starter with the Redis store, for real faults of a real

@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import dev.limiter.guard.GuardTestApplication;
 import jakarta.servlet.http.HttpServletRequest;
 import org.junit.jupiter.api.Test;
+
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.web.server.LocalServerPort;

@@ -1,15 +1,14 @@
 package dev.limiter.routes;
 
-import dev.limiter.autoconfigure.routes.RouteInventoryFailureAnalyzer;
-import java.util.List;
-
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
-import dev.limiter.autoconfigure.routes.LimiterRoutesAutoConfiguration;
 import dev.limiter.autoconfigure.LimiterServletAutoConfiguration;
+import dev.limiter.autoconfigure.routes.LimiterRoutesAutoConfiguration;
+import dev.limiter.autoconfigure.routes.RouteInventoryFailureAnalyzer;
 import dev.limiter.spring.RateLimitExempt;
 import dev.limiter.spring.RateLimited;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.http.HttpMessageConvertersAutoConfiguration;
 import org.springframework.boot.autoconfigure.web.servlet.DispatcherServletAutoConfiguration;

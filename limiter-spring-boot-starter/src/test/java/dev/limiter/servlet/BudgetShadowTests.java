@@ -4,6 +4,7 @@ import dev.limiter.test.web.HttpSupport;
 import dev.limiter.test.web.RecordingStore;
 import dev.limiter.test.web.RoutesHttpTest;
 import org.junit.jupiter.api.Test;
+
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 

@@ -17,6 +17,7 @@ import com.nimbusds.jwt.SignedJWT;
 import dev.limiter.test.web.RecordingStore;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;

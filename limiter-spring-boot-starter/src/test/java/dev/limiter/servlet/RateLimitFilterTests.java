@@ -14,6 +14,7 @@ import dev.limiter.test.web.MutableClock;
 import dev.limiter.test.web.RecordingStore;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.test.context.SpringBootTest;

@@ -5,6 +5,7 @@ import java.util.List;
 
 import jakarta.servlet.AsyncEvent;
 import org.junit.jupiter.api.Test;
+
 import org.springframework.mock.web.MockAsyncContext;
 import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.mock.web.MockHttpServletResponse;

@@ -5,26 +5,26 @@ import java.util.UUID;
 
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
 import dev.limiter.autoconfigure.LimiterServletAutoConfiguration;
+import dev.limiter.autoconfigure.redis.LimiterRedisAutoConfiguration;
+import dev.limiter.autoconfigure.resilience.LimiterResilienceAutoConfiguration;
 import dev.limiter.boot4.actuate.LimiterHealthContributorAutoConfiguration;
 import dev.limiter.boot4.redis.Boot4ClusterTopologyRefreshCustomizer;
 import dev.limiter.boot4.redis.Boot4LimiterLettuceAutoConfiguration;
-import io.lettuce.core.cluster.ClusterClientOptions;
-import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import dev.limiter.core.Budget;
 import dev.limiter.core.FailOpenRateLimitStore;
 import dev.limiter.core.OverLimitRememberingStore;
 import dev.limiter.core.RateLimitStore;
-import dev.limiter.autoconfigure.redis.LimiterRedisAutoConfiguration;
 import dev.limiter.redis.RedisRateLimitStore;
 import dev.limiter.resilience.CircuitBreakingRateLimitStore;
-import dev.limiter.autoconfigure.resilience.LimiterResilienceAutoConfiguration;
 import dev.limiter.servlet.RateLimitFilter;
 import dev.limiter.test.redis.RedisServerExtension;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.github.resilience4j.springboot.circuitbreaker.autoconfigure.CircuitBreakerAutoConfiguration;
+import io.lettuce.core.cluster.ClusterClientOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.annotation.ImportCandidates;
@@ -34,6 +34,7 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Instant;
 
 import dev.limiter.test.web.MutableClock;
+
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Bean;

@@ -23,6 +23,7 @@ import dev.limiter.spring.BudgetRegistry;
 import dev.limiter.spring.BudgetScope;
 import dev.limiter.web.ProblemJson;
 import dev.limiter.web.ProblemResponse;
+
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;

@@ -17,6 +17,7 @@ import dev.limiter.routes.RouteInventory;
 import dev.limiter.routes.RouteInventoryCheck;
 import dev.limiter.spring.BudgetOptions;
 import dev.limiter.spring.BudgetRegistry;
+
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.lang.Nullable;
 

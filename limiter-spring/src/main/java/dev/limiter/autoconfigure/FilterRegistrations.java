@@ -2,6 +2,7 @@ package dev.limiter.autoconfigure;
 
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
+
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.core.env.Environment;
 

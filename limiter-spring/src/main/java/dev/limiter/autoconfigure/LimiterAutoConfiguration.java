@@ -9,6 +9,7 @@ import dev.limiter.spring.BudgetOptions;
 import dev.limiter.spring.BudgetRegistry;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.AutoConfiguration;

@@ -21,6 +21,7 @@ import dev.limiter.spring.BudgetRegistry;
 import dev.limiter.spring.BudgetScope;
 import dev.limiter.spring.KeyBy;
 import dev.limiter.spring.RoutePolicy;
+
 import org.springframework.util.StringUtils;
 import org.springframework.web.util.pattern.PathPatternParser;
 import org.springframework.web.util.pattern.PatternParseException;

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.limiter.spring.KeyBy;
+
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.util.unit.DataSize;

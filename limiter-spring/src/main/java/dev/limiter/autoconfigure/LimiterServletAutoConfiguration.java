@@ -21,6 +21,7 @@ import dev.limiter.spring.RateLimitObserver;
 import dev.limiter.spring.RateLimitResponseWriter;
 import dev.limiter.spring.RouteResolver;
 import jakarta.servlet.DispatcherType;
+
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfiguration;

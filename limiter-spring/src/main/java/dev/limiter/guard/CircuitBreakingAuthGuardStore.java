@@ -1,12 +1,12 @@
 package dev.limiter.guard;
 
+import java.util.Objects;
+
 import dev.limiter.core.Lease;
 import dev.limiter.core.guard.AuthGuardStore;
 import dev.limiter.core.guard.GuardState;
 import dev.limiter.resilience.StoreCircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
-
-import java.util.Objects;
 
 /**
  * The guard's store behind the limiter's circuit breaker, with the limiter's own store's

@@ -1,16 +1,5 @@
 package dev.limiter.redis;
 
-import dev.limiter.core.RateLimitStoreException;
-import dev.limiter.core.RequestStoreTime;
-import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
-import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.data.redis.core.RedisCallback;
-import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.util.ClassUtils;
-
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -23,6 +12,18 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.LongFunction;
 import java.util.function.Supplier;
+
+import dev.limiter.core.RateLimitStoreException;
+import dev.limiter.core.RequestStoreTime;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.util.ClassUtils;
 
 /**
  * The waiting half of {@link LettuceScriptCalls}: one timeout per request over all its

@@ -1,14 +1,14 @@
 package dev.limiter.redis;
 
+import java.util.List;
+import java.util.Objects;
+
 import dev.limiter.core.Lease;
 import dev.limiter.core.RateLimitStoreException;
 import dev.limiter.core.guard.AuthGuardPolicy;
 import dev.limiter.core.guard.AuthGuardStore;
 import dev.limiter.core.guard.GuardAdmission;
 import dev.limiter.core.guard.GuardState;
-
-import java.util.List;
-import java.util.Objects;
 
 /**
  * The authentication guard in Redis: every step is one EVALSHA of {@code guard.lua} on

@@ -1,9 +1,9 @@
 package dev.limiter.redis;
 
+import java.util.List;
+
 import dev.limiter.core.Budget;
 import dev.limiter.core.Window;
-
-import java.util.List;
 
 /**
  * Names of the Redis keys of one (budget, key): one hash

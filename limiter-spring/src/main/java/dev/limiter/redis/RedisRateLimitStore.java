@@ -1,5 +1,11 @@
 package dev.limiter.redis;
 
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
+
 import dev.limiter.core.BoundVerdict;
 import dev.limiter.core.Budget;
 import dev.limiter.core.ConcurrencyBound;
@@ -12,14 +18,9 @@ import dev.limiter.core.RequestStoreTime;
 import dev.limiter.core.guard.AuthGuardPolicy;
 import dev.limiter.core.guard.AuthGuardStore;
 import dev.limiter.core.guard.AuthGuardStoreProvider;
+
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.script.RedisScript;
-
-import java.time.Duration;
-import java.util.List;
-import java.util.Objects;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Counters in Redis, exact across every instance that shares it (docs/redis.md, ADR

@@ -1,13 +1,13 @@
 package dev.limiter.redis;
 
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
 import dev.limiter.core.BoundVerdict;
 import dev.limiter.core.Budget;
 import dev.limiter.core.ConcurrencyBound;
 import dev.limiter.core.Window;
-
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * The one place that knows {@code take.lua}'s argument layout and the offsets of its

@@ -1,5 +1,7 @@
 package dev.limiter.resilience;
 
+import java.util.Objects;
+
 import dev.limiter.core.Budget;
 import dev.limiter.core.Decision;
 import dev.limiter.core.KeyState;
@@ -8,8 +10,6 @@ import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStoreException;
 import dev.limiter.core.StoreNotCalledException;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
-
-import java.util.Objects;
 
 /**
  * Stops paying a failing store's timeout: every call passes a Resilience4j

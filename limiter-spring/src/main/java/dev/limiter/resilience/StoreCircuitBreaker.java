@@ -1,13 +1,13 @@
 package dev.limiter.resilience;
 
+import java.util.Locale;
+import java.util.Objects;
+import java.util.function.Supplier;
+
 import dev.limiter.core.RateLimitStoreException;
 import dev.limiter.core.StoreNotCalledException;
 import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
-
-import java.util.Locale;
-import java.util.Objects;
-import java.util.function.Supplier;
 
 /**
  * One store's calls behind a Resilience4j {@link CircuitBreaker}, through Resilience4j's

@@ -1,12 +1,12 @@
 package dev.limiter.resilience;
 
+import java.util.List;
+import java.util.Set;
+
 import dev.limiter.core.FailOpenRateLimitStore;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.StoreModeListener;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
-
-import java.util.List;
-import java.util.Set;
 
 /**
  * Turns a remote store into the one the limiter uses: behind the {@code limiter} circuit

@@ -7,6 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import dev.limiter.spring.BudgetRegistry;
 import dev.limiter.spring.RateLimitExempt;
 import dev.limiter.spring.RateLimited;
+
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.StringUtils;

@@ -6,6 +6,7 @@ import dev.limiter.spring.RouteResolver;
 import jakarta.servlet.http.HttpServletRequest;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.web.method.HandlerMethod;
 

@@ -10,6 +10,7 @@ import java.util.Set;
 import dev.limiter.servlet.PropertiesRouteResolver.RouteRule;
 import dev.limiter.spring.BudgetRegistry;
 import dev.limiter.spring.RoutePolicy;
+
 import org.springframework.http.server.PathContainer;
 import org.springframework.util.ClassUtils;
 import org.springframework.web.bind.annotation.RequestMethod;

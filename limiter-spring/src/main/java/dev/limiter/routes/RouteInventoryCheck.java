@@ -7,6 +7,7 @@ import dev.limiter.servlet.PropertiesRouteResolver.RouteRule;
 import dev.limiter.spring.BudgetRegistry;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+
 import org.springframework.beans.factory.BeanFactoryUtils;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.SmartInitializingSingleton;

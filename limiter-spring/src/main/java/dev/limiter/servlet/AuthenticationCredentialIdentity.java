@@ -5,6 +5,7 @@ import java.security.Principal;
 import dev.limiter.spring.CallerKey;
 import dev.limiter.spring.CredentialIdentity;
 import dev.limiter.spring.RateLimitCredential;
+
 import org.springframework.security.core.Authentication;
 
 /**

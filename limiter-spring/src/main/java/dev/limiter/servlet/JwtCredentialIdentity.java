@@ -13,6 +13,7 @@ import java.util.Map;
 
 import dev.limiter.spring.CallerKey;
 import dev.limiter.spring.CredentialIdentity;
+
 import org.springframework.security.oauth2.jwt.Jwt;
 import org.springframework.security.oauth2.server.resource.authentication.AbstractOAuth2TokenAuthenticationToken;
 

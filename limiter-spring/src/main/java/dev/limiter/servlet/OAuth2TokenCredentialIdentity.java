@@ -4,6 +4,7 @@ import java.security.Principal;
 
 import dev.limiter.spring.CallerKey;
 import dev.limiter.spring.CredentialIdentity;
+
 import org.springframework.security.oauth2.core.AbstractOAuth2Token;
 import org.springframework.security.oauth2.server.resource.authentication.AbstractOAuth2TokenAuthenticationToken;
 

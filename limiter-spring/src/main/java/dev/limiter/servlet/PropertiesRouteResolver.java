@@ -8,6 +8,7 @@ import java.util.stream.Collectors;
 import dev.limiter.spring.RoutePolicy;
 import dev.limiter.spring.RouteResolver;
 import jakarta.servlet.http.HttpServletRequest;
+
 import org.springframework.http.server.PathContainer;
 import org.springframework.web.util.UrlPathHelper;
 import org.springframework.web.util.pattern.PathPattern;

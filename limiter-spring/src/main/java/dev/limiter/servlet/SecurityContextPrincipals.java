@@ -3,6 +3,7 @@ package dev.limiter.servlet;
 import java.security.Principal;
 
 import jakarta.servlet.http.HttpServletRequest;
+
 import org.springframework.security.authentication.AuthenticationTrustResolver;
 import org.springframework.security.authentication.AuthenticationTrustResolverImpl;
 import org.springframework.security.core.Authentication;

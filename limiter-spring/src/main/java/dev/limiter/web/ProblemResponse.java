@@ -9,6 +9,7 @@ import java.util.Objects;
 import java.util.function.Consumer;
 
 import jakarta.servlet.http.HttpServletResponse;
+
 import org.springframework.http.ProblemDetail;
 
 /**

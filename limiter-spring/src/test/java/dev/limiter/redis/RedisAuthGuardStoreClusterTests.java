@@ -1,16 +1,17 @@
 package dev.limiter.redis;
 
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
 import dev.limiter.core.guard.AuthGuardPolicy;
 import dev.limiter.core.guard.AuthGuardStore;
 import dev.limiter.core.guard.AuthGuardStoreContractTests;
 import dev.limiter.test.redis.RedisClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.springframework.data.redis.connection.RedisConnectionFactory;
 
-import java.util.HashSet;
-import java.util.List;
-import java.util.Set;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -6,6 +6,7 @@ import dev.limiter.core.guard.AuthGuardStoreContractTests;
 import dev.limiter.test.redis.RedisServerExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -1,14 +1,5 @@
 package dev.limiter.redis;
 
-import dev.limiter.core.guard.AuthGuard;
-import dev.limiter.core.guard.AuthGuardPolicy;
-import dev.limiter.core.guard.GuardAdmission;
-import dev.limiter.core.guard.GuardState;
-import dev.limiter.test.redis.RedisServerExtension;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,6 +10,15 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.Collectors;
+
+import dev.limiter.core.guard.AuthGuard;
+import dev.limiter.core.guard.AuthGuardPolicy;
+import dev.limiter.core.guard.GuardAdmission;
+import dev.limiter.core.guard.GuardState;
+import dev.limiter.test.redis.RedisServerExtension;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static dev.limiter.core.guard.GuardAdmission.Outcome.ADMITTED;
 import static dev.limiter.core.guard.GuardAdmission.Outcome.BLOCKED;

@@ -1,14 +1,15 @@
 package dev.limiter.redis;
 
+import java.util.HashSet;
+import java.util.Set;
+
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.contract.RateLimitStoreContractTests;
 import dev.limiter.test.redis.RedisClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.springframework.data.redis.connection.RedisConnectionFactory;
 
-import java.util.HashSet;
-import java.util.Set;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

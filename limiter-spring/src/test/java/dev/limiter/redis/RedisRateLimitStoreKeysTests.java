@@ -1,17 +1,17 @@
 package dev.limiter.redis;
 
-import dev.limiter.core.Budget;
-import dev.limiter.core.Decision;
-import dev.limiter.test.redis.RedisServerExtension;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+
+import dev.limiter.core.Budget;
+import dev.limiter.core.Decision;
+import dev.limiter.test.redis.RedisServerExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,5 +1,8 @@
 package dev.limiter.redis;
 
+import java.time.Duration;
+import java.util.List;
+
 import dev.limiter.core.Budget;
 import dev.limiter.core.OverLimitRememberingStore;
 import dev.limiter.core.RateLimitStore;
@@ -7,10 +10,8 @@ import dev.limiter.core.contract.RateLimitStoreContractTests;
 import dev.limiter.test.redis.RedisServerExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.springframework.data.redis.connection.RedisConnectionFactory;
 
-import java.time.Duration;
-import java.util.List;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,6 +1,7 @@
 package dev.limiter.servlet;
 
 import org.junit.jupiter.api.Test;
+
 import org.springframework.mock.web.MockHttpServletRequest;
 
 import static org.assertj.core.api.Assertions.assertThat;

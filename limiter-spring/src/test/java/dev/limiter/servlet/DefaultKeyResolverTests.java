@@ -7,6 +7,7 @@ import dev.limiter.spring.KeyBy;
 import dev.limiter.test.web.TokenCredentialAuthentication;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+
 import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.security.authentication.AnonymousAuthenticationToken;
 import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;

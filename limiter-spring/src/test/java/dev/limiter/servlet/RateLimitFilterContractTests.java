@@ -1,7 +1,5 @@
 package dev.limiter.servlet;
 
-import dev.limiter.core.contract.ForwardingRateLimitStore;
-
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -17,15 +15,16 @@ import dev.limiter.core.Decision;
 import dev.limiter.core.Lease;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStores;
+import dev.limiter.core.contract.ForwardingRateLimitStore;
 import dev.limiter.spring.BudgetRegistry;
 import dev.limiter.spring.CallerKey;
 import dev.limiter.spring.RateLimitResponseWriter;
 import dev.limiter.spring.RoutePolicy;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
-import jakarta.servlet.FilterChain;
 import jakarta.servlet.http.HttpServletResponse;
 import org.junit.jupiter.api.Test;
+
 import org.springframework.mock.web.MockAsyncContext;
 import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.mock.web.MockHttpServletResponse;

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Map;
 
 import dev.limiter.spring.RateLimited;
+
 import org.springframework.http.CacheControl;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;

@@ -3,6 +3,7 @@ package dev.limiter.sample;
 import java.util.Optional;
 
 import dev.limiter.spring.BudgetSelector;
+
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;

@@ -4,6 +4,7 @@ import java.util.HexFormat;
 import java.util.List;
 
 import dev.limiter.spring.RateLimitCredential;
+
 import org.springframework.security.authentication.AbstractAuthenticationToken;
 import org.springframework.security.core.GrantedAuthority;
 import org.springframework.security.core.authority.SimpleGrantedAuthority;

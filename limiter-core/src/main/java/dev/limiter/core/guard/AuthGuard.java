@@ -1,11 +1,11 @@
 package dev.limiter.core.guard;
 
+import java.util.Objects;
+
 import dev.limiter.core.Lease;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStoreException;
 import dev.limiter.core.Sha256;
-
-import java.util.Objects;
 
 /**
  * Blocks an address that keeps failing authentication, checked before the credential is

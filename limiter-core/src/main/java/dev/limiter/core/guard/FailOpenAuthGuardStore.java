@@ -1,10 +1,10 @@
 package dev.limiter.core.guard;
 
+import java.util.Objects;
+
 import dev.limiter.core.Lease;
 import dev.limiter.core.RateLimitStoreException;
 import dev.limiter.core.internal.InMemoryRateLimitStore;
-
-import java.util.Objects;
 
 /**
  * The guard's counterpart of {@link dev.limiter.core.FailOpenRateLimitStore}: asks the

@@ -1,9 +1,9 @@
 package dev.limiter.core.guard;
 
+import java.util.Optional;
+
 import dev.limiter.core.Lease;
 import dev.limiter.core.Seconds;
-
-import java.util.Optional;
 
 /**
  * The guard's answer before a credential lookup. An admitted request carries the

@@ -1,5 +1,8 @@
 package dev.limiter.core.guard;
 
+import java.time.Duration;
+import java.util.Objects;
+
 import dev.limiter.core.BoundVerdict;
 import dev.limiter.core.Budget;
 import dev.limiter.core.Decision;
@@ -7,9 +10,6 @@ import dev.limiter.core.KeyState;
 import dev.limiter.core.Lease;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStoreException;
-
-import java.time.Duration;
-import java.util.Objects;
 
 /**
  * The guard on any {@link RateLimitStore}, through its ordinary SPI: three budgets per

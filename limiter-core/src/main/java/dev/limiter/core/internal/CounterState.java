@@ -1,9 +1,9 @@
 package dev.limiter.core.internal;
 
-import dev.limiter.core.Window;
-
 import java.util.Arrays;
 import java.util.List;
+
+import dev.limiter.core.Window;
 
 /**
  * The mutable counters of one key of one budget: per window its start and count, plus the

@@ -1,5 +1,8 @@
 package dev.limiter.core.internal;
 
+import java.util.List;
+import java.util.function.Supplier;
+
 import dev.limiter.core.BoundVerdict;
 import dev.limiter.core.Budget;
 import dev.limiter.core.ConcurrencyBound;
@@ -7,9 +10,6 @@ import dev.limiter.core.Decision;
 import dev.limiter.core.KeyState;
 import dev.limiter.core.Lease;
 import dev.limiter.core.Window;
-
-import java.util.List;
-import java.util.function.Supplier;
 
 /**
  * The limiter's rule, once, in Java: fixed wall-clock windows, cost, concurrency leases

@@ -1,16 +1,16 @@
 package dev.limiter.core.internal;
 
-import dev.limiter.core.Budget;
-import dev.limiter.core.Decision;
-import dev.limiter.core.KeyState;
-import dev.limiter.core.Lease;
-import dev.limiter.core.RateLimitStore;
-
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
+
+import dev.limiter.core.Budget;
+import dev.limiter.core.Decision;
+import dev.limiter.core.KeyState;
+import dev.limiter.core.Lease;
+import dev.limiter.core.RateLimitStore;
 
 /**
  * Counters in this process: a lock-free index finds a key's entry, whose own lock

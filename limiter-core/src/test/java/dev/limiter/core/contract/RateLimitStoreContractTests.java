@@ -1,5 +1,10 @@
 package dev.limiter.core.contract;
 
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
 import dev.limiter.core.BoundNames;
 import dev.limiter.core.BoundVerdict;
 import dev.limiter.core.Budget;
@@ -9,11 +14,6 @@ import dev.limiter.core.Lease;
 import dev.limiter.core.RateLimitStore;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;

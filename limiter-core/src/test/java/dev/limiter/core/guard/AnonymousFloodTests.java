@@ -1,10 +1,10 @@
 package dev.limiter.core.guard;
 
+import java.time.Duration;
+
 import dev.limiter.core.Budget;
 import dev.limiter.core.internal.InMemoryRateLimitStore;
 import org.junit.jupiter.api.Test;
-
-import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

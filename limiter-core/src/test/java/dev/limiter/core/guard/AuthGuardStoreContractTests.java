@@ -1,11 +1,11 @@
 package dev.limiter.core.guard;
 
+import java.time.Duration;
+import java.util.UUID;
+
 import dev.limiter.core.Lease;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import java.time.Duration;
-import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,20 +1,20 @@
 package dev.limiter.core.internal;
 
-import dev.limiter.core.Budget;
-import dev.limiter.core.Decision;
-import dev.limiter.core.RateLimitStore;
-import dev.limiter.core.contract.RateLimitStoreContractTests;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.ArrayList;
-import java.util.List;
+
+import dev.limiter.core.Budget;
+import dev.limiter.core.Decision;
+import dev.limiter.core.RateLimitStore;
+import dev.limiter.core.contract.RateLimitStoreContractTests;
+import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -4,6 +4,7 @@ import dev.limiter.actuate.LimiterHealthIndicator;
 import dev.limiter.autoconfigure.ConditionalOnLimiterEnabled;
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
 import dev.limiter.core.RateLimitStore;
+
 import org.springframework.boot.actuate.autoconfigure.health.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.actuate.health.HealthIndicator;
 import org.springframework.boot.autoconfigure.AutoConfiguration;

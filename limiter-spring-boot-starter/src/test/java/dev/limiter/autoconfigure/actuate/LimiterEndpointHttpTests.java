@@ -11,6 +11,7 @@ import dev.limiter.test.web.RoutesHttpTest;
 import dev.limiter.test.web.RoutesTestApplication;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 

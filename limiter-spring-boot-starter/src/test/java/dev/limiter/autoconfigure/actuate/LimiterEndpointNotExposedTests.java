@@ -3,6 +3,7 @@ package dev.limiter.autoconfigure.actuate;
 import dev.limiter.test.web.HttpSupport;
 import dev.limiter.test.web.RoutesHttpTest;
 import org.junit.jupiter.api.Test;
+
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -1,13 +1,14 @@
 package dev.limiter.autoconfigure.guard;
 
-import dev.limiter.guard.AuthGuardFilter;
-import dev.limiter.guard.AuthenticationOutcomeListener;
 import dev.limiter.autoconfigure.InvalidLimiterConfigurationException;
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
-import dev.limiter.core.guard.AuthGuard;
 import dev.limiter.autoconfigure.web.LimiterRequestBodyAutoConfiguration;
+import dev.limiter.core.guard.AuthGuard;
+import dev.limiter.guard.AuthGuardFilter;
+import dev.limiter.guard.AuthenticationOutcomeListener;
 import dev.limiter.web.body.RequestBodyLimitFilter;
 import org.junit.jupiter.api.Test;
+
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.security.SecurityProperties;
 import org.springframework.boot.test.context.FilteredClassLoader;

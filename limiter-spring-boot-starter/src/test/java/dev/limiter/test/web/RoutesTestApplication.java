@@ -6,6 +6,7 @@ import java.time.Instant;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.spring.RateLimitExempt;
 import dev.limiter.spring.RateLimited;
+
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Bean;

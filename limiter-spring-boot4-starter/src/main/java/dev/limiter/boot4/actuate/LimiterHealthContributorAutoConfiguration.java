@@ -3,6 +3,7 @@ package dev.limiter.boot4.actuate;
 import dev.limiter.actuate.LimiterHealthDetails;
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
 import dev.limiter.core.RateLimitStore;
+
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;

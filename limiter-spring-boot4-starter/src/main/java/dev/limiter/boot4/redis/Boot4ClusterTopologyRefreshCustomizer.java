@@ -1,6 +1,7 @@
 package dev.limiter.boot4.redis;
 
 import dev.limiter.autoconfigure.redis.ClusterTopologyRefreshCustomization;
+
 import org.springframework.boot.data.redis.autoconfigure.LettuceClientConfigurationBuilderCustomizer;
 import org.springframework.core.env.Environment;
 

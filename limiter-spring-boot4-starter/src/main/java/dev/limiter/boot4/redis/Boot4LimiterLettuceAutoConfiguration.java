@@ -1,6 +1,7 @@
 package dev.limiter.boot4.redis;
 
 import dev.limiter.autoconfigure.ConditionalOnLimiterEnabled;
+
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;

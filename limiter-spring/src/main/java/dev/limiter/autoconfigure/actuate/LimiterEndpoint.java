@@ -3,6 +3,7 @@ package dev.limiter.autoconfigure.actuate;
 import dev.limiter.actuate.LimiterOperations;
 import dev.limiter.actuate.LimiterOperations.Answer;
 import dev.limiter.actuate.LimiterOperations.LimiterDescriptor;
+
 import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;

@@ -1,18 +1,19 @@
 package dev.limiter.autoconfigure.actuate;
 
+import java.time.Clock;
+
+import dev.limiter.actuate.LimiterOperations;
+import dev.limiter.actuate.NoStoreEndpointFilter;
+import dev.limiter.actuate.RateLimitTotals;
 import dev.limiter.autoconfigure.ConditionalOnLimiterEnabled;
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
 import dev.limiter.autoconfigure.LimiterServletAutoConfiguration;
 import dev.limiter.autoconfigure.routes.LimiterRoutesAutoConfiguration;
-import dev.limiter.actuate.LimiterOperations;
-import java.time.Clock;
-
-import dev.limiter.actuate.NoStoreEndpointFilter;
-import dev.limiter.actuate.RateLimitTotals;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.routes.RouteInventoryCheck;
 import dev.limiter.spring.BudgetOptions;
 import dev.limiter.spring.BudgetRegistry;
+
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;

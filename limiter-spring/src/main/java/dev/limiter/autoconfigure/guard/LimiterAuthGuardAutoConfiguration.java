@@ -1,11 +1,8 @@
 package dev.limiter.autoconfigure.guard;
 
-import dev.limiter.guard.AuthGuardFilter;
-import dev.limiter.guard.AuthenticationOutcomeFilter;
-import dev.limiter.guard.AuthenticationOutcomeListener;
-import dev.limiter.autoconfigure.ConditionalOnLimiterEnabled;
 import java.time.Clock;
 
+import dev.limiter.autoconfigure.ConditionalOnLimiterEnabled;
 import dev.limiter.autoconfigure.FilterRegistrations;
 import dev.limiter.autoconfigure.InvalidLimiterConfigurationException;
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
@@ -20,10 +17,14 @@ import dev.limiter.core.guard.AuthGuardStore;
 import dev.limiter.core.guard.AuthGuardStoreProvider;
 import dev.limiter.core.guard.FailOpenAuthGuardStore;
 import dev.limiter.core.guard.StoreBackedAuthGuardStore;
+import dev.limiter.guard.AuthGuardFilter;
+import dev.limiter.guard.AuthenticationOutcomeFilter;
+import dev.limiter.guard.AuthenticationOutcomeListener;
 import dev.limiter.guard.CircuitBreakingAuthGuardStore;
 import dev.limiter.resilience.CircuitBreakingRateLimitStore;
 import dev.limiter.resilience.StoreCircuitBreaker;
 import jakarta.servlet.DispatcherType;
+
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfiguration;

@@ -6,6 +6,7 @@ import dev.limiter.autoconfigure.LimiterServletAutoConfiguration;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.metrics.MicrometerRateLimitObserver;
 import io.micrometer.core.instrument.MeterRegistry;
+
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;

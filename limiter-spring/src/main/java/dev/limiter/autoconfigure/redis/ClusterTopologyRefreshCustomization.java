@@ -1,6 +1,7 @@
 package dev.limiter.autoconfigure.redis;
 
 import dev.limiter.redis.ClusterTopologyRefresh;
+
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.Environment;

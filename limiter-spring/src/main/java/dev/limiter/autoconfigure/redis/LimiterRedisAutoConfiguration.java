@@ -1,17 +1,17 @@
 package dev.limiter.autoconfigure.redis;
 
 import dev.limiter.autoconfigure.ConditionalOnLimiterEnabled;
-
 import dev.limiter.autoconfigure.InvalidLimiterConfigurationException;
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
 import dev.limiter.autoconfigure.LimiterSettings;
 import dev.limiter.autoconfigure.LimiterSettingsConfiguration;
+import dev.limiter.autoconfigure.resilience.LimiterResilienceAutoConfiguration;
 import dev.limiter.core.FailOpenRateLimitStore;
 import dev.limiter.core.OverLimitRememberingStore;
 import dev.limiter.core.RateLimitStore;
-import dev.limiter.autoconfigure.resilience.LimiterResilienceAutoConfiguration;
 import dev.limiter.redis.RedisRateLimitStore;
 import dev.limiter.resilience.StoreFailover;
+
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;

@@ -1,12 +1,13 @@
 package dev.limiter.autoconfigure.resilience;
 
+import java.time.Duration;
+
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig.SlidingWindowType;
+
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.Environment;
-
-import java.time.Duration;
 
 /**
  * The standard {@code resilience4j.circuitbreaker.instances.limiter.*} keys, read by the

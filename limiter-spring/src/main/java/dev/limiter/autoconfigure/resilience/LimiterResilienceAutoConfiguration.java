@@ -1,21 +1,22 @@
 package dev.limiter.autoconfigure.resilience;
 
-import dev.limiter.resilience.LoggingStoreModeListener;
-import dev.limiter.resilience.StoreFailover;
+import dev.limiter.autoconfigure.ConditionalOnLimiterEnabled;
 import dev.limiter.autoconfigure.InvalidLimiterConfigurationException;
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
-import dev.limiter.autoconfigure.ConditionalOnLimiterEnabled;
 import dev.limiter.autoconfigure.LimiterSettings;
 import dev.limiter.autoconfigure.LimiterSettingsConfiguration;
 import dev.limiter.core.FailOpenRateLimitStore;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.StoreMode;
 import dev.limiter.core.StoreModeListener;
+import dev.limiter.resilience.LoggingStoreModeListener;
+import dev.limiter.resilience.StoreFailover;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
+import io.github.resilience4j.micrometer.tagged.TaggedCircuitBreakerMetrics;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.binder.MeterBinder;
-import io.github.resilience4j.micrometer.tagged.TaggedCircuitBreakerMetrics;
+
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfiguration;

@@ -13,6 +13,7 @@ import dev.limiter.servlet.PropertiesRouteResolver;
 import dev.limiter.spring.BudgetOptions;
 import dev.limiter.spring.BudgetRegistry;
 import dev.limiter.spring.RouteResolver;
+
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;

@@ -1,6 +1,7 @@
 package dev.limiter.autoconfigure.routes;
 
 import dev.limiter.routes.RouteInventoryException;
+
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 

@@ -1,13 +1,14 @@
 package dev.limiter.autoconfigure.web;
 
-import dev.limiter.web.body.RequestBodyLimitFilter;
 import dev.limiter.autoconfigure.ConditionalOnLimiterEnabled;
 import dev.limiter.autoconfigure.FilterRegistrations;
 import dev.limiter.autoconfigure.InvalidLimiterConfigurationException;
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
 import dev.limiter.autoconfigure.LimiterSettings;
 import dev.limiter.autoconfigure.LimiterSettingsConfiguration;
+import dev.limiter.web.body.RequestBodyLimitFilter;
 import jakarta.servlet.DispatcherType;
+
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;

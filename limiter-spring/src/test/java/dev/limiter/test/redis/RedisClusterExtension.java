@@ -1,13 +1,14 @@
 package dev.limiter.test.redis;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
+
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * Runs a real three-master Redis Cluster for a test class, slots assigned and

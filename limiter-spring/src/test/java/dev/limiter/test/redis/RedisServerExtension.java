@@ -1,13 +1,14 @@
 package dev.limiter.test.redis;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
+
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * Runs a real {@code redis-server} for a test class. Register it as a static field:

@@ -6,6 +6,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.List;
 
 import dev.limiter.spring.RateLimitCredential;
+
 import org.springframework.security.authentication.AbstractAuthenticationToken;
 
 /**

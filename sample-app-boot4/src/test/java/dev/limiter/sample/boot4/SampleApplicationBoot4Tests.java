@@ -7,6 +7,7 @@ import java.net.http.HttpResponse;
 
 import dev.limiter.sample.SampleApplication;
 import org.junit.jupiter.api.Test;
+
 import org.springframework.boot.SpringBootVersion;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
