@@ -10,8 +10,18 @@ final class Pauses {
 	}
 
 	static void sleep(long millis) {
+		interruptEndsTheRun(() -> Thread.sleep(millis));
+	}
+
+	static void join(Thread[] threads) {
+		for (Thread t : threads) {
+			interruptEndsTheRun(t::join);
+		}
+	}
+
+	private static void interruptEndsTheRun(Wait wait) {
 		try {
-			Thread.sleep(millis);
+			wait.run();
 		}
 		catch (InterruptedException e) {
 			Thread.currentThread().interrupt();
@@ -19,16 +29,10 @@ final class Pauses {
 		}
 	}
 
-	static void join(Thread[] threads) {
-		for (Thread t : threads) {
-			try {
-				t.join();
-			}
-			catch (InterruptedException e) {
-				Thread.currentThread().interrupt();
-				throw new IllegalStateException(e);
-			}
-		}
+	private interface Wait {
+
+		void run() throws InterruptedException;
+
 	}
 
 	/**
