@@ -3,12 +3,10 @@ package dev.limiter.guard;
 import java.time.Duration;
 
 import dev.limiter.core.Budget;
-import dev.limiter.core.Decision;
-import dev.limiter.core.KeyState;
 import dev.limiter.core.Lease;
-import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStoreException;
 import dev.limiter.core.StoreNotCalledException;
+import dev.limiter.core.contract.DownRateLimitStore;
 import dev.limiter.core.guard.AuthGuardStore;
 import dev.limiter.core.guard.GuardState;
 import dev.limiter.resilience.CircuitBreakingRateLimitStore;
@@ -40,8 +38,8 @@ class CircuitBreakingAuthGuardStoreTests {
 				.waitDurationInOpenState(Duration.ofMinutes(1))
 				.build());
 
-	private final CircuitBreakingRateLimitStore limiterStore = new CircuitBreakingRateLimitStore(new FailingStore(),
-			breaker);
+	private final CircuitBreakingRateLimitStore limiterStore = new CircuitBreakingRateLimitStore(
+			new DownRateLimitStore("failing", storeError), breaker);
 
 	private final CircuitBreakingAuthGuardStore guardStore = new CircuitBreakingAuthGuardStore(new FailingGuardStore(),
 			limiterStore.breaker());
@@ -63,34 +61,6 @@ class CircuitBreakingAuthGuardStoreTests {
 		assertThatExceptionOfType(StoreNotCalledException.class).isThrownBy(() -> guardStore.reserve("addr:1", T0))
 			.withMessage("circuit breaker 'limiter' is open; store not called")
 			.withCause(storeError);
-	}
-
-	private final class FailingStore implements RateLimitStore {
-
-		@Override
-		public Decision take(Budget budget, String key, long cost, boolean expensive, long nowMillis) {
-			throw storeError;
-		}
-
-		@Override
-		public void release(Lease lease, long nowMillis) {
-		}
-
-		@Override
-		public KeyState peek(Budget budget, String key, long nowMillis) {
-			throw storeError;
-		}
-
-		@Override
-		public void reset(Budget budget, String key) {
-			throw storeError;
-		}
-
-		@Override
-		public String name() {
-			return "failing";
-		}
-
 	}
 
 	private final class FailingGuardStore implements AuthGuardStore {

@@ -3,12 +3,9 @@ package dev.limiter.resilience;
 import java.time.Duration;
 
 import dev.limiter.core.Budget;
-import dev.limiter.core.Decision;
-import dev.limiter.core.KeyState;
-import dev.limiter.core.Lease;
-import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStoreException;
 import dev.limiter.core.StoreNotCalledException;
+import dev.limiter.core.contract.DownRateLimitStore;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import org.junit.jupiter.api.Test;
@@ -32,7 +29,8 @@ class CircuitBreakingRateLimitStoreTests {
 				.waitDurationInOpenState(Duration.ofMinutes(1))
 				.build());
 
-	private final CircuitBreakingRateLimitStore store = new CircuitBreakingRateLimitStore(new FailingStore(), breaker);
+	private final CircuitBreakingRateLimitStore store = new CircuitBreakingRateLimitStore(
+			new DownRateLimitStore("failing", storeError), breaker);
 
 	@Test
 	void takeWhenTheStoreFailsShouldWrapItsErrorAsAStoreFailure() {
@@ -58,34 +56,6 @@ class CircuitBreakingRateLimitStoreTests {
 		breaker.transitionToOpenState();
 
 		assertThat(store.settled()).isFalse();
-	}
-
-	private final class FailingStore implements RateLimitStore {
-
-		@Override
-		public Decision take(Budget budget, String key, long cost, boolean expensive, long nowMillis) {
-			throw storeError;
-		}
-
-		@Override
-		public void release(Lease lease, long nowMillis) {
-		}
-
-		@Override
-		public KeyState peek(Budget budget, String key, long nowMillis) {
-			throw storeError;
-		}
-
-		@Override
-		public void reset(Budget budget, String key) {
-			throw storeError;
-		}
-
-		@Override
-		public String name() {
-			return "failing";
-		}
-
 	}
 
 }

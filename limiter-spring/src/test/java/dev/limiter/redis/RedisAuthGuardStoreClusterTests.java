@@ -11,8 +11,6 @@ import dev.limiter.test.redis.RedisClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import org.springframework.data.redis.connection.RedisConnectionFactory;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -24,16 +22,9 @@ class RedisAuthGuardStoreClusterTests extends AuthGuardStoreContractTests {
 	@RegisterExtension
 	static RedisClusterExtension redis = RedisClusterExtension.shared();
 
-	private static RedisConnectionFactory connectionFactory;
-
 	@Override
 	protected AuthGuardStore createStore(AuthGuardPolicy policy) {
-		synchronized (RedisAuthGuardStoreClusterTests.class) {
-			if (connectionFactory == null) {
-				connectionFactory = redis.connectionFactory();
-			}
-		}
-		return RedisRateLimitStore.builder(connectionFactory)
+		return RedisRateLimitStore.builder(redis.classConnectionFactory())
 			.timeout(RedisTestTimeouts.GENEROUS)
 			.build()
 			.authGuardStore(policy);

@@ -7,8 +7,6 @@ import dev.limiter.test.redis.RedisServerExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import org.springframework.data.redis.connection.RedisConnectionFactory;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The guard's contract, unchanged, on {@code guard.lua} in a real standalone Redis. */
@@ -17,16 +15,9 @@ class RedisAuthGuardStoreStandaloneTests extends AuthGuardStoreContractTests {
 	@RegisterExtension
 	static RedisServerExtension redis = RedisServerExtension.shared();
 
-	private static RedisConnectionFactory connectionFactory;
-
 	@Override
 	protected AuthGuardStore createStore(AuthGuardPolicy policy) {
-		synchronized (RedisAuthGuardStoreStandaloneTests.class) {
-			if (connectionFactory == null) {
-				connectionFactory = redis.connectionFactory();
-			}
-		}
-		return RedisRateLimitStore.builder(connectionFactory)
+		return RedisRateLimitStore.builder(redis.classConnectionFactory())
 			.timeout(RedisTestTimeouts.GENEROUS)
 			.build()
 			.authGuardStore(policy);

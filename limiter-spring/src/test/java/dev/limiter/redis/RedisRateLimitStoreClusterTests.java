@@ -9,8 +9,6 @@ import dev.limiter.test.redis.RedisClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import org.springframework.data.redis.connection.RedisConnectionFactory;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -22,16 +20,9 @@ class RedisRateLimitStoreClusterTests extends RateLimitStoreContractTests {
 	@RegisterExtension
 	static RedisClusterExtension redis = RedisClusterExtension.shared();
 
-	private static RedisConnectionFactory connectionFactory;
-
 	@Override
 	protected RateLimitStore createStore() {
-		synchronized (RedisRateLimitStoreClusterTests.class) {
-			if (connectionFactory == null) {
-				connectionFactory = redis.connectionFactory();
-			}
-		}
-		return RedisRateLimitStore.builder(connectionFactory).timeout(RedisTestTimeouts.GENEROUS).build();
+		return RedisRateLimitStore.builder(redis.classConnectionFactory()).timeout(RedisTestTimeouts.GENEROUS).build();
 	}
 
 	@Test

@@ -11,8 +11,6 @@ import dev.limiter.test.redis.RedisServerExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import org.springframework.data.redis.connection.RedisConnectionFactory;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -24,22 +22,16 @@ class RedisRateLimitStoreStandaloneTests extends RateLimitStoreContractTests {
 	@RegisterExtension
 	static RedisServerExtension redis = RedisServerExtension.shared();
 
-	private static RedisConnectionFactory connectionFactory;
-
 	@Override
 	protected RateLimitStore createStore() {
-		synchronized (RedisRateLimitStoreStandaloneTests.class) {
-			if (connectionFactory == null) {
-				connectionFactory = redis.connectionFactory();
-			}
-		}
-		return new OverLimitRememberingStore(
-				RedisRateLimitStore.builder(connectionFactory).timeout(RedisTestTimeouts.GENEROUS).build());
+		return new OverLimitRememberingStore(RedisRateLimitStore.builder(redis.classConnectionFactory())
+			.timeout(RedisTestTimeouts.GENEROUS)
+			.build());
 	}
 
 	@Test
 	void keysWhenWrittenAtTheResetMinusOneAtAndPlusOneMillisecondShouldExpireAtTheMarginAfterTheirLatestEnd() {
-		RedisRateLimitStore raw = RedisRateLimitStore.builder(connectionFactory)
+		RedisRateLimitStore raw = RedisRateLimitStore.builder(redis.classConnectionFactory())
 			.timeout(RedisTestTimeouts.GENEROUS)
 			.expiryMargin(Duration.ofSeconds(2))
 			.build();

@@ -7,33 +7,48 @@ import dev.limiter.core.Lease;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStoreException;
 
-/** A test store that is down: every call throws {@link RateLimitStoreException}. */
+/**
+ * A test store that is down: every call throws {@link RateLimitStoreException}, or the
+ * failure it was given.
+ */
 public final class DownRateLimitStore implements RateLimitStore {
 
 	private final String name;
 
+	private final RuntimeException failure;
+
 	public DownRateLimitStore(String name) {
+		this(name, null);
+	}
+
+	/** A store whose every call throws {@code failure} itself. */
+	public DownRateLimitStore(String name, RuntimeException failure) {
 		this.name = name;
+		this.failure = failure;
+	}
+
+	private RuntimeException failure() {
+		return (failure != null) ? failure : new RateLimitStoreException("down");
 	}
 
 	@Override
 	public Decision take(Budget budget, String key, long cost, boolean expensive, long nowMillis) {
-		throw new RateLimitStoreException("down");
+		throw failure();
 	}
 
 	@Override
 	public void release(Lease lease, long nowMillis) {
-		throw new RateLimitStoreException("down");
+		throw failure();
 	}
 
 	@Override
 	public KeyState peek(Budget budget, String key, long nowMillis) {
-		throw new RateLimitStoreException("down");
+		throw failure();
 	}
 
 	@Override
 	public void reset(Budget budget, String key) {
-		throw new RateLimitStoreException("down");
+		throw failure();
 	}
 
 	@Override

@@ -22,6 +22,8 @@ public final class RedisClusterExtension implements BeforeAllCallback, AfterAllC
 
 	private final List<LettuceConnectionFactory> factories = new ArrayList<>();
 
+	private LettuceConnectionFactory classFactory;
+
 	private RedisClusterProcesses cluster;
 
 	private RedisClusterExtension(boolean shared) {
@@ -45,6 +47,7 @@ public final class RedisClusterExtension implements BeforeAllCallback, AfterAllC
 	public void afterAll(ExtensionContext context) {
 		factories.forEach(LettuceConnectionFactory::destroy);
 		factories.clear();
+		classFactory = null;
 		if (!shared && cluster != null) {
 			cluster.close();
 		}
@@ -56,6 +59,14 @@ public final class RedisClusterExtension implements BeforeAllCallback, AfterAllC
 					"the cluster starts before all tests; register the extension as a static field");
 		}
 		return cluster;
+	}
+
+	/** One started connection factory that every test of the class shares. */
+	public synchronized LettuceConnectionFactory classConnectionFactory() {
+		if (classFactory == null) {
+			classFactory = connectionFactory();
+		}
+		return classFactory;
 	}
 
 	/** A started Lettuce cluster connection factory, destroyed after the class. */

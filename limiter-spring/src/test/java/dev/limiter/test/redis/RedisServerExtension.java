@@ -23,6 +23,8 @@ public final class RedisServerExtension implements BeforeAllCallback, AfterAllCa
 
 	private final List<LettuceConnectionFactory> factories = new ArrayList<>();
 
+	private LettuceConnectionFactory classFactory;
+
 	private RedisServerProcess server;
 
 	private RedisServerExtension(boolean shared) {
@@ -46,6 +48,7 @@ public final class RedisServerExtension implements BeforeAllCallback, AfterAllCa
 	public void afterAll(ExtensionContext context) {
 		factories.forEach(LettuceConnectionFactory::destroy);
 		factories.clear();
+		classFactory = null;
 		if (!shared && server != null) {
 			server.close();
 		}
@@ -61,6 +64,14 @@ public final class RedisServerExtension implements BeforeAllCallback, AfterAllCa
 
 	public int port() {
 		return server().port();
+	}
+
+	/** One started connection factory that every test of the class shares. */
+	public synchronized LettuceConnectionFactory classConnectionFactory() {
+		if (classFactory == null) {
+			classFactory = connectionFactory();
+		}
+		return classFactory;
 	}
 
 	/**
