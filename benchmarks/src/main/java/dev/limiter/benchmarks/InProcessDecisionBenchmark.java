@@ -103,6 +103,17 @@ public class InProcessDecisionBenchmark extends ThroughputBenchmark {
 		return limiter.take(budget, key, 1, false, System.currentTimeMillis()).allowed();
 	}
 
+	/**
+	 * The call the rate-limit headers make: the binding window's remaining count, which
+	 * an admission's decision makes only when asked. The counterpart of
+	 * {@link #bucket4jLocalWithRemaining}.
+	 */
+	@Benchmark
+	public long limiterInMemoryWithRemaining(Cursor cursor) {
+		String key = keyNames[cursor.advance(keys)];
+		return limiter.take(budget, key, 1, false, System.currentTimeMillis()).bindingWindow().remaining();
+	}
+
 	@Benchmark
 	public boolean bucket4jLocal(Cursor cursor) {
 		String key = keyNames[cursor.advance(keys)];

@@ -11,7 +11,8 @@ import java.util.Optional;
  *
  * <p>
  * Built by {@link #of}, which is the single place where per-bound verdicts turn into
- * admission and a retry-after, whatever store produced them.
+ * admission and a retry-after, whatever store produced them; {@link #admitted} builds the
+ * same admission by windows alone without making its verdicts up front.
  */
 public final class Decision {
 
@@ -47,6 +48,10 @@ public final class Decision {
 	 */
 	public static Decision of(String budget, long decidedAtMillis, List<BoundVerdict> verdicts, Lease lease) {
 		Objects.requireNonNull(budget, "budget");
+		if (verdicts instanceof AdmittedWindowVerdicts) {
+			// Immutable already, and none of its windows refused.
+			return new Decision(budget, decidedAtMillis, verdicts, lease, null, false, true);
+		}
 		List<BoundVerdict> copy = List.copyOf(verdicts);
 		if (copy.isEmpty()) {
 			throw new IllegalArgumentException("a decision needs at least one bound");
@@ -63,6 +68,27 @@ public final class Decision {
 			throw new IllegalArgumentException("a refused decision cannot hold a lease");
 		}
 		return new Decision(budget, decidedAtMillis, copy, lease, longest, false, true);
+	}
+
+	/**
+	 * The admission {@link #of} builds from
+	 * {@code BoundVerdict.window(window, counted, resetAtMillis, false)} per window, for
+	 * a budget of one or two windows when no concurrency bound took part; the verdicts
+	 * are made only when first asked for, so a store's admission path allocates none for
+	 * a caller that needs only the answer.
+	 * @param budget the budget, of one or two windows
+	 * @param decidedAtMillis when the decision was taken, epoch milliseconds
+	 * @param firstCounted units counted in the first window, this request included
+	 * @param firstResetAtMillis the end of the first window counted in
+	 * @param secondCounted units counted in the second window; ignored for one window
+	 * @param secondResetAtMillis the end of the second window; ignored for one window
+	 * @throws IllegalArgumentException if the budget has more than two windows, or a
+	 * count is negative or above its window's limit (which would be no admission)
+	 */
+	public static Decision admitted(Budget budget, long decidedAtMillis, long firstCounted, long firstResetAtMillis,
+			long secondCounted, long secondResetAtMillis) {
+		return new Decision(budget.name(), decidedAtMillis, new AdmittedWindowVerdicts(budget, firstCounted,
+				firstResetAtMillis, secondCounted, secondResetAtMillis), null, null, false, true);
 	}
 
 	public String budget() {
@@ -119,8 +145,13 @@ public final class Decision {
 	 * resets last. Never the concurrency bound.
 	 */
 	public BoundVerdict bindingWindow() {
+		if (verdicts instanceof AdmittedWindowVerdicts admitted) {
+			return admitted.get(admitted.bindingIndex());
+		}
 		BoundVerdict binding = null;
-		for (BoundVerdict v : verdicts) {
+		for (int i = 0; i < verdicts.size(); i++) {
+			// Indexed: an iterator would be an allocation on every response.
+			BoundVerdict v = verdicts.get(i);
 			if (v.concurrency()) {
 				continue;
 			}
@@ -130,6 +161,23 @@ public final class Decision {
 			}
 		}
 		return binding != null ? binding : verdicts.get(0);
+	}
+
+	/**
+	 * Whether a window (not the concurrency bound) has nothing left; on an admission's
+	 * path, so the verdicts are not made for it.
+	 */
+	boolean anyWindowExhausted() {
+		if (verdicts instanceof AdmittedWindowVerdicts admitted) {
+			return admitted.anyExhausted();
+		}
+		for (int i = 0; i < verdicts.size(); i++) {
+			BoundVerdict v = verdicts.get(i);
+			if (!v.concurrency() && v.remaining() == 0) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	/** Decided without the authoritative store (by the fallback). */

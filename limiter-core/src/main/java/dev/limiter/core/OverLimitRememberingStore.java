@@ -79,8 +79,8 @@ public final class OverLimitRememberingStore implements RateLimitStore {
 		}
 		long resetsBefore = resets.get();
 		Decision decision = store.take(budget, key, cost, expensive, nowMillis);
-		learn(budget, key, decision);
-		if (resets.get() != resetsBefore) {
+		// Only what this decision remembered can outlive a reset that overlapped it.
+		if (learn(budget, key, decision) && resets.get() != resetsBefore) {
 			entries.remove(new Id(budget.name(), key));
 		}
 		return decision;
@@ -148,21 +148,18 @@ public final class OverLimitRememberingStore implements RateLimitStore {
 		return Decision.of(budget.name(), nowMillis, verdicts, null);
 	}
 
-	/** Remembers the key if a window has nothing left, else forgets it. */
-	private void learn(Budget budget, String key, Decision decision) {
+	/**
+	 * Remembers the key if a window has nothing left, else forgets it.
+	 * @return whether the key is now remembered
+	 */
+	private boolean learn(Budget budget, String key, Decision decision) {
 		// The common case (room left) is decided without allocating: it is on every
 		// admission's path.
-		List<BoundVerdict> verdicts = decision.verdicts();
-		boolean anyExhausted = false;
-		for (int i = 0; i < verdicts.size() && !anyExhausted; i++) {
-			BoundVerdict v = verdicts.get(i);
-			anyExhausted = !v.concurrency() && v.remaining() == 0;
-		}
-		if (!anyExhausted) {
+		if (!decision.anyWindowExhausted()) {
 			if (!entries.isEmpty()) {
 				entries.remove(new Id(budget.name(), key));
 			}
-			return;
+			return false;
 		}
 		Id id = new Id(budget.name(), key);
 		List<BoundVerdict> windows = new ArrayList<>(budget.windows().size());
@@ -181,16 +178,17 @@ public final class OverLimitRememberingStore implements RateLimitStore {
 			if (!entries.isEmpty()) {
 				entries.remove(id);
 			}
-			return;
+			return false;
 		}
 		long now = decision.decidedAtMillis();
 		if (entries.size() >= maxEntries && !entries.containsKey(id)) {
 			purgeExpired(now);
 			if (entries.size() >= maxEntries) {
-				return;
+				return false;
 			}
 		}
 		entries.put(id, new Entry(budget, List.copyOf(windows), now, validUntil));
+		return true;
 	}
 
 	private void purgeExpired(long nowMillis) {

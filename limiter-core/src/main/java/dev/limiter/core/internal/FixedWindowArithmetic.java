@@ -115,6 +115,12 @@ public final class FixedWindowArithmetic {
 			}
 			concurrency = BoundVerdict.concurrency(bound, held, earliestLiveLease(state, nowMillis), !leaseFree);
 		}
+		if (admitted && concurrency == null && n <= 2) {
+			// The usual admission: counted here, its verdicts made only if asked for.
+			long first = count(state, 0, cost);
+			long second = (n == 2) ? count(state, 1, cost) : 0;
+			return Decision.admitted(budget, nowMillis, first, state.reset(0), second, (n == 2) ? state.reset(1) : 0);
+		}
 		// The usual one or two windows go straight into a list, without an array to copy.
 		List<BoundVerdict> verdicts;
 		if (n == 1) {
@@ -154,6 +160,17 @@ public final class FixedWindowArithmetic {
 			state.count(i, after);
 		}
 		return BoundVerdict.window(w, after, reset, cost > w.limit() - before);
+	}
+
+	/**
+	 * Counts an admitted request in window {@code i}, which the first pass already moved
+	 * to the window that counts now.
+	 * @return the window's count with the request
+	 */
+	private static long count(CounterState state, int i, long cost) {
+		long after = state.count(i) + cost;
+		state.count(i, after);
+		return after;
 	}
 
 	/**
