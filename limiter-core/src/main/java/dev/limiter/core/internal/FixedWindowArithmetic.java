@@ -33,7 +33,54 @@ public final class FixedWindowArithmetic {
 			// One unit always fits: every window's limit is at least 1.
 			budget.checkCost(cost);
 		}
-		return decide(budget, key, state, cost, expensive, nowMillis, leaseIds);
+		Decision admitted = admitWithinWindows(budget, state, cost, expensive, nowMillis);
+		return (admitted != null) ? admitted : decide(budget, key, state, cost, expensive, nowMillis, leaseIds);
+	}
+
+	/**
+	 * {@link #decide} for its most common case, small enough for the compiler to inline
+	 * where {@code decide} is not: a budget of one or two windows, no lease to take,
+	 * every window still the one counted in last (its stored reset lies within one window
+	 * length after now, which {@link CounterState#shape} vouches for) and room in each.
+	 * Then {@code decide} would move no window and admit; this counts the same units and
+	 * answers the same decision. Anything else returns {@code null} without having
+	 * changed the state.
+	 */
+	private static Decision admitWithinWindows(Budget budget, CounterState state, long cost, boolean expensive,
+			long nowMillis) {
+		List<Window> windows = budget.windows();
+		int n = windows.size();
+		if (state.shape != windows || n > 2 || (expensive && budget.concurrency().isPresent())) {
+			return null;
+		}
+		Window first = windows.get(0);
+		long firstReset = state.reset(0);
+		long firstBefore = state.count(0);
+		if (!counting(first, firstReset, firstBefore, cost, nowMillis)) {
+			return null;
+		}
+		long secondReset = 0;
+		long secondBefore = 0;
+		if (n == 2) {
+			secondReset = state.reset(1);
+			secondBefore = state.count(1);
+			if (!counting(windows.get(1), secondReset, secondBefore, cost, nowMillis)) {
+				return null;
+			}
+			state.count(1, secondBefore + cost);
+		}
+		state.count(0, firstBefore + cost);
+		return Decision.admitted(budget, nowMillis, firstBefore + cost, firstReset, (n == 2) ? secondBefore + cost : 0,
+				secondReset);
+	}
+
+	/**
+	 * Whether the window that ends at {@code reset} with {@code before} counted still
+	 * counts at {@code nowMillis} (as {@link #decide} recognises it without a division)
+	 * and has room for {@code cost}.
+	 */
+	private static boolean counting(Window window, long reset, long before, long cost, long nowMillis) {
+		return reset > nowMillis && reset - window.durationMillis() <= nowMillis && cost <= window.limit() - before;
 	}
 
 	/**
