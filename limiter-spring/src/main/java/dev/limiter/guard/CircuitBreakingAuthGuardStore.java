@@ -5,6 +5,7 @@ import java.util.Objects;
 import dev.limiter.core.Lease;
 import dev.limiter.core.guard.AuthGuardStore;
 import dev.limiter.core.guard.GuardState;
+import dev.limiter.core.guard.PendingReservation;
 import dev.limiter.resilience.StoreCircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 
@@ -34,6 +35,21 @@ public record CircuitBreakingAuthGuardStore(AuthGuardStore store,
 	@Override
 	public Reservation reserve(String addressKey, long nowMillis) {
 		return breaker.call(() -> store.reserve(addressKey, nowMillis));
+	}
+
+	/**
+	 * Sent at once while the breaker is closed, and its answer recorded by the breaker
+	 * when it is read (the wait is the time after the lookup, which is what a request
+	 * pays). Otherwise the reservation is asked for through the breaker when it is read,
+	 * as {@link #reserve} would.
+	 */
+	@Override
+	public PendingReservation reserveAsync(String addressKey, long nowMillis) {
+		if (!breaker.settled()) {
+			return () -> reserve(addressKey, nowMillis);
+		}
+		PendingReservation pending = store.reserveAsync(addressKey, nowMillis);
+		return () -> breaker.call(pending::await);
 	}
 
 	@Override

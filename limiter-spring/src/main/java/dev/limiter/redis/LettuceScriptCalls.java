@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 import dev.limiter.core.RateLimitStoreException;
 import dev.limiter.core.RequestStoreTime;
@@ -146,9 +147,38 @@ public final class LettuceScriptCalls {
 		RedisClusterAsyncCommands<byte[], byte[]> commands = transport.commands(deadline);
 		byte[][] keyBytes = bytes(scriptKeys.toArray());
 		byte[][] argBytes = bytes(args);
+		return awaitScript(commands, script, keyBytes, argBytes,
+				commands.evalsha(script.getSha1(), ScriptOutputType.MULTI, keyBytes, argBytes), deadline);
+	}
+
+	/**
+	 * Sends a script and returns at once; the returned call reads the reply, waiting for
+	 * it within what the request has left of its timeout at that moment (the time the
+	 * script travelled meanwhile is not a wait). Before the shared connection is up, or
+	 * on another driver, the script is run only when the reply is read.
+	 */
+	public Supplier<List<Object>> send(RedisScript<List> script, List<String> scriptKeys, Object[] args) {
+		RedisClusterAsyncCommands<byte[], byte[]> commands = transport.commandsIfConnected();
+		if (commands == null) {
+			return () -> execute(script, scriptKeys, args);
+		}
+		byte[][] keyBytes = bytes(scriptKeys.toArray());
+		byte[][] argBytes = bytes(args);
+		RedisFuture<List<Object>> sent = commands.evalsha(script.getSha1(), ScriptOutputType.MULTI, keyBytes, argBytes);
+		return () -> {
+			List<Object> raw = transport
+				.timed(deadline -> awaitScript(commands, script, keyBytes, argBytes, sent, deadline));
+			if (raw == null) {
+				throw new RateLimitStoreException("Redis store got no answer from its script");
+			}
+			return raw;
+		};
+	}
+
+	private List<Object> awaitScript(RedisClusterAsyncCommands<byte[], byte[]> commands, RedisScript<List> script,
+			byte[][] keyBytes, byte[][] argBytes, RedisFuture<List<Object>> sent, long deadline) {
 		try {
-			return transport.await(commands.evalsha(script.getSha1(), ScriptOutputType.MULTI, keyBytes, argBytes),
-					deadline);
+			return transport.await(sent, deadline);
 		}
 		catch (RateLimitStoreException e) {
 			if (!(e.getCause() instanceof RedisNoScriptException)) {

@@ -2,6 +2,7 @@ package dev.limiter.redis;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Supplier;
 
 import dev.limiter.core.Lease;
 import dev.limiter.core.RateLimitStoreException;
@@ -9,13 +10,14 @@ import dev.limiter.core.guard.AuthGuardPolicy;
 import dev.limiter.core.guard.AuthGuardStore;
 import dev.limiter.core.guard.GuardAdmission;
 import dev.limiter.core.guard.GuardState;
+import dev.limiter.core.guard.PendingReservation;
 
 /**
  * The authentication guard in Redis: every step is one EVALSHA of {@code guard.lua} on
  * the address's three keys, which share a Cluster hash tag ({@link RedisKeys#guard}). A
- * reservation is one synchronous round trip; a success and a release are sent without
- * waiting. Calls share the {@link RedisRateLimitStore}'s connection and its one timeout
- * per request.
+ * reservation is sent before the lookup and its answer read after it; a success and a
+ * release are sent without waiting. Calls share the {@link RedisRateLimitStore}'s
+ * connection and its one timeout per request.
  */
 final class RedisAuthGuardStore implements AuthGuardStore {
 
@@ -38,9 +40,19 @@ final class RedisAuthGuardStore implements AuthGuardStore {
 
 	@Override
 	public Reservation reserve(String addressKey, long nowMillis) {
+		return reserveAsync(addressKey, nowMillis).await();
+	}
+
+	/** One EVALSHA, sent now; the lookup runs while it travels. */
+	@Override
+	public PendingReservation reserveAsync(String addressKey, long nowMillis) {
 		String id = redis.nextLeaseId();
-		List<Object> reply = redis.execute(RedisRateLimitStore.GUARD, keys.guard(addressKey),
+		Supplier<List<Object>> reply = redis.send(RedisRateLimitStore.GUARD, keys.guard(addressKey),
 				args("reserve", nowMillis, id, ""));
+		return () -> reservation(reply.get(), addressKey, id, nowMillis);
+	}
+
+	private Reservation reservation(List<Object> reply, String addressKey, String id, long nowMillis) {
 		long outcome = number(reply, 0);
 		if (outcome == 1) {
 			return new Reservation(GuardAdmission.Outcome.ADMITTED, 0,

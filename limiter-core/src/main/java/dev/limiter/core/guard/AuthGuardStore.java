@@ -26,6 +26,15 @@ public interface AuthGuardStore {
 	Reservation reserve(String addressKey, long nowMillis);
 
 	/**
+	 * Sends {@link #reserve} and returns without waiting for the answer, so that the
+	 * lookup runs while it travels; failures may surface here or from
+	 * {@link PendingReservation#await()}. By default the reservation is taken at once.
+	 */
+	default PendingReservation reserveAsync(String addressKey, long nowMillis) {
+		return PendingReservation.of(reserve(addressKey, nowMillis));
+	}
+
+	/**
 	 * Counts one failure and hands {@code reservation} back (if any) in one atomic step,
 	 * so that failures plus lookups in flight never dip while a lookup completes. The
 	 * failure that reaches the threshold starts the block, exactly {@code block} long

@@ -36,8 +36,31 @@ public final class FailOpenAuthGuardStore implements AuthGuardStore {
 			return authoritative.reserve(addressKey, nowMillis);
 		}
 		catch (RateLimitStoreException unavailable) {
-			return fallback.reserve(addressKey, nowMillis).asDegraded().withLeaseIssuedBy(memory);
+			return fallbackReservation(addressKey, nowMillis);
 		}
+	}
+
+	@Override
+	public PendingReservation reserveAsync(String addressKey, long nowMillis) {
+		PendingReservation pending;
+		try {
+			pending = authoritative.reserveAsync(addressKey, nowMillis);
+		}
+		catch (RateLimitStoreException unavailable) {
+			return PendingReservation.of(fallbackReservation(addressKey, nowMillis));
+		}
+		return () -> {
+			try {
+				return pending.await();
+			}
+			catch (RateLimitStoreException unavailable) {
+				return fallbackReservation(addressKey, nowMillis);
+			}
+		};
+	}
+
+	private Reservation fallbackReservation(String addressKey, long nowMillis) {
+		return fallback.reserve(addressKey, nowMillis).asDegraded().withLeaseIssuedBy(memory);
 	}
 
 	@Override
