@@ -151,11 +151,14 @@ public class AuthGuardFilter extends OncePerRequestFilter {
 				guard.succeeded(admission, now);
 			}
 			else if (attempt.failed() || (completed && status == HttpServletResponse.SC_UNAUTHORIZED)) {
-				if (guard.failed(admission, now)) {
-					logger.warn("Authentication guard: address " + admission.addressKey() + " reached "
-							+ guard.policy().threshold() + " failed authentications; blocked for "
-							+ guard.policy().block());
-				}
+				// Not waited for: the 401 does not depend on it.
+				guard.failedWithoutWaiting(admission, now).thenAccept(reachedThreshold -> {
+					if (reachedThreshold) {
+						logger.warn("Authentication guard: address " + admission.addressKey() + " reached "
+								+ guard.policy().threshold() + " failed authentications; blocked for "
+								+ guard.policy().block());
+					}
+				});
 			}
 			else {
 				guard.abandoned(admission, now);

@@ -1,6 +1,7 @@
 package dev.limiter.guard;
 
 import java.util.Objects;
+import java.util.concurrent.CompletionStage;
 
 import dev.limiter.core.Lease;
 import dev.limiter.core.guard.AuthGuardStore;
@@ -55,6 +56,11 @@ public record CircuitBreakingAuthGuardStore(AuthGuardStore store,
 	@Override
 	public Failure fail(String addressKey, Lease reservation, long nowMillis) {
 		return breaker.call(() -> store.fail(addressKey, reservation, nowMillis));
+	}
+
+	@Override
+	public CompletionStage<Failure> failAsync(String addressKey, Lease reservation, long nowMillis) {
+		return breaker.callAsync(() -> store.failAsync(addressKey, reservation, nowMillis));
 	}
 
 	@Override

@@ -2,6 +2,7 @@ package dev.limiter.redis;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 
 import dev.limiter.core.Lease;
@@ -70,6 +71,15 @@ final class RedisAuthGuardStore implements AuthGuardStore {
 		List<Object> reply = redis.execute(RedisRateLimitStore.GUARD, keys.guard(addressKey),
 				args("fail", nowMillis, idOf(reservation), redis.nextLeaseId()));
 		return new Failure(number(reply, 0) == 1, number(reply, 1));
+	}
+
+	/** One EVALSHA, not waited for: the 401 does not depend on it. */
+	@Override
+	public CompletionStage<Failure> failAsync(String addressKey, Lease reservation, long nowMillis) {
+		return redis
+			.sendWithoutWaiting(RedisRateLimitStore.GUARD, keys.guard(addressKey),
+					args("fail", nowMillis, idOf(reservation), redis.nextLeaseId()))
+			.thenApply(reply -> new Failure(number(reply, 0) == 1, number(reply, 1)));
 	}
 
 	@Override

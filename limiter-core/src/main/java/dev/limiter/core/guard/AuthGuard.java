@@ -2,6 +2,8 @@ package dev.limiter.core.guard;
 
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.limiter.core.Lease;
@@ -213,6 +215,16 @@ public final class AuthGuard {
 	 * @return whether this failure reached the threshold (the block runs from now)
 	 */
 	public boolean failed(GuardAdmission admission, long nowMillis) {
+		return failedWithoutWaiting(admission, nowMillis).toCompletableFuture().join();
+	}
+
+	/**
+	 * {@link #failed} without waiting for the store: the response does not depend on it.
+	 * The stage completes with whether this failure reached the threshold, never
+	 * exceptionally (a failure no store could count is lost, and the reservation goes
+	 * back or expires by itself).
+	 */
+	public CompletionStage<Boolean> failedWithoutWaiting(GuardAdmission admission, long nowMillis) {
 		requireAdmitted(admission);
 		if (admission.credentialKey() != null) {
 			// A credential remembered as good that fails now (revoked, expired) is a
@@ -220,8 +232,20 @@ public final class AuthGuard {
 			authenticated.forget(admission.credentialKey());
 		}
 		failedHere.remember(admission.addressKey(), nowMillis + policy.window().toMillis(), nowMillis);
+		CompletionStage<AuthGuardStore.Failure> counted;
 		try {
-			AuthGuardStore.Failure failure = store.fail(admission.addressKey(), admission.reservation(), nowMillis);
+			counted = store.failAsync(admission.addressKey(), admission.reservation(), nowMillis);
+		}
+		catch (RateLimitStoreException unavailable) {
+			counted = CompletableFuture.failedFuture(unavailable);
+		}
+		return counted.handle((failure, unavailable) -> {
+			if (failure == null) {
+				// Nothing could count this failure; the reservation still goes back (or
+				// expires by itself).
+				release(admission.reservation(), nowMillis);
+				return false;
+			}
 			if (failure.blockedUntilMillis() > nowMillis) {
 				// the failure is counted where the reservation was: by the fallback when
 				// that one was degraded
@@ -229,13 +253,7 @@ public final class AuthGuard {
 				failedHere.forget(admission.addressKey());
 			}
 			return failure.reachedThreshold();
-		}
-		catch (RateLimitStoreException unavailable) {
-			// Nothing can count this failure; the reservation still goes back (or expires
-			// by itself).
-			release(admission.reservation(), nowMillis);
-			return false;
-		}
+		});
 	}
 
 	/**

@@ -1,5 +1,8 @@
 package dev.limiter.core.guard;
 
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
 import dev.limiter.core.Lease;
 import dev.limiter.core.RateLimitStore;
 
@@ -41,6 +44,22 @@ public interface AuthGuardStore {
 	 * from now, and drops the failures it replaces.
 	 */
 	Failure fail(String addressKey, Lease reservation, long nowMillis);
+
+	/**
+	 * {@link #fail} without waiting for the answer: nothing on the response path needs
+	 * it, and commands on one connection run in the order they were written, so this
+	 * instance's next call already sees the failure. The stage completes with the answer,
+	 * or exceptionally with a {@link dev.limiter.core.RateLimitStoreException} within the
+	 * store's timeout. By default the failure is counted at once.
+	 */
+	default CompletionStage<Failure> failAsync(String addressKey, Lease reservation, long nowMillis) {
+		try {
+			return CompletableFuture.completedFuture(fail(addressKey, reservation, nowMillis));
+		}
+		catch (RuntimeException ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
+	}
 
 	/**
 	 * A lookup succeeded: clears the address's completed failures when
