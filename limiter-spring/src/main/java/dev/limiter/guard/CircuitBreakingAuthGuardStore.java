@@ -49,7 +49,15 @@ public record CircuitBreakingAuthGuardStore(AuthGuardStore store,
 		if (!breaker.settled()) {
 			return () -> reserve(addressKey, nowMillis);
 		}
-		PendingReservation pending = store.reserveAsync(addressKey, nowMillis);
+		PendingReservation pending;
+		try {
+			pending = store.reserveAsync(addressKey, nowMillis);
+		}
+		catch (RuntimeException failedToSend) {
+			return () -> breaker.call(() -> {
+				throw failedToSend;
+			});
+		}
 		return () -> breaker.call(pending::await);
 	}
 
