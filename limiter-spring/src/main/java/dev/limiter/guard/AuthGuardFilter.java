@@ -38,6 +38,12 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * <li>anything else (the chain threw, no authentication took place): the reservation is
  * handed back.</li>
  * </ul>
+ * A reservation the guard could not answer locally may travel while the credential is
+ * looked up ({@link AuthGuard#begin}): its answer is read by the limiter's filter after
+ * it sent the budget decision ({@link PendingVerdict}), or by the response the chain
+ * writes to, or here when the chain returns, whichever comes first; a refusal is written
+ * over whatever the lookup produced.
+ * <p>
  * Logs name the address by its hash only, never the address, the header or the path.
  */
 public class AuthGuardFilter extends OncePerRequestFilter {
@@ -116,13 +122,12 @@ public class AuthGuardFilter extends OncePerRequestFilter {
 		}
 		finally {
 			LookupAttempt.bind(outer);
-			if (verdict != null && verdict.refused()) {
-				return;
-			}
-			if (completed && request.isAsyncStarted() && !attempt.authenticated() && !attempt.failed()) {
+			// A refused reservation has its 429 written by now, and nothing to settle.
+			boolean refused = verdict != null && verdict.refused();
+			if (!refused && completed && request.isAsyncStarted() && !attempt.authenticated() && !attempt.failed()) {
 				request.getAsyncContext().addListener(new RequestEnd((status, ok) -> settle(attempt, status, ok)));
 			}
-			else {
+			else if (!refused) {
 				settle(attempt, response.getStatus(), completed);
 			}
 		}
