@@ -364,14 +364,17 @@ if commands:
     w("")
     w("The sample app in Redis mode (`SAMPLE_EXPENSIVE_DELAY=0ms`), commands clients send counted with `MONITOR` "
       "(commands a script runs inside Redis not counted); `zrem` is a lease release, sent asynchronously after "
-      "the response, and `evalsha(async)` the guard's settlement of a lookup (`guard.lua` succeed/release), sent "
-      "without waiting as soon as authentication succeeded.")
+      "the response, `evalsha(async)` the guard's settlement of a lookup (`guard.lua` succeed/release), sent "
+      "without waiting as soon as authentication succeeded, and `evalsha(reserve)` the guard's reservation for a "
+      "credential this instance has not seen, sent before the lookup and read only after the budget decision was "
+      "sent, so that both replies travel together (one round trip waited; `RequestPathTimeoutTests` times it "
+      "through a delaying proxy).")
     w("")
-    w("| request | HTTP | commands sent | of which synchronous | goal |")
-    w("|---|---:|---|---:|---:|")
+    w("| request | HTTP | commands sent | of which awaited | round trips waited | goal |")
+    w("|---|---:|---|---:|---:|---:|")
     for c in commands:
         w(f"| {c['request']} | {c['status']} | {c['sent']} ({', '.join(c['commands']) or 'none'}) | "
-          f"{c['synchronous']} | {c['goal']} |")
+          f"{c['synchronous']} | {c.get('roundTrips', c['synchronous'])} | {c['goal']} |")
     w("")
 
 worst = load("worstwait.json")
@@ -383,8 +386,7 @@ if worst:
       "connected through a small delaying TCP proxy (`benchmarks/worstwait.py`, Python standard library): "
       f"{worst['requests']} requests per row, one after the other, with Redis healthy, then **frozen** "
       f"(`SIGSTOP` of the redis-server; `SIGCONT` after), then **slow** (the proxy holds every reply "
-      f"{worst['slowMillis']} ms: each round trip alone is under the timeout, a first-seen credential's two "
-      "are not). The circuit breaker is kept from opening (`minimum-number-of-calls` raised), so every request "
+      f"{worst['slowMillis']} ms: each round trip alone is under the timeout). The circuit breaker is kept from opening (`minimum-number-of-calls` raised), so every request "
       "pays what one pays before it opens: the worst case (an open breaker answers at once). Times are end to "
       "end, seen by the client on the same machine, so they include the HTTP round trip (the healthy rows say "
       "how much that is); a first-seen credential is a trial token minted while Redis was healthy, used once. "

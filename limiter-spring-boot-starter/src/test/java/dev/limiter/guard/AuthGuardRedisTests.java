@@ -63,10 +63,43 @@ class AuthGuardRedisTests {
 		}
 	}
 
+	@Test
+	void blockWhenThisInstanceHasNotSeenTheAddressShouldRefuseBeforeAnyVerdictShows() throws Exception {
+		Instant now = Instant.ofEpochMilli(System.currentTimeMillis() / 1000 * 1000);
+		try (ConfigurableApplicationContext blocking = start(now, "unseen")) {
+			for (int i = 0; i < 50; i++) {
+				assertThat(get(blocking, "Bearer sp_wrong-" + i).statusCode()).isEqualTo(401);
+			}
+			// A new instance knows nothing of the address: its first lookups run while
+			// their reservations travel, and only the reservations' answers show.
+			try (ConfigurableApplicationContext unseen = start(now.plusSeconds(10), "unseen")) {
+				int handledBefore = GuardTestApplication.handled.get();
+
+				HttpResponse<String> good = get(unseen, "Bearer " + GuardTestApplication.GOOD_TOKEN);
+				HttpResponse<String> wrong = get(unseen, "Bearer sp_wrong-on-the-new-instance");
+
+				assertThat(List.of(good, wrong)).allSatisfy(refused -> {
+					assertThat(refused.statusCode()).isEqualTo(429);
+					assertThat(refused.headers().firstValue("Retry-After")).hasValue("1790");
+					assertThat(refused.headers().firstValue("WWW-Authenticate")).isEmpty();
+					assertThat(refused.headers().firstValue("X-RateLimit-Remaining")).isEmpty();
+					assertThat(refused.body()).contains("\"error\":\"auth_rate_limit_exceeded\"")
+						.contains("\"bound\":\"block\"");
+				});
+				assertThat(GuardTestApplication.handled.get()).as("no handler ran for a blocked address")
+					.isEqualTo(handledBefore);
+			}
+		}
+	}
+
 	private ConfigurableApplicationContext start(Instant now) {
+		return start(now, "limiter");
+	}
+
+	private ConfigurableApplicationContext start(Instant now, String keyPrefix) {
 		ConfigurableApplicationContext context = new SpringApplicationBuilder(GuardTestApplication.class)
 			.properties("server.port=0", "limiter.store=redis", "spring.data.redis.host=" + redis.server().host(),
-					"spring.data.redis.port=" + redis.port())
+					"spring.data.redis.port=" + redis.port(), "limiter.redis.key-prefix=" + keyPrefix)
 			.run();
 		clock(context).set(now);
 		return context;

@@ -1,6 +1,8 @@
 package dev.limiter.guard;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 
 import dev.limiter.core.Budget;
 import dev.limiter.core.Lease;
@@ -9,6 +11,7 @@ import dev.limiter.core.StoreNotCalledException;
 import dev.limiter.core.contract.DownRateLimitStore;
 import dev.limiter.core.guard.AuthGuardStore;
 import dev.limiter.core.guard.GuardState;
+import dev.limiter.core.guard.PendingReservation;
 import dev.limiter.resilience.CircuitBreakingRateLimitStore;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
@@ -61,6 +64,50 @@ class CircuitBreakingAuthGuardStoreTests {
 		assertThatExceptionOfType(StoreNotCalledException.class).isThrownBy(() -> guardStore.reserve("addr:1", T0))
 			.withMessage("circuit breaker 'limiter' is open; store not called")
 			.withCause(storeError);
+	}
+
+	@Test
+	void reservationWhenSentAndItsAnswerFailsShouldBeRecordedWhenRead() {
+		PendingReservation pending = guardStore.reserveAsync("addr:1", T0);
+
+		assertThat(breaker.getMetrics().getNumberOfFailedCalls()).isZero();
+		assertThatExceptionOfType(RateLimitStoreException.class).isThrownBy(pending::await).withCause(storeError);
+		assertThat(breaker.getMetrics().getNumberOfFailedCalls()).isEqualTo(1);
+	}
+
+	@Test
+	void reservationWhenTheBreakerIsOpenShouldNotBeSent() {
+		breaker.transitionToOpenState();
+
+		PendingReservation pending = guardStore.reserveAsync("addr:1", T0);
+
+		assertThatExceptionOfType(StoreNotCalledException.class).isThrownBy(pending::await);
+		assertThat(breaker.getMetrics().getNumberOfNotPermittedCalls()).isEqualTo(1);
+	}
+
+	@Test
+	void failureWhenNotWaitedForAndTheStoreFailsShouldBeRecordedAndReported() {
+		CompletableFuture<AuthGuardStore.Failure> counted = guardStore.failAsync("addr:1", null, T0)
+			.toCompletableFuture();
+
+		assertThat(counted).failsWithin(Duration.ofSeconds(1))
+			.withThrowableOfType(ExecutionException.class)
+			.withCauseInstanceOf(RateLimitStoreException.class)
+			.havingCause()
+			.withCause(storeError);
+		assertThat(breaker.getMetrics().getNumberOfFailedCalls()).isEqualTo(1);
+	}
+
+	@Test
+	void failureWhenTheBreakerIsOpenShouldNotBeSent() {
+		breaker.transitionToOpenState();
+
+		CompletableFuture<AuthGuardStore.Failure> counted = guardStore.failAsync("addr:1", null, T0)
+			.toCompletableFuture();
+
+		assertThat(counted).failsWithin(Duration.ofSeconds(1))
+			.withThrowableOfType(ExecutionException.class)
+			.withCauseInstanceOf(StoreNotCalledException.class);
 	}
 
 	private final class FailingGuardStore implements AuthGuardStore {

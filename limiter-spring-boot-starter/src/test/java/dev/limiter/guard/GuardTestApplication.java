@@ -56,6 +56,9 @@ public class GuardTestApplication {
 	public static final String GOOD_TOKEN = "sp_good0000000000000000000000000001";
 
 	static final AtomicInteger lookups = new AtomicInteger();
+
+	/** Requests the {@code hello} handler answered. */
+	static final AtomicInteger handled = new AtomicInteger();
 	static final AtomicReference<CountDownLatch> slowLookups = new AtomicReference<>(new CountDownLatch(0));
 
 	/**
@@ -164,6 +167,7 @@ public class GuardTestApplication {
 
 		@GetMapping({ "/hello", "/public/hello", "/expensive" })
 		String hello() {
+			handled.incrementAndGet();
 			return "hello";
 		}
 

@@ -6,6 +6,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.limiter.test.redis.RedisMonitor;
@@ -156,10 +157,35 @@ class RequestPathRedisCommandsTests {
 
 		assertThat(get("/hello", token).statusCode()).isEqualTo(200);
 
-		List<String> commands = monitor.commandsAfter(200);
-		assertThat(commands).as("the guard's reservation (guard.lua, waited for), its settlement as soon as the "
-				+ "credential authenticated (guard.lua, sent without waiting), then the budget decision (waited for)")
-			.containsExactly("evalsha", "evalsha", "evalsha");
+		List<String> lines = monitor.linesAfter(200);
+		assertThat(lines).extracting(RequestPathRedisCommandsTests::step)
+			.as("the guard's reservation, sent before the lookup; the budget decision, sent after it, whose reply "
+					+ "comes with the reservation's; the guard's settlement, sent without waiting")
+			.containsExactly("evalsha guard reserve", "evalsha take", "evalsha guard succeed");
+	}
+
+	@Test
+	void failedLookupWhenTheCredentialIsWrongShouldSendTheReservationAndTheFailure() throws Exception {
+		monitor.commandsAfter(200);
+
+		assertThat(get("/hello", "Bearer wrong-" + day.get()).statusCode()).isEqualTo(401);
+
+		List<String> lines = monitor.linesAfter(200);
+		assertThat(lines).extracting(RequestPathRedisCommandsTests::step)
+			.as("the reservation, read when the lookup failed; the failure, sent without waiting")
+			.containsExactly("evalsha guard reserve", "evalsha guard fail");
+	}
+
+	/** A command as MONITOR shows it, named by what it does for the request. */
+	private static String step(String line) {
+		String name = line.substring(line.indexOf("] \"") + 3, line.indexOf('"', line.indexOf("] \"") + 3))
+			.toLowerCase(Locale.ROOT);
+		for (String operation : List.of("reserve", "succeed", "fail", "release")) {
+			if (line.contains(":{guard:") && line.contains("\"" + operation + "\"")) {
+				return name + " guard " + operation;
+			}
+		}
+		return name.equals("evalsha") ? name + " take" : name;
 	}
 
 	private HttpResponse<String> get(String path, String authorization) throws Exception {

@@ -7,7 +7,9 @@ import java.time.Duration;
 import dev.limiter.core.RequestStoreTime;
 import dev.limiter.core.guard.AuthGuard;
 import dev.limiter.core.guard.GuardAdmission;
+import dev.limiter.core.guard.PendingAdmission;
 import dev.limiter.web.OutageLog;
+import dev.limiter.web.PendingVerdict;
 import dev.limiter.web.ProblemResponse;
 import dev.limiter.web.RequestEnd;
 import jakarta.servlet.FilterChain;
@@ -36,6 +38,12 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * <li>anything else (the chain threw, no authentication took place): the reservation is
  * handed back.</li>
  * </ul>
+ * A reservation the guard could not answer locally may travel while the credential is
+ * looked up ({@link AuthGuard#begin}): its answer is read by the limiter's filter after
+ * it sent the budget decision ({@link PendingVerdict}), or by the response the chain
+ * writes to, or here when the chain returns, whichever comes first; a refusal is written
+ * over whatever the lookup produced.
+ * <p>
  * Logs name the address by its hash only, never the address, the header or the path.
  */
 public class AuthGuardFilter extends OncePerRequestFilter {
@@ -81,41 +89,54 @@ public class AuthGuardFilter extends OncePerRequestFilter {
 
 	private void guard(HttpServletRequest request, HttpServletResponse response, FilterChain chain,
 			String authorization) throws ServletException, IOException {
-		GuardAdmission admission = admit(request, authorization);
-		if (admission == null) {
+		PendingAdmission pending = begin(request, authorization);
+		if (pending == null) {
 			chain.doFilter(request, response);
 			return;
 		}
-		if (!admission.admitted()) {
-			refuse(response, admission);
-			return;
+		if (pending.isDone()) {
+			GuardAdmission admission = pending.await();
+			noteStoreAnswered(admission.degraded());
+			if (!admission.admitted()) {
+				refuse(response, admission);
+				return;
+			}
 		}
-		LookupAttempt attempt = new LookupAttempt(admission, settling -> settle(settling, 0, false));
+		LookupAttempt attempt = new LookupAttempt(pending, settling -> settle(settling, 0, false));
 		request.setAttribute(ATTEMPT_ATTRIBUTE, attempt);
+		HttpServletResponse passedOn = response;
+		Verdict verdict = null;
+		if (!pending.isDone()) {
+			// The reservation travels while the credential is looked up; no verdict of
+			// the lookup reaches the client or the application before its answer.
+			verdict = new Verdict(attempt, response);
+			request.setAttribute(PendingVerdict.ATTRIBUTE, verdict);
+			passedOn = new VerdictGatedResponse(response, verdict);
+		}
 		LookupAttempt outer = LookupAttempt.current();
 		LookupAttempt.bind(attempt);
 		boolean completed = false;
 		try {
-			chain.doFilter(request, response);
+			chain.doFilter(request, passedOn);
 			completed = true;
 		}
 		finally {
 			LookupAttempt.bind(outer);
-			if (completed && request.isAsyncStarted() && !attempt.authenticated() && !attempt.failed()) {
+			// A refused reservation has its 429 written by now, and nothing to settle.
+			boolean refused = verdict != null && verdict.refused();
+			if (!refused && completed && request.isAsyncStarted() && !attempt.authenticated() && !attempt.failed()) {
 				request.getAsyncContext().addListener(new RequestEnd((status, ok) -> settle(attempt, status, ok)));
 			}
-			else {
+			else if (!refused) {
 				settle(attempt, response.getStatus(), completed);
 			}
 		}
 	}
 
-	private GuardAdmission admit(HttpServletRequest request, String authorization) {
+	private PendingAdmission begin(HttpServletRequest request, String authorization) {
 		try {
-			GuardAdmission admission = guard.admit(AuthGuard.addressKey(request.getRemoteAddr()),
-					AuthGuard.credentialKey(authorization), clock.millis());
-			noteStoreAnswered(admission.degraded());
-			return admission;
+			return guard.begin(AuthGuard.addressKey(request.getRemoteAddr()), AuthGuard.credentialKey(authorization),
+					clock.millis());
 		}
 		catch (RuntimeException ex) {
 			noteStoreFailed(ex);
@@ -124,21 +145,25 @@ public class AuthGuardFilter extends OncePerRequestFilter {
 	}
 
 	private void settle(LookupAttempt attempt, int status, boolean completed) {
-		if (!attempt.settle()) {
+		GuardAdmission admission = attempt.admission();
+		if (!admission.admitted() || !attempt.settle()) {
+			// refused: nothing was reserved, and the lookup's verdict was withheld
 			return;
 		}
-		GuardAdmission admission = attempt.admission();
 		long now = clock.millis();
 		try {
 			if (attempt.authenticated()) {
 				guard.succeeded(admission, now);
 			}
 			else if (attempt.failed() || (completed && status == HttpServletResponse.SC_UNAUTHORIZED)) {
-				if (guard.failed(admission, now)) {
-					logger.warn("Authentication guard: address " + admission.addressKey() + " reached "
-							+ guard.policy().threshold() + " failed authentications; blocked for "
-							+ guard.policy().block());
-				}
+				// Not waited for: the 401 does not depend on it.
+				guard.failedWithoutWaiting(admission, now).thenAccept(reachedThreshold -> {
+					if (reachedThreshold) {
+						logger.warn("Authentication guard: address " + admission.addressKey() + " reached "
+								+ guard.policy().threshold() + " failed authentications; blocked for "
+								+ guard.policy().block());
+					}
+				});
 			}
 			else {
 				guard.abandoned(admission, now);
@@ -181,6 +206,44 @@ public class AuthGuardFilter extends OncePerRequestFilter {
 
 	private void noteStoreFailed(RuntimeException ex) {
 		outageLog.failed(ex.getClass().getName());
+	}
+
+	/**
+	 * The answer of a reservation sent before the lookup: read by the first filter that
+	 * needs it (the limiter's, after its budget decision) or by the gated response, and
+	 * at the latest when the chain returns; a refusal is written once, over anything the
+	 * chain left in the response.
+	 */
+	private final class Verdict implements PendingVerdict {
+
+		private final LookupAttempt attempt;
+
+		private final HttpServletResponse response;
+
+		private boolean answered;
+
+		private boolean refused;
+
+		Verdict(LookupAttempt attempt, HttpServletResponse response) {
+			this.attempt = attempt;
+			this.response = response;
+		}
+
+		@Override
+		public synchronized boolean refused() throws IOException {
+			if (!answered) {
+				answered = true;
+				GuardAdmission admission = attempt.awaitAdmission();
+				noteStoreAnswered(admission.degraded());
+				refused = !admission.admitted();
+				if (refused && !response.isCommitted()) {
+					response.reset();
+					refuse(response, admission);
+				}
+			}
+			return refused;
+		}
+
 	}
 
 }

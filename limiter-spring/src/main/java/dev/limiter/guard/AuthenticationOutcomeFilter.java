@@ -2,6 +2,7 @@ package dev.limiter.guard;
 
 import java.io.IOException;
 
+import dev.limiter.web.PendingVerdict;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -20,10 +21,30 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * positive evidence the guard needs before it clears failures; a status code alone is not
  * (a path that ignores security answers 200 to any header). Either way the lookup is over
  * here, so the attempt is settled before the handler runs.
+ *
+ * <p>
+ * A guard reservation still on its way is awaited here unless the limiter's filter
+ * follows: that one sends its budget decision first and then reads both answers, so the
+ * request waits for one round trip.
  */
 public class AuthenticationOutcomeFilter extends OncePerRequestFilter {
 
 	private static final AuthenticationTrustResolver TRUST = new AuthenticationTrustResolverImpl();
+
+	private final boolean verdictReadDownstream;
+
+	/** An outcome filter that reads a pending guard verdict itself. */
+	public AuthenticationOutcomeFilter() {
+		this(false);
+	}
+
+	/**
+	 * @param verdictReadDownstream whether a filter after this one (the limiter's) reads
+	 * a pending guard verdict before the application runs
+	 */
+	public AuthenticationOutcomeFilter(boolean verdictReadDownstream) {
+		this.verdictReadDownstream = verdictReadDownstream;
+	}
 
 	@Override
 	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
@@ -35,6 +56,9 @@ public class AuthenticationOutcomeFilter extends OncePerRequestFilter {
 			}
 			else {
 				attempt.markPassedUnauthenticated();
+			}
+			if (!verdictReadDownstream && PendingVerdict.refused(request)) {
+				return;
 			}
 		}
 		chain.doFilter(request, response);

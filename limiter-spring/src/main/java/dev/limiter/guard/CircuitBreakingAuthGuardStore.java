@@ -1,10 +1,12 @@
 package dev.limiter.guard;
 
 import java.util.Objects;
+import java.util.concurrent.CompletionStage;
 
 import dev.limiter.core.Lease;
 import dev.limiter.core.guard.AuthGuardStore;
 import dev.limiter.core.guard.GuardState;
+import dev.limiter.core.guard.PendingReservation;
 import dev.limiter.resilience.StoreCircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 
@@ -36,9 +38,37 @@ public record CircuitBreakingAuthGuardStore(AuthGuardStore store,
 		return breaker.call(() -> store.reserve(addressKey, nowMillis));
 	}
 
+	/**
+	 * Sent at once while the breaker is closed, and its answer recorded by the breaker
+	 * when it is read (the wait is the time after the lookup, which is what a request
+	 * pays). Otherwise the reservation is asked for through the breaker when it is read,
+	 * as {@link #reserve} would.
+	 */
+	@Override
+	public PendingReservation reserveAsync(String addressKey, long nowMillis) {
+		if (!breaker.settled()) {
+			return () -> reserve(addressKey, nowMillis);
+		}
+		PendingReservation pending;
+		try {
+			pending = store.reserveAsync(addressKey, nowMillis);
+		}
+		catch (RuntimeException failedToSend) {
+			return () -> breaker.call(() -> {
+				throw failedToSend;
+			});
+		}
+		return () -> breaker.call(pending::await);
+	}
+
 	@Override
 	public Failure fail(String addressKey, Lease reservation, long nowMillis) {
 		return breaker.call(() -> store.fail(addressKey, reservation, nowMillis));
+	}
+
+	@Override
+	public CompletionStage<Failure> failAsync(String addressKey, Lease reservation, long nowMillis) {
+		return breaker.callAsync(() -> store.failAsync(addressKey, reservation, nowMillis));
 	}
 
 	@Override

@@ -3,12 +3,14 @@ package dev.limiter.guard;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.limiter.core.guard.GuardAdmission;
+import dev.limiter.core.guard.PendingAdmission;
 
 /**
- * One admitted request whose credential is being looked up: what the guard admitted, what
- * was learned about the lookup while the request ran, and a latch so its reservation is
- * settled exactly once. The verdict settles the reservation the moment it is learned, so
- * a handler that runs long after authentication holds none.
+ * One admitted request whose credential is being looked up: the guard's admission
+ * (possibly still on its way from the store), what was learned about the lookup while the
+ * request ran, and a latch so its reservation is settled exactly once. A verdict settles
+ * the reservation as soon as both it and the admission are known, so a handler that runs
+ * long after authentication holds none.
  */
 final class LookupAttempt {
 
@@ -23,7 +25,7 @@ final class LookupAttempt {
 
 	private static final ThreadLocal<LookupAttempt> CURRENT = new ThreadLocal<>();
 
-	private final GuardAdmission admission;
+	private final PendingAdmission admission;
 
 	private final Settler settler;
 
@@ -33,7 +35,9 @@ final class LookupAttempt {
 
 	private volatile boolean failed;
 
-	LookupAttempt(GuardAdmission admission, Settler settler) {
+	private volatile boolean passed;
+
+	LookupAttempt(PendingAdmission admission, Settler settler) {
 		this.admission = admission;
 		this.settler = settler;
 	}
@@ -55,17 +59,36 @@ final class LookupAttempt {
 		}
 	}
 
+	/** The guard's admission, waiting for the store's answer if it is still out. */
 	GuardAdmission admission() {
-		return admission;
+		return admission.await();
 	}
 
-	/** The credential proved right: settles now. */
+	/**
+	 * The guard's admission, waiting for it if needed; a verdict learned before it
+	 * arrived is settled now.
+	 */
+	GuardAdmission awaitAdmission() {
+		GuardAdmission answer = admission.await();
+		if (authenticated || failed || passed) {
+			settler.settle(this);
+		}
+		return answer;
+	}
+
+	/**
+	 * The credential proved right: settles as soon as the admission is known (the budget
+	 * decision travels meanwhile).
+	 */
 	void markAuthenticated() {
 		authenticated = true;
-		settler.settle(this);
+		settleIfAdmissionKnown();
 	}
 
-	/** The credential proved wrong: settles now. */
+	/**
+	 * The credential proved wrong: settles now, waiting for the admission if needed (the
+	 * failure is counted where the reservation was taken).
+	 */
 	void markFailed() {
 		failed = true;
 		settler.settle(this);
@@ -73,10 +96,18 @@ final class LookupAttempt {
 
 	/**
 	 * The request passed Spring Security without an authentication: its header played no
-	 * part in it, so the reservation goes back now rather than when the handler is done.
+	 * part in it, so the reservation goes back as soon as the admission is known rather
+	 * than when the handler is done.
 	 */
 	void markPassedUnauthenticated() {
-		settler.settle(this);
+		passed = true;
+		settleIfAdmissionKnown();
+	}
+
+	private void settleIfAdmissionKnown() {
+		if (admission.isDone()) {
+			settler.settle(this);
+		}
 	}
 
 	boolean authenticated() {

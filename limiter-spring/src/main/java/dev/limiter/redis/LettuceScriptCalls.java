@@ -3,7 +3,11 @@ package dev.limiter.redis;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 import dev.limiter.core.RateLimitStoreException;
 import dev.limiter.core.RequestStoreTime;
@@ -146,9 +150,87 @@ public final class LettuceScriptCalls {
 		RedisClusterAsyncCommands<byte[], byte[]> commands = transport.commands(deadline);
 		byte[][] keyBytes = bytes(scriptKeys.toArray());
 		byte[][] argBytes = bytes(args);
+		return awaitScript(commands, script, keyBytes, argBytes,
+				commands.evalsha(script.getSha1(), ScriptOutputType.MULTI, keyBytes, argBytes), deadline);
+	}
+
+	/**
+	 * Sends a script and returns at once; the returned call reads the reply, waiting for
+	 * it within what the request has left of its timeout at that moment (the time the
+	 * script travelled meanwhile is not a wait). Before the shared connection is up, or
+	 * on another driver, the script is run only when the reply is read.
+	 */
+	public Supplier<List<Object>> send(RedisScript<List> script, List<String> scriptKeys, Object[] args) {
+		RedisClusterAsyncCommands<byte[], byte[]> commands = transport.commandsIfConnected();
+		if (commands == null) {
+			return () -> execute(script, scriptKeys, args);
+		}
+		byte[][] keyBytes = bytes(scriptKeys.toArray());
+		byte[][] argBytes = bytes(args);
+		RedisFuture<List<Object>> sent = commands.evalsha(script.getSha1(), ScriptOutputType.MULTI, keyBytes, argBytes);
+		return () -> {
+			List<Object> raw = transport
+				.timed(deadline -> awaitScript(commands, script, keyBytes, argBytes, sent, deadline));
+			if (raw == null) {
+				throw new RateLimitStoreException("Redis store got no answer from its script");
+			}
+			return raw;
+		};
+	}
+
+	/**
+	 * Sends a script and returns at once; the stage completes with the reply (EVAL when
+	 * the server answers NOSCRIPT), or exceptionally with a
+	 * {@link RateLimitStoreException} when none came within the timeout. Before the
+	 * shared connection is up, or on another driver, the script runs on the pool.
+	 */
+	public CompletionStage<List<Object>> sendWithoutWaiting(RedisScript<List> script, List<String> scriptKeys,
+			Object[] args) {
+		CompletableFuture<List<Object>> reply;
 		try {
-			return transport.await(commands.evalsha(script.getSha1(), ScriptOutputType.MULTI, keyBytes, argBytes),
-					deadline);
+			RedisClusterAsyncCommands<byte[], byte[]> commands = transport.commandsIfConnected();
+			if (commands == null) {
+				reply = transport.supplyOnPool(() -> (List<Object>) redis.execute(script, scriptKeys, args));
+			}
+			else {
+				byte[][] keyBytes = bytes(scriptKeys.toArray());
+				byte[][] argBytes = bytes(args);
+				RedisFuture<List<Object>> sent = commands.evalsha(script.getSha1(), ScriptOutputType.MULTI, keyBytes,
+						argBytes);
+				reply = sent.handle((answer, failure) -> {
+					if (failure == null) {
+						return CompletableFuture.completedFuture(answer);
+					}
+					if (noScript(failure)) {
+						return eval(commands, script, keyBytes, argBytes).toCompletableFuture();
+					}
+					return CompletableFuture.<List<Object>>failedFuture(failure);
+				}).thenCompose(answer -> answer).toCompletableFuture();
+			}
+		}
+		catch (RuntimeException ex) {
+			reply = CompletableFuture.failedFuture(ex);
+		}
+		return reply.orTimeout(transport.timeout().toMillis(), TimeUnit.MILLISECONDS).handle((answer, failure) -> {
+			if (failure == null && answer != null) {
+				return answer;
+			}
+			Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause()
+					: failure;
+			throw new RateLimitStoreException(
+					cause == null ? "Redis store got no answer from its script" : "Redis store failed: " + cause,
+					cause);
+		});
+	}
+
+	private static boolean noScript(Throwable failure) {
+		return failure instanceof RedisNoScriptException || failure.getCause() instanceof RedisNoScriptException;
+	}
+
+	private List<Object> awaitScript(RedisClusterAsyncCommands<byte[], byte[]> commands, RedisScript<List> script,
+			byte[][] keyBytes, byte[][] argBytes, RedisFuture<List<Object>> sent, long deadline) {
+		try {
+			return transport.await(sent, deadline);
 		}
 		catch (RateLimitStoreException e) {
 			if (!(e.getCause() instanceof RedisNoScriptException)) {

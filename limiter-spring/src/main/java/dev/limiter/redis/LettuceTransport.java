@@ -161,6 +161,11 @@ final class LettuceTransport {
 		return CompletableFuture.runAsync(call, blockingCalls);
 	}
 
+	/** Runs a blocking call on the pool without waiting for its answer. */
+	<T> CompletableFuture<T> supplyOnPool(Supplier<T> call) {
+		return CompletableFuture.supplyAsync(call, blockingCalls);
+	}
+
 	<T> T await(Future<T> future, long deadline) {
 		try {
 			return future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);

@@ -2,6 +2,8 @@ package dev.limiter.redis;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
 
 import dev.limiter.core.Lease;
 import dev.limiter.core.RateLimitStoreException;
@@ -9,13 +11,14 @@ import dev.limiter.core.guard.AuthGuardPolicy;
 import dev.limiter.core.guard.AuthGuardStore;
 import dev.limiter.core.guard.GuardAdmission;
 import dev.limiter.core.guard.GuardState;
+import dev.limiter.core.guard.PendingReservation;
 
 /**
  * The authentication guard in Redis: every step is one EVALSHA of {@code guard.lua} on
  * the address's three keys, which share a Cluster hash tag ({@link RedisKeys#guard}). A
- * reservation is one synchronous round trip; a success and a release are sent without
- * waiting. Calls share the {@link RedisRateLimitStore}'s connection and its one timeout
- * per request.
+ * reservation is sent before the lookup and its answer read after it; a success and a
+ * release are sent without waiting. Calls share the {@link RedisRateLimitStore}'s
+ * connection and its one timeout per request.
  */
 final class RedisAuthGuardStore implements AuthGuardStore {
 
@@ -38,9 +41,19 @@ final class RedisAuthGuardStore implements AuthGuardStore {
 
 	@Override
 	public Reservation reserve(String addressKey, long nowMillis) {
+		return reserveAsync(addressKey, nowMillis).await();
+	}
+
+	/** One EVALSHA, sent now; the lookup runs while it travels. */
+	@Override
+	public PendingReservation reserveAsync(String addressKey, long nowMillis) {
 		String id = redis.nextLeaseId();
-		List<Object> reply = redis.execute(RedisRateLimitStore.GUARD, keys.guard(addressKey),
+		Supplier<List<Object>> reply = redis.send(RedisRateLimitStore.GUARD, keys.guard(addressKey),
 				args("reserve", nowMillis, id, ""));
+		return () -> reservation(reply.get(), addressKey, id, nowMillis);
+	}
+
+	private Reservation reservation(List<Object> reply, String addressKey, String id, long nowMillis) {
 		long outcome = number(reply, 0);
 		if (outcome == 1) {
 			return new Reservation(GuardAdmission.Outcome.ADMITTED, 0,
@@ -58,6 +71,15 @@ final class RedisAuthGuardStore implements AuthGuardStore {
 		List<Object> reply = redis.execute(RedisRateLimitStore.GUARD, keys.guard(addressKey),
 				args("fail", nowMillis, idOf(reservation), redis.nextLeaseId()));
 		return new Failure(number(reply, 0) == 1, number(reply, 1));
+	}
+
+	/** One EVALSHA, not waited for: the 401 does not depend on it. */
+	@Override
+	public CompletionStage<Failure> failAsync(String addressKey, Lease reservation, long nowMillis) {
+		return redis
+			.sendWithoutWaiting(RedisRateLimitStore.GUARD, keys.guard(addressKey),
+					args("fail", nowMillis, idOf(reservation), redis.nextLeaseId()))
+			.thenApply(reply -> new Failure(number(reply, 0) == 1, number(reply, 1)));
 	}
 
 	@Override

@@ -3,8 +3,10 @@ package dev.limiter.redis;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 import dev.limiter.core.BoundVerdict;
 import dev.limiter.core.Budget;
@@ -126,6 +128,22 @@ public final class RedisRateLimitStore implements RateLimitStore, AuthGuardStore
 	/** Runs a script of this store within the request's timeout. */
 	List<Object> execute(RedisScript<List> script, List<String> scriptKeys, Object[] args) {
 		return calls.execute(script, scriptKeys, args);
+	}
+
+	/**
+	 * Sends a script without waiting; the stage completes with its reply, or
+	 * exceptionally within the timeout.
+	 */
+	CompletionStage<List<Object>> sendWithoutWaiting(RedisScript<List> script, List<String> scriptKeys, Object[] args) {
+		return calls.sendWithoutWaiting(script, scriptKeys, args);
+	}
+
+	/**
+	 * Sends a script without waiting; the returned call reads its reply within the
+	 * request's timeout.
+	 */
+	Supplier<List<Object>> send(RedisScript<List> script, List<String> scriptKeys, Object[] args) {
+		return calls.send(script, scriptKeys, args);
 	}
 
 	/**

@@ -2,6 +2,9 @@ package dev.limiter.resilience;
 
 import java.util.Locale;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 
 import dev.limiter.core.RateLimitStoreException;
@@ -55,16 +58,52 @@ public final class StoreCircuitBreaker {
 		try {
 			return CircuitBreaker.decorateSupplier(breaker, remembering).get();
 		}
-		catch (CallNotPermittedException refused) {
-			throw new StoreNotCalledException("circuit breaker '" + breaker.getName() + "' is "
-					+ breaker.getState().name().toLowerCase(Locale.ROOT) + "; store not called", lastFailure);
+		catch (RuntimeException failure) {
+			throw translated(failure);
 		}
-		catch (RateLimitStoreException failure) {
-			throw failure;
+	}
+
+	/**
+	 * {@link #call} for a call whose answer arrives later: sent if the breaker permits
+	 * it, recorded when it completes.
+	 */
+	public <T> CompletionStage<T> callAsync(Supplier<CompletionStage<T>> call) {
+		Supplier<CompletionStage<T>> remembering = () -> call.get().whenComplete((answer, failure) -> {
+			if (failure != null) {
+				lastFailure = unwrapped(failure);
+			}
+		});
+		CompletionStage<T> recorded;
+		try {
+			recorded = CircuitBreaker.decorateCompletionStage(breaker, remembering).get();
 		}
 		catch (RuntimeException failure) {
-			throw new RateLimitStoreException("store failed: " + failure.getMessage(), failure);
+			return CompletableFuture.failedFuture(translated(failure));
 		}
+		return recorded.handle((answer, failure) -> {
+			if (failure != null) {
+				throw translated(unwrapped(failure));
+			}
+			return answer;
+		});
+	}
+
+	private RuntimeException translated(RuntimeException failure) {
+		if (failure instanceof CallNotPermittedException) {
+			return new StoreNotCalledException("circuit breaker '" + breaker.getName() + "' is "
+					+ breaker.getState().name().toLowerCase(Locale.ROOT) + "; store not called", lastFailure);
+		}
+		if (failure instanceof RateLimitStoreException) {
+			return failure;
+		}
+		return new RateLimitStoreException("store failed: " + failure.getMessage(), failure);
+	}
+
+	private static RuntimeException unwrapped(Throwable failure) {
+		Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause()
+				: failure;
+		return cause instanceof RuntimeException runtime ? runtime
+				: new RateLimitStoreException("store failed: " + cause, cause);
 	}
 
 	/** {@link #call} for a call that answers nothing. */

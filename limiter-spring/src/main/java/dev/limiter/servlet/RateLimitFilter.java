@@ -20,6 +20,7 @@ import dev.limiter.spring.RateLimitResponseWriter;
 import dev.limiter.spring.RoutePolicy;
 import dev.limiter.spring.RouteResolver;
 import dev.limiter.web.OutageLog;
+import dev.limiter.web.PendingVerdict;
 import dev.limiter.web.RequestEnd;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -125,6 +126,9 @@ public class RateLimitFilter extends OncePerRequestFilter {
 		RoutePolicy route = routeResolver.resolve(request);
 		if (route.exempt()) {
 			observers.exempt(route);
+			if (PendingVerdict.refused(request)) {
+				return;
+			}
 			chain.doFilter(request, response);
 			return;
 		}
@@ -137,15 +141,25 @@ public class RateLimitFilter extends OncePerRequestFilter {
 					route.expensive());
 		}
 		catch (StoreUnavailableException unavailable) {
-			responseWriter.writeUnavailable(request, response, unavailable);
+			if (!PendingVerdict.refused(request)) {
+				responseWriter.writeUnavailable(request, response, unavailable);
+			}
 			return;
 		}
 		if (decision == null) {
-			chain.doFilter(request, response);
+			if (!PendingVerdict.refused(request)) {
+				chain.doFilter(request, response);
+			}
 			return;
 		}
 		boolean shadowRefused = !decision.allowed() && options.shadow(budget.name());
 		observers.decided(route, decision, shadowRefused, System.nanoTime() - started);
+		// A guard reservation sent before the lookup travelled with this decision: its
+		// answer is in, or nearly, and a refusal there wins over the budget's.
+		if (PendingVerdict.refused(request)) {
+			decision.withLeaseIssuedBy(store).lease().ifPresent(this::release);
+			return;
+		}
 		if (!decision.allowed() && !shadowRefused) {
 			responseWriter.writeRefusal(request, response, decision);
 			return;

@@ -1,6 +1,10 @@
 package dev.limiter.core.guard;
 
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 
 import dev.limiter.core.Lease;
 import dev.limiter.core.RateLimitStore;
@@ -67,6 +71,11 @@ public final class AuthGuard {
 	private final ExpiringKeys failedHere = new ExpiringKeys(LOCAL_MAX_KEYS);
 
 	/**
+	 * Addresses with a lookup running ahead of its reservation's answer on this instance.
+	 */
+	private final Set<String> lookupsAhead = ConcurrentHashMap.newKeySet();
+
+	/**
 	 * The guard on any store, through its ordinary SPI
 	 * ({@link StoreBackedAuthGuardStore}).
 	 */
@@ -120,33 +129,84 @@ public final class AuthGuard {
 	 * request is admitted without a reservation (fail open).
 	 */
 	public GuardAdmission admit(String addressKey, String credentialKey, long nowMillis) {
+		return begin(addressKey, credentialKey, nowMillis).await();
+	}
+
+	/**
+	 * {@link #admit(String, String, long)} without waiting for the store: the reservation
+	 * is sent and the answer read by {@link PendingAdmission#await()}, so that the
+	 * lookup, and the budget decision after it, run while the reservation travels.
+	 * Whoever uses the lookup's verdict must await the admission first: a refused
+	 * admission withholds the verdict.
+	 */
+	public PendingAdmission begin(String addressKey, String credentialKey, long nowMillis) {
 		long knownBlock = blocks.until(addressKey, nowMillis);
 		if (knownBlock > 0) {
-			return blocked(addressKey, knownBlock, nowMillis, degradedBlocks.contains(addressKey, nowMillis));
+			return PendingAdmission
+				.of(blocked(addressKey, knownBlock, nowMillis, degradedBlocks.contains(addressKey, nowMillis)));
 		}
 		if (credentialKey != null && authenticated.contains(credentialKey, nowMillis)) {
-			return new GuardAdmission(GuardAdmission.Outcome.ADMITTED, addressKey, 0, null, false, 0, credentialKey);
+			return PendingAdmission
+				.of(new GuardAdmission(GuardAdmission.Outcome.ADMITTED, addressKey, 0, null, false, 0, credentialKey));
 		}
+		// One lookup per address at a time may run ahead of its reservation's answer, and
+		// none from an address that failed here: a burst of guesses is looked up no
+		// further than the reservations allow, as when every lookup waited.
+		boolean ahead = !failedHere.contains(addressKey, nowMillis) && lookupsAhead.size() < LOCAL_MAX_KEYS
+				&& lookupsAhead.add(addressKey);
+		PendingReservation pending;
 		try {
-			AuthGuardStore.Reservation reservation = store.reserve(addressKey, nowMillis);
-			switch (reservation.outcome()) {
-				case BLOCKED -> {
-					rememberBlock(addressKey, reservation.blockedUntilMillis(), reservation.degraded(), nowMillis);
-					failedHere.forget(addressKey);
-					return blocked(addressKey, reservation.blockedUntilMillis(), nowMillis, reservation.degraded());
-				}
-				case SATURATED -> {
-					return saturated(addressKey, reservation.degraded());
-				}
-				default -> {
-					return new GuardAdmission(GuardAdmission.Outcome.ADMITTED, addressKey, 0, reservation.lease(),
-							reservation.degraded(), reservation.failuresSeen(), credentialKey);
-				}
-			}
+			pending = store.reserveAsync(addressKey, nowMillis);
 		}
 		catch (RateLimitStoreException unavailable) {
-			return new GuardAdmission(GuardAdmission.Outcome.ADMITTED, addressKey, 0, null, true, 0, credentialKey);
+			if (ahead) {
+				lookupsAhead.remove(addressKey);
+			}
+			return PendingAdmission.of(unguarded(addressKey, credentialKey));
 		}
+		if (!ahead || pending.isDone()) {
+			if (ahead) {
+				lookupsAhead.remove(addressKey);
+			}
+			return PendingAdmission.of(admission(addressKey, credentialKey, pending, nowMillis));
+		}
+		return PendingAdmission.awaiting(() -> {
+			try {
+				return admission(addressKey, credentialKey, pending, nowMillis);
+			}
+			finally {
+				lookupsAhead.remove(addressKey);
+			}
+		});
+	}
+
+	private GuardAdmission admission(String addressKey, String credentialKey, PendingReservation pending,
+			long nowMillis) {
+		AuthGuardStore.Reservation reservation;
+		try {
+			reservation = pending.await();
+		}
+		catch (RateLimitStoreException unavailable) {
+			return unguarded(addressKey, credentialKey);
+		}
+		switch (reservation.outcome()) {
+			case BLOCKED -> {
+				rememberBlock(addressKey, reservation.blockedUntilMillis(), reservation.degraded(), nowMillis);
+				failedHere.forget(addressKey);
+				return blocked(addressKey, reservation.blockedUntilMillis(), nowMillis, reservation.degraded());
+			}
+			case SATURATED -> {
+				return saturated(addressKey, reservation.degraded());
+			}
+			default -> {
+				return new GuardAdmission(GuardAdmission.Outcome.ADMITTED, addressKey, 0, reservation.lease(),
+						reservation.degraded(), reservation.failuresSeen(), credentialKey);
+			}
+		}
+	}
+
+	private static GuardAdmission unguarded(String addressKey, String credentialKey) {
+		return new GuardAdmission(GuardAdmission.Outcome.ADMITTED, addressKey, 0, null, true, 0, credentialKey);
 	}
 
 	/**
@@ -155,6 +215,16 @@ public final class AuthGuard {
 	 * @return whether this failure reached the threshold (the block runs from now)
 	 */
 	public boolean failed(GuardAdmission admission, long nowMillis) {
+		return failedWithoutWaiting(admission, nowMillis).toCompletableFuture().join();
+	}
+
+	/**
+	 * {@link #failed} without waiting for the store: the response does not depend on it.
+	 * The stage completes with whether this failure reached the threshold, never
+	 * exceptionally (a failure no store could count is lost, and the reservation goes
+	 * back or expires by itself).
+	 */
+	public CompletionStage<Boolean> failedWithoutWaiting(GuardAdmission admission, long nowMillis) {
 		requireAdmitted(admission);
 		if (admission.credentialKey() != null) {
 			// A credential remembered as good that fails now (revoked, expired) is a
@@ -162,8 +232,20 @@ public final class AuthGuard {
 			authenticated.forget(admission.credentialKey());
 		}
 		failedHere.remember(admission.addressKey(), nowMillis + policy.window().toMillis(), nowMillis);
+		CompletionStage<AuthGuardStore.Failure> counted;
 		try {
-			AuthGuardStore.Failure failure = store.fail(admission.addressKey(), admission.reservation(), nowMillis);
+			counted = store.failAsync(admission.addressKey(), admission.reservation(), nowMillis);
+		}
+		catch (RateLimitStoreException unavailable) {
+			counted = CompletableFuture.failedFuture(unavailable);
+		}
+		return counted.handle((failure, unavailable) -> {
+			if (failure == null) {
+				// Nothing could count this failure; the reservation still goes back (or
+				// expires by itself).
+				release(admission.reservation(), nowMillis);
+				return false;
+			}
 			if (failure.blockedUntilMillis() > nowMillis) {
 				// the failure is counted where the reservation was: by the fallback when
 				// that one was degraded
@@ -171,13 +253,7 @@ public final class AuthGuard {
 				failedHere.forget(admission.addressKey());
 			}
 			return failure.reachedThreshold();
-		}
-		catch (RateLimitStoreException unavailable) {
-			// Nothing can count this failure; the reservation still goes back (or expires
-			// by itself).
-			release(admission.reservation(), nowMillis);
-			return false;
-		}
+		});
 	}
 
 	/**

@@ -1,5 +1,8 @@
 package dev.limiter.core.guard;
 
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
 import dev.limiter.core.Lease;
 import dev.limiter.core.RateLimitStore;
 
@@ -26,12 +29,37 @@ public interface AuthGuardStore {
 	Reservation reserve(String addressKey, long nowMillis);
 
 	/**
+	 * Sends {@link #reserve} and returns without waiting for the answer, so that the
+	 * lookup runs while it travels; failures may surface here or from
+	 * {@link PendingReservation#await()}. By default the reservation is taken at once.
+	 */
+	default PendingReservation reserveAsync(String addressKey, long nowMillis) {
+		return PendingReservation.of(reserve(addressKey, nowMillis));
+	}
+
+	/**
 	 * Counts one failure and hands {@code reservation} back (if any) in one atomic step,
 	 * so that failures plus lookups in flight never dip while a lookup completes. The
 	 * failure that reaches the threshold starts the block, exactly {@code block} long
 	 * from now, and drops the failures it replaces.
 	 */
 	Failure fail(String addressKey, Lease reservation, long nowMillis);
+
+	/**
+	 * {@link #fail} without waiting for the answer: nothing on the response path needs
+	 * it, and commands on one connection run in the order they were written, so this
+	 * instance's next call already sees the failure. The stage completes with the answer,
+	 * or exceptionally with a {@link dev.limiter.core.RateLimitStoreException} within the
+	 * store's timeout. By default the failure is counted at once.
+	 */
+	default CompletionStage<Failure> failAsync(String addressKey, Lease reservation, long nowMillis) {
+		try {
+			return CompletableFuture.completedFuture(fail(addressKey, reservation, nowMillis));
+		}
+		catch (RuntimeException ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
+	}
 
 	/**
 	 * A lookup succeeded: clears the address's completed failures when

@@ -1,6 +1,8 @@
 package dev.limiter.core.guard;
 
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 import dev.limiter.core.Lease;
 import dev.limiter.core.RateLimitStoreException;
@@ -36,8 +38,31 @@ public final class FailOpenAuthGuardStore implements AuthGuardStore {
 			return authoritative.reserve(addressKey, nowMillis);
 		}
 		catch (RateLimitStoreException unavailable) {
-			return fallback.reserve(addressKey, nowMillis).asDegraded().withLeaseIssuedBy(memory);
+			return fallbackReservation(addressKey, nowMillis);
 		}
+	}
+
+	@Override
+	public PendingReservation reserveAsync(String addressKey, long nowMillis) {
+		PendingReservation pending;
+		try {
+			pending = authoritative.reserveAsync(addressKey, nowMillis);
+		}
+		catch (RateLimitStoreException unavailable) {
+			return PendingReservation.of(fallbackReservation(addressKey, nowMillis));
+		}
+		return () -> {
+			try {
+				return pending.await();
+			}
+			catch (RateLimitStoreException unavailable) {
+				return fallbackReservation(addressKey, nowMillis);
+			}
+		};
+	}
+
+	private Reservation fallbackReservation(String addressKey, long nowMillis) {
+		return fallback.reserve(addressKey, nowMillis).asDegraded().withLeaseIssuedBy(memory);
 	}
 
 	@Override
@@ -52,6 +77,22 @@ public final class FailOpenAuthGuardStore implements AuthGuardStore {
 			// Counted where it can be: the authoritative reservation expires by itself.
 			return fallback.fail(addressKey, null, nowMillis);
 		}
+	}
+
+	@Override
+	public CompletionStage<Failure> failAsync(String addressKey, Lease reservation, long nowMillis) {
+		if (fromFallback(reservation)) {
+			return CompletableFuture.completedFuture(fallback.fail(addressKey, reservation, nowMillis));
+		}
+		CompletionStage<Failure> sent;
+		try {
+			sent = authoritative.failAsync(addressKey, reservation, nowMillis);
+		}
+		catch (RateLimitStoreException unavailable) {
+			sent = CompletableFuture.failedFuture(unavailable);
+		}
+		// Counted where it can be: the authoritative reservation expires by itself.
+		return sent.exceptionally(unavailable -> fallback.fail(addressKey, null, nowMillis));
 	}
 
 	@Override

@@ -23,6 +23,7 @@ import dev.limiter.guard.AuthenticationOutcomeListener;
 import dev.limiter.guard.CircuitBreakingAuthGuardStore;
 import dev.limiter.resilience.CircuitBreakingRateLimitStore;
 import dev.limiter.resilience.StoreCircuitBreaker;
+import dev.limiter.servlet.RateLimitFilter;
 import jakarta.servlet.DispatcherType;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -124,8 +125,8 @@ public class LimiterAuthGuardAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	public AuthenticationOutcomeFilter authenticationOutcomeFilter() {
-		return new AuthenticationOutcomeFilter();
+	public AuthenticationOutcomeFilter authenticationOutcomeFilter(ObjectProvider<RateLimitFilter> limiterFilter) {
+		return new AuthenticationOutcomeFilter(limiterFilter.getIfAvailable() != null);
 	}
 
 	@Bean(name = OUTCOME_REGISTRATION_BEAN_NAME)

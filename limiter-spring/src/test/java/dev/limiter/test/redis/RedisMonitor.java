@@ -66,13 +66,20 @@ public final class RedisMonitor implements AutoCloseable {
 	 * the response), lower-cased names only.
 	 */
 	public List<String> commandsAfter(long settleMillis) {
+		return linesAfter(settleMillis).stream().map(RedisMonitor::commandName).toList();
+	}
+
+	/**
+	 * {@link #commandsAfter}, each as MONITOR showed it: the command with its arguments.
+	 */
+	public List<String> linesAfter(long settleMillis) {
 		try {
 			Thread.sleep(settleMillis);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 		}
-		return commandsUntilQuiet();
+		return linesUntilQuiet();
 	}
 
 	/**
@@ -80,6 +87,10 @@ public final class RedisMonitor implements AutoCloseable {
 	 * names only.
 	 */
 	public List<String> commandsUntilQuiet() {
+		return linesUntilQuiet().stream().map(RedisMonitor::commandName).toList();
+	}
+
+	private List<String> linesUntilQuiet() {
 		String marker = "monitor-mark-" + UUID.randomUUID();
 		markers.command("ECHO", marker);
 		long deadline = System.nanoTime() + 10_000_000_000L;
@@ -104,7 +115,7 @@ public final class RedisMonitor implements AutoCloseable {
 				if (line.contains(" lua]")) {
 					continue;
 				}
-				commands.add(commandName(line));
+				commands.add(line);
 			}
 			seen.clear();
 			return commands;

@@ -1,0 +1,205 @@
+package dev.limiter.core.guard;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import dev.limiter.core.Lease;
+import dev.limiter.core.RateLimitStoreException;
+import dev.limiter.core.contract.DownRateLimitStore;
+import dev.limiter.core.internal.InMemoryRateLimitStore;
+import org.junit.jupiter.api.Test;
+
+import static dev.limiter.core.guard.GuardAdmission.Outcome.ADMITTED;
+import static dev.limiter.core.guard.GuardAdmission.Outcome.BLOCKED;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@link AuthGuard#begin}: which lookups may run while their reservation travels, and
+ * what the guard learns from answers it did not wait for.
+ */
+class AuthGuardPendingAdmissionTests {
+
+	private static final long T = 1_700_000_000_123L;
+
+	private final TravellingGuardStore store = new TravellingGuardStore(
+			new StoreBackedAuthGuardStore(new InMemoryRateLimitStore(10_000), AuthGuardPolicy.defaults()));
+
+	private final AuthGuard guard = new AuthGuard(store, AuthGuardPolicy.defaults());
+
+	private final String address = AuthGuard.addressKey("203.0.113.7");
+
+	@Test
+	void beginWhenTheAddressIsNewShouldLetTheLookupRunBeforeTheAnswer() {
+		PendingAdmission pending = guard.begin(address, "credential", T);
+
+		assertThat(pending.isDone()).isFalse();
+		assertThat(store.answered).hasValue(0);
+		assertThat(pending.await().outcome()).isEqualTo(ADMITTED);
+		assertThat(pending.await().reservationLease()).isPresent();
+		assertThat(store.answered).hasValue(1);
+	}
+
+	@Test
+	void beginWhenALookupOfTheAddressIsAheadShouldWaitForTheAnswer() {
+		PendingAdmission ahead = guard.begin(address, "first", T);
+
+		PendingAdmission second = guard.begin(address, "second", T);
+
+		assertThat(ahead.isDone()).isFalse();
+		assertThat(second.isDone()).isTrue();
+		assertThat(second.await().outcome()).isEqualTo(ADMITTED);
+		assertThat(guard.state(address, T).pending()).isEqualTo(1);
+	}
+
+	@Test
+	void beginWhenTheLookupAheadWasAnsweredShouldLetTheNextOneRunAhead() {
+		guard.begin(address, "first", T).await();
+
+		assertThat(guard.begin(address, "second", T).isDone()).isFalse();
+	}
+
+	@Test
+	void beginWhenTheAddressFailedHereShouldWaitForTheAnswer() {
+		guard.failed(guard.begin(address, "wrong", T).await(), T);
+
+		assertThat(guard.begin(address, "another", T + 1).isDone()).isTrue();
+	}
+
+	@Test
+	void failureWhenNotWaitedForShouldStillStartAndRememberTheBlock() {
+		for (int i = 0; i < 49; i++) {
+			guard.failed(guard.admit(address, T), T);
+		}
+		GuardAdmission fiftieth = guard.admit(address, T);
+
+		boolean reachedThreshold = guard.failedWithoutWaiting(fiftieth, T).toCompletableFuture().join();
+
+		assertThat(reachedThreshold).isTrue();
+		int answeredBefore = store.answered.get();
+		PendingAdmission next = guard.begin(address, "credential", T + 1);
+		assertThat(next.isDone()).isTrue();
+		assertThat(next.await().outcome()).isEqualTo(BLOCKED);
+		assertThat(store.answered).as("the block is known here: no store call").hasValue(answeredBefore);
+	}
+
+	@Test
+	void failureWhenNoStoreCanCountItShouldCompleteWithoutABlock() {
+		AuthGuard overBrokenStore = new AuthGuard(new DownRateLimitStore("broken"), AuthGuardPolicy.defaults());
+		GuardAdmission admission = overBrokenStore.admit(address, T);
+
+		assertThat(overBrokenStore.failedWithoutWaiting(admission, T).toCompletableFuture().join()).isFalse();
+	}
+
+	@Test
+	void reservationWhenItFailsOnArrivalShouldBeAnsweredByTheFallback() {
+		FailOpenAuthGuardStore failOpen = new FailOpenAuthGuardStore(new FailingOnArrivalStore(),
+				AuthGuardPolicy.defaults(), 100);
+
+		PendingReservation pending = failOpen.reserveAsync(address, T);
+
+		AuthGuardStore.Reservation reservation = pending.await();
+		assertThat(reservation.outcome()).isEqualTo(ADMITTED);
+		assertThat(reservation.degraded()).isTrue();
+		assertThat(failOpen.state(address, T).pending()).isEqualTo(1);
+	}
+
+	@Test
+	void failureWhenTheAuthoritativeStoreFailsLaterShouldBeCountedByTheFallback() {
+		FailOpenAuthGuardStore failOpen = new FailOpenAuthGuardStore(new FailingOnArrivalStore(),
+				AuthGuardPolicy.defaults(), 100);
+
+		AuthGuardStore.Failure failure = failOpen.failAsync(address, null, T).toCompletableFuture().join();
+
+		assertThat(failure.reachedThreshold()).isFalse();
+		assertThat(failOpen.state(address, T).failures()).isEqualTo(1);
+	}
+
+	/**
+	 * A guard store whose reservations are answered only when read, like a remote store's
+	 * reply arriving later.
+	 */
+	private static final class TravellingGuardStore implements AuthGuardStore {
+
+		private final AuthGuardStore delegate;
+
+		private final AtomicInteger answered = new AtomicInteger();
+
+		TravellingGuardStore(AuthGuardStore delegate) {
+			this.delegate = delegate;
+		}
+
+		@Override
+		public Reservation reserve(String addressKey, long nowMillis) {
+			answered.incrementAndGet();
+			return delegate.reserve(addressKey, nowMillis);
+		}
+
+		@Override
+		public PendingReservation reserveAsync(String addressKey, long nowMillis) {
+			return () -> reserve(addressKey, nowMillis);
+		}
+
+		@Override
+		public Failure fail(String addressKey, Lease reservation, long nowMillis) {
+			return delegate.fail(addressKey, reservation, nowMillis);
+		}
+
+		@Override
+		public void succeed(String addressKey, Lease reservation, boolean clearFailures, long nowMillis) {
+			delegate.succeed(addressKey, reservation, clearFailures, nowMillis);
+		}
+
+		@Override
+		public void release(Lease reservation, long nowMillis) {
+			delegate.release(reservation, nowMillis);
+		}
+
+		@Override
+		public GuardState state(String addressKey, long nowMillis) {
+			return delegate.state(addressKey, nowMillis);
+		}
+
+	}
+
+	/** A remote guard store that takes every call and fails when its answer arrives. */
+	private static final class FailingOnArrivalStore implements AuthGuardStore {
+
+		@Override
+		public Reservation reserve(String addressKey, long nowMillis) {
+			throw new RateLimitStoreException("unreachable");
+		}
+
+		@Override
+		public PendingReservation reserveAsync(String addressKey, long nowMillis) {
+			return () -> {
+				throw new RateLimitStoreException("timed out");
+			};
+		}
+
+		@Override
+		public Failure fail(String addressKey, Lease reservation, long nowMillis) {
+			throw new RateLimitStoreException("unreachable");
+		}
+
+		@Override
+		public CompletionStage<Failure> failAsync(String addressKey, Lease reservation, long nowMillis) {
+			return CompletableFuture.failedFuture(new RateLimitStoreException("timed out"));
+		}
+
+		@Override
+		public void succeed(String addressKey, Lease reservation, boolean clearFailures, long nowMillis) {
+		}
+
+		@Override
+		public void release(Lease reservation, long nowMillis) {
+		}
+
+		@Override
+		public GuardState state(String addressKey, long nowMillis) {
+			throw new RateLimitStoreException("unreachable");
+		}
+
+	}
+
+}
