@@ -13,6 +13,19 @@ import java.util.HexFormat;
  */
 public final class Sha256 {
 
+	/**
+	 * One digest per thread: looking the algorithm up through the security providers on
+	 * every call cost more than hashing a token.
+	 */
+	private static final ThreadLocal<MessageDigest> DIGEST = ThreadLocal.withInitial(() -> {
+		try {
+			return MessageDigest.getInstance("SHA-256");
+		}
+		catch (NoSuchAlgorithmException ex) {
+			throw new IllegalStateException("every Java platform has SHA-256", ex);
+		}
+	});
+
 	private Sha256() {
 	}
 
@@ -23,12 +36,8 @@ public final class Sha256 {
 
 	/** The 32 bytes of the SHA-256 of {@code bytes}. */
 	public static byte[] digest(byte[] bytes) {
-		try {
-			return MessageDigest.getInstance("SHA-256").digest(bytes);
-		}
-		catch (NoSuchAlgorithmException ex) {
-			throw new IllegalStateException("every Java platform has SHA-256", ex);
-		}
+		// digest() resets the instance, so the next call on this thread starts clean
+		return DIGEST.get().digest(bytes);
 	}
 
 	/**

@@ -21,4 +21,16 @@ class Sha256Tests {
 		assertThat(Sha256.hex("abc", 32)).isEqualTo("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 	}
 
+	@Test
+	void digestWhenTheThreadHashedSomethingElseBeforeShouldCarryNothingOver() throws Exception {
+		Sha256.digest("a token hashed first on this thread");
+
+		assertThat(Sha256.hex("abc", 4)).isEqualTo("ba7816bf");
+		assertThat(Sha256.hex("", 4)).isEqualTo("e3b0c442");
+		Thread other = new Thread(() -> Sha256.digest("another thread"));
+		other.start();
+		other.join();
+		assertThat(Sha256.hex("abc", 4)).isEqualTo("ba7816bf");
+	}
+
 }
