@@ -55,6 +55,16 @@ class NoStoreEndpointFilterTests {
 		assertThat(response.getHeader("Cache-Control")).isNull();
 	}
 
+	@Test
+	void filterWhenOneRequestPassesTwiceShouldLeaveOneValueOfEachHeader() throws Exception {
+		MockHttpServletRequest request = request("", "/actuator/limiter/keys/abc");
+		MockHttpServletResponse response = new MockHttpServletResponse();
+		filter.doFilter(request, response, new MockFilterChain());
+		filter.doFilter(request, response, new MockFilterChain());
+		assertThat(response.getHeaders("Cache-Control")).containsExactly("no-store");
+		assertThat(response.getHeaders("CDN-Cache-Control")).containsExactly("no-store");
+	}
+
 	private String cacheControl(String contextPath, String uri) throws Exception {
 		MockHttpServletResponse response = new MockHttpServletResponse();
 		filter.doFilter(request(contextPath, uri), response, new MockFilterChain());

@@ -3,19 +3,25 @@ package dev.limiter.actuate;
 import java.io.IOException;
 import java.util.function.Supplier;
 
+import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-
-import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
  * Marks every response of the {@code limiter} endpoint {@code no-store} for browsers and
  * CDNs, its 400s included: they describe one caller's counters at one instant. An
  * endpoint operation cannot set headers itself, so they are set before the endpoint runs.
+ *
+ * <p>
+ * A plain filter, registered for the request dispatch only: it runs on every request of
+ * the application, and setting two headers again would be harmless, so it does without
+ * the request attributes a {@code OncePerRequestFilter} sets and removes each time.
  */
-public class NoStoreEndpointFilter extends OncePerRequestFilter {
+public class NoStoreEndpointFilter implements Filter {
 
 	private final Supplier<String> endpointPath;
 
@@ -34,12 +40,13 @@ public class NoStoreEndpointFilter extends OncePerRequestFilter {
 	}
 
 	@Override
-	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
-			throws ServletException, IOException {
+	public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
+			throws IOException, ServletException {
 		String path = path();
-		if (path != null && isBelow(request, path)) {
-			response.setHeader("Cache-Control", "no-store");
-			response.setHeader("CDN-Cache-Control", "no-store");
+		if (path != null && request instanceof HttpServletRequest http
+				&& response instanceof HttpServletResponse httpResponse && isBelow(http, path)) {
+			httpResponse.setHeader("Cache-Control", "no-store");
+			httpResponse.setHeader("CDN-Cache-Control", "no-store");
 		}
 		chain.doFilter(request, response);
 	}

@@ -21,7 +21,10 @@ public class RateLimitTotals implements RateLimitObserver {
 
 	@Override
 	public void onDecision(RoutePolicy route, Decision decision, RateLimitOutcome outcome, long storeNanos) {
-		Tally tally = byBudget.computeIfAbsent(decision.budget(), budget -> new Tally());
+		Tally tally = byBudget.get(decision.budget());
+		if (tally == null) {
+			tally = byBudget.computeIfAbsent(decision.budget(), budget -> new Tally());
+		}
 		tally.requests.increment();
 		if (outcome == RateLimitOutcome.REFUSED) {
 			tally.refused.increment();

@@ -43,6 +43,12 @@ public class MicrometerRateLimitObserver implements RateLimitObserver {
 
 	private final Map<NearLimitTags, Counter> nearLimit = new ConcurrentHashMap<>();
 
+	/**
+	 * The counter of the commonest decision, allowed and authoritative, by budget: found
+	 * without making a tag record per request.
+	 */
+	private final Map<String, Counter> allowed = new ConcurrentHashMap<>();
+
 	public MicrometerRateLimitObserver(MeterRegistry registry, String storeName) {
 		this.registry = registry;
 		this.storeLatency = Timer.builder(STORE_LATENCY)
@@ -53,9 +59,14 @@ public class MicrometerRateLimitObserver implements RateLimitObserver {
 
 	@Override
 	public void onDecision(RoutePolicy route, Decision decision, RateLimitOutcome outcome, long storeNanos) {
-		String reason = decision.refusingBound().map(BoundVerdict::name).orElse(NONE);
-		String mode = decision.degraded() ? "degraded" : "authoritative";
-		requests(new RequestTags(decision.budget(), outcome.tag(), reason, mode)).increment();
+		if (outcome == RateLimitOutcome.ALLOWED && decision.allowed() && !decision.degraded()) {
+			allowedCounter(decision.budget()).increment();
+		}
+		else {
+			String reason = decision.refusingBound().map(BoundVerdict::name).orElse(NONE);
+			String mode = decision.degraded() ? "degraded" : "authoritative";
+			requests(new RequestTags(decision.budget(), outcome.tag(), reason, mode)).increment();
+		}
 		storeLatency.record(storeNanos, TimeUnit.NANOSECONDS);
 		if (outcome == RateLimitOutcome.ALLOWED) {
 			BoundVerdict nearest = nearestToLimit(decision);
@@ -77,7 +88,20 @@ public class MicrometerRateLimitObserver implements RateLimitObserver {
 		requests(new RequestTags(NONE, RateLimitOutcome.EXEMPT.tag(), NONE, NONE)).increment();
 	}
 
+	private Counter allowedCounter(String budget) {
+		Counter counter = allowed.get(budget);
+		if (counter == null) {
+			counter = requests(new RequestTags(budget, RateLimitOutcome.ALLOWED.tag(), NONE, "authoritative"));
+			allowed.put(budget, counter);
+		}
+		return counter;
+	}
+
 	private Counter requests(RequestTags tags) {
+		Counter counter = requests.get(tags);
+		if (counter != null) {
+			return counter;
+		}
 		return requests.computeIfAbsent(tags,
 				t -> Counter.builder(REQUESTS)
 					.description("Requests handled by the rate limiter, by budget, outcome (allowed, refused, "

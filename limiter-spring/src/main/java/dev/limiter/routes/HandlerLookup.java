@@ -99,14 +99,16 @@ class HandlerLookup {
 
 	/**
 	 * Reads fall through to the real request; writes and removals stay in this wrapper.
+	 * Its maps are made on the first write or removal: the mappings read far more often
+	 * than they write, and this wrapper is made on every request.
 	 */
 	private static final class IsolatedAttributesRequest extends HttpServletRequestWrapper {
 
 		private static final String HANDLER_MAPPING_ATTRIBUTES = HandlerMapping.class.getName() + ".";
 
-		private final Map<String, Object> written = new HashMap<>();
+		private Map<String, Object> written;
 
-		private final Set<String> removed = new HashSet<>();
+		private Set<String> removed;
 
 		IsolatedAttributesRequest(HttpServletRequest request) {
 			super(request);
@@ -114,10 +116,13 @@ class HandlerLookup {
 
 		@Override
 		public Object getAttribute(String name) {
-			if (written.containsKey(name)) {
-				return written.get(name);
+			if (written != null) {
+				Object value = written.get(name);
+				if (value != null) {
+					return value;
+				}
 			}
-			return removed.contains(name) ? null : super.getAttribute(name);
+			return (removed != null && removed.contains(name)) ? null : super.getAttribute(name);
 		}
 
 		@Override
@@ -126,13 +131,23 @@ class HandlerLookup {
 				removeAttribute(name);
 				return;
 			}
+			if (written == null) {
+				written = new HashMap<>();
+			}
 			written.put(name, value);
-			removed.remove(name);
+			if (removed != null) {
+				removed.remove(name);
+			}
 		}
 
 		@Override
 		public void removeAttribute(String name) {
-			written.remove(name);
+			if (written != null) {
+				written.remove(name);
+			}
+			if (removed == null) {
+				removed = new HashSet<>();
+			}
 			removed.add(name);
 		}
 
@@ -142,19 +157,25 @@ class HandlerLookup {
 		 */
 		Map<String, Object> handlerMappingAttributes() {
 			Map<String, Object> attributes = new HashMap<>();
-			written.forEach((name, value) -> {
-				if (name.startsWith(HANDLER_MAPPING_ATTRIBUTES)) {
-					attributes.put(name, value);
-				}
-			});
+			if (written != null) {
+				written.forEach((name, value) -> {
+					if (name.startsWith(HANDLER_MAPPING_ATTRIBUTES)) {
+						attributes.put(name, value);
+					}
+				});
+			}
 			return attributes;
 		}
 
 		@Override
 		public Enumeration<String> getAttributeNames() {
 			Set<String> names = new LinkedHashSet<>(Collections.list(super.getAttributeNames()));
-			names.removeAll(removed);
-			names.addAll(written.keySet());
+			if (removed != null) {
+				names.removeAll(removed);
+			}
+			if (written != null) {
+				names.addAll(written.keySet());
+			}
 			return Collections.enumeration(names);
 		}
 

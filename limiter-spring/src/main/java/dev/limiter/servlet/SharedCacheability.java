@@ -1,10 +1,5 @@
 package dev.limiter.servlet;
 
-import java.util.HashSet;
-import java.util.List;
-import java.util.Locale;
-import java.util.Set;
-
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
@@ -13,6 +8,25 @@ import jakarta.servlet.http.HttpServletResponse;
  * counters to other callers.
  */
 final class SharedCacheability {
+
+	private static final String[] TARGETED = { "CDN-Cache-Control", "Surrogate-Control" };
+
+	/** The directives read, in the order of their bits (from 2). */
+	private static final String[] NAMES = { "no-store", "private", "public", "s-maxage", "must-revalidate", "max-age" };
+
+	static final int ANY = 1;
+
+	static final int NO_STORE = 1 << 1;
+
+	static final int PRIVATE = 1 << 2;
+
+	static final int PUBLIC = 1 << 3;
+
+	static final int S_MAXAGE = 1 << 4;
+
+	static final int MUST_REVALIDATE = 1 << 5;
+
+	static final int MAX_AGE = 1 << 6;
 
 	private SharedCacheability() {
 	}
@@ -28,40 +42,88 @@ final class SharedCacheability {
 	 * {@code Expires} header.
 	 */
 	static boolean isSharedCacheable(HttpServletRequest request, HttpServletResponse response) {
-		for (String targeted : List.of("CDN-Cache-Control", "Surrogate-Control")) {
-			Set<String> directives = directives(response, targeted);
-			if (!directives.isEmpty() && !directives.contains("no-store") && !directives.contains("private")) {
+		for (String targeted : TARGETED) {
+			int directives = directives(response, targeted);
+			if (directives != 0 && (directives & (NO_STORE | PRIVATE)) == 0) {
 				return true;
 			}
 		}
-		Set<String> cacheControl = directives(response, "Cache-Control");
-		if (cacheControl.contains("no-store") || cacheControl.contains("private")) {
+		int cacheControl = directives(response, "Cache-Control");
+		if ((cacheControl & (NO_STORE | PRIVATE)) != 0) {
 			return false;
 		}
-		if (cacheControl.contains("public") || cacheControl.contains("s-maxage")) {
+		if ((cacheControl & (PUBLIC | S_MAXAGE)) != 0) {
 			return true;
 		}
 		if (request.getHeader("Authorization") != null) {
-			return cacheControl.contains("must-revalidate");
+			return (cacheControl & MUST_REVALIDATE) != 0;
 		}
-		return cacheControl.contains("max-age") || response.getHeader("Expires") != null;
+		return (cacheControl & MAX_AGE) != 0 || response.getHeader("Expires") != null;
 	}
 
-	private static Set<String> directives(HttpServletResponse response, String header) {
-		Set<String> names = new HashSet<>();
+	/**
+	 * The directives of every {@code header} of the response that this class reads, as
+	 * bits, with {@link #ANY} set when there is any directive at all: a directive's name
+	 * is what precedes its {@code =}, trimmed, compared without case. Read without
+	 * copying the values: it runs before the commit of every counted response.
+	 */
+	static int directives(HttpServletResponse response, String header) {
+		if (response.getHeader(header) == null) {
+			return 0;
+		}
+		int found = 0;
 		for (String value : response.getHeaders(header)) {
-			for (String directive : value.split(",")) {
-				String name = directive.trim().toLowerCase(Locale.ROOT);
-				int eq = name.indexOf('=');
-				if (eq >= 0) {
-					name = name.substring(0, eq).trim();
-				}
-				if (!name.isEmpty()) {
-					names.add(name);
-				}
+			int start = 0;
+			while (start <= value.length()) {
+				int comma = value.indexOf(',', start);
+				int end = (comma >= 0) ? comma : value.length();
+				found |= directive(value, start, end);
+				start = end + 1;
 			}
 		}
-		return names;
+		return found;
+	}
+
+	private static int directive(String value, int start, int end) {
+		int eq = value.indexOf('=', start);
+		if (eq >= 0 && eq < end) {
+			end = eq;
+		}
+		while (start < end && value.charAt(start) <= ' ') {
+			start++;
+		}
+		while (end > start && value.charAt(end - 1) <= ' ') {
+			end--;
+		}
+		if (start == end) {
+			return 0;
+		}
+		for (int i = 0; i < NAMES.length; i++) {
+			if (isNamed(value, start, end, NAMES[i])) {
+				return ANY | (1 << (i + 1));
+			}
+		}
+		return ANY;
+	}
+
+	/**
+	 * Lower-cases A-Z only: every name looked for is ASCII, as {@code toLowerCase} would
+	 * match.
+	 */
+	private static boolean isNamed(String value, int start, int end, String name) {
+		if (end - start != name.length()) {
+			return false;
+		}
+		for (int i = 0; i < name.length(); i++) {
+			char c = value.charAt(start + i);
+			if (c >= 'A' && c <= 'Z') {
+				c = (char) (c + ('a' - 'A'));
+			}
+			if (c != name.charAt(i)) {
+				return false;
+			}
+		}
+		return true;
 	}
 
 }

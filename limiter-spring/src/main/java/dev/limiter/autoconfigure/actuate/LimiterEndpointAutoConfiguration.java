@@ -13,6 +13,7 @@ import dev.limiter.core.RateLimitStore;
 import dev.limiter.routes.RouteInventoryCheck;
 import dev.limiter.spring.BudgetOptions;
 import dev.limiter.spring.BudgetRegistry;
+import jakarta.servlet.DispatcherType;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
@@ -78,6 +79,7 @@ public class LimiterEndpointAutoConfiguration {
 						return mapped == null ? null : mapped.getPath(EndpointId.of("limiter"));
 					}));
 			registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
+			registration.setDispatcherTypes(DispatcherType.REQUEST);
 			return registration;
 		}
 
