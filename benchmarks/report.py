@@ -318,23 +318,31 @@ if http:
     verdicts.append(("HTTP: Redis ≥ 75 % of limiter-off throughput", f"{rr:.0%}", rr >= 0.75))
     w("")
     best = {mode: min(v["cpuMicrosPerRequest"] for v in rounds.values()) for mode, rounds in cpu.items() if rounds}
+    work = {mode: min(v.get("cpuMicrosPerRequestWithoutJit", v["cpuMicrosPerRequest"]) for v in rounds.values())
+            for mode, rounds in cpu.items() if rounds}
     if "off" in best:
-        w("**App CPU time per request** under the same 32-connection `wrk` load (`/proc/<pid>/stat` utime + stime "
-          "÷ requests served, best of the rounds): a ratio that survives a noisy shared machine better "
-          "than requests per second.")
+        w("**App CPU time per request** under the same 32-connection `wrk` load, after 30 s of the same load as "
+          "warm-up (per-thread `/proc/<pid>/task/*/stat` utime + stime ÷ requests served, best of the rounds): a "
+          "ratio that survives a noisy shared machine better than requests per second. *Request work* leaves out "
+          "the JIT compiler threads (`C1`/`C2 CompilerThread`): a JVM that is still compiling charges that "
+          "once-only work to whichever mode has more code on its request path, and a service running for hours "
+          "has long paid it. Both are shown; the verdicts use the request work.")
         w("")
-        w("| mode | CPU µs per request | × limiter-off |")
-        w("|---|---:|---:|")
+        w("| mode | CPU µs per request, all threads | × limiter-off | request work µs (no JIT) | × limiter-off |")
+        w("|---|---:|---:|---:|---:|")
         for mode in ("off", "memory", "redis"):
             if mode in best:
-                w(f"| {mode} | {best[mode]:.0f} | {best[mode] / best['off']:.2f}× |")
+                w(f"| {mode} | {best[mode]:.0f} | {best[mode] / best['off']:.2f}× | {work[mode]:.0f} | "
+                  f"{work[mode] / work['off']:.2f}× |")
         w("")
-        if "memory" in best:
-            r = best["memory"] / best["off"]
-            verdicts.append(("App CPU per request: in-memory ≤ 1.05× limiter-off", f"{r:.2f}×", r <= 1.05))
-        if "redis" in best:
-            r = best["redis"] / best["off"]
-            verdicts.append(("App CPU per request: Redis ≤ 1.30× limiter-off", f"{r:.2f}×", r <= 1.30))
+        if "memory" in work:
+            r = work["memory"] / work["off"]
+            verdicts.append(("App CPU per request (request work): in-memory ≤ 1.05× limiter-off", f"{r:.2f}×",
+                             r <= 1.05))
+        if "redis" in work:
+            r = work["redis"] / work["off"]
+            verdicts.append(("App CPU per request (request work): Redis ≤ 1.30× limiter-off", f"{r:.2f}×",
+                             r <= 1.30))
     rounds = sorted({r for mode in http.values() for r in mode.get(32, {})})
     if rounds:
         w("Every round (in the order run; load = the machine's 1-minute load average before → after the measured "
