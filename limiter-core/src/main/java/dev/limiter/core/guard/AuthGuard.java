@@ -1,7 +1,6 @@
 package dev.limiter.core.guard;
 
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
@@ -71,9 +70,9 @@ public final class AuthGuard {
 	private final ExpiringKeys failedHere = new ExpiringKeys(LOCAL_MAX_KEYS);
 
 	/**
-	 * Addresses with a lookup running ahead of its reservation's answer on this instance.
+	 * Lookups running ahead of their reservation's answer on this instance, per address.
 	 */
-	private final Set<String> lookupsAhead = ConcurrentHashMap.newKeySet();
+	private final ConcurrentHashMap<String, Integer> lookupsAhead = new ConcurrentHashMap<>();
 
 	/**
 	 * The guard on any store, through its ordinary SPI
@@ -149,24 +148,20 @@ public final class AuthGuard {
 			return PendingAdmission
 				.of(new GuardAdmission(GuardAdmission.Outcome.ADMITTED, addressKey, 0, null, false, 0, credentialKey));
 		}
-		// One lookup per address at a time may run ahead of its reservation's answer, and
-		// none from an address that failed here: a burst of guesses is looked up no
-		// further than the reservations allow, as when every lookup waited.
-		boolean ahead = !failedHere.contains(addressKey, nowMillis) && lookupsAhead.size() < LOCAL_MAX_KEYS
-				&& lookupsAhead.add(addressKey);
+		boolean ahead = runAhead(addressKey, nowMillis);
 		PendingReservation pending;
 		try {
 			pending = store.reserveAsync(addressKey, nowMillis);
 		}
 		catch (RateLimitStoreException unavailable) {
 			if (ahead) {
-				lookupsAhead.remove(addressKey);
+				ranAhead(addressKey);
 			}
 			return PendingAdmission.of(unguarded(addressKey, credentialKey));
 		}
 		if (!ahead || pending.isDone()) {
 			if (ahead) {
-				lookupsAhead.remove(addressKey);
+				ranAhead(addressKey);
 			}
 			return PendingAdmission.of(admission(addressKey, credentialKey, pending, nowMillis));
 		}
@@ -175,9 +170,37 @@ public final class AuthGuard {
 				return admission(addressKey, credentialKey, pending, nowMillis);
 			}
 			finally {
-				lookupsAhead.remove(addressKey);
+				ranAhead(addressKey);
 			}
 		});
+	}
+
+	/**
+	 * Whether this lookup may run before its reservation's answer: as many per address as
+	 * the store lets look up at once ({@code max-pending}), and none from an address that
+	 * failed here. Any other waits for its reservation before the lookup, as every lookup
+	 * once did, and the store answers it saturated when those ahead are still pending: a
+	 * burst of guesses is looked up no further than the reservations allow, plus at most
+	 * {@code max-pending} per instance whose verdict is withheld.
+	 */
+	private boolean runAhead(String addressKey, long nowMillis) {
+		if (failedHere.contains(addressKey, nowMillis) || lookupsAhead.size() >= LOCAL_MAX_KEYS) {
+			return false;
+		}
+		boolean[] taken = new boolean[1];
+		lookupsAhead.compute(addressKey, (key, running) -> {
+			int ahead = running == null ? 0 : running;
+			if (ahead >= policy.maxPending()) {
+				return running;
+			}
+			taken[0] = true;
+			return ahead + 1;
+		});
+		return taken[0];
+	}
+
+	private void ranAhead(String addressKey) {
+		lookupsAhead.computeIfPresent(addressKey, (key, running) -> running <= 1 ? null : running - 1);
 	}
 
 	private GuardAdmission admission(String addressKey, String credentialKey, PendingReservation pending,

@@ -1,5 +1,8 @@
 package dev.limiter.core.guard;
 
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -41,22 +44,38 @@ class AuthGuardPendingAdmissionTests {
 	}
 
 	@Test
-	void beginWhenALookupOfTheAddressIsAheadShouldWaitForTheAnswer() {
-		PendingAdmission ahead = guard.begin(address, "first", T);
-
+	void beginWhenMaxPendingLookupsOfTheAddressAreAheadShouldWaitForTheAnswer() {
+		AuthGuardPolicy twoAtOnce = new AuthGuardPolicy(50, Duration.ofMinutes(15), Duration.ofMinutes(30), 2,
+				Duration.ofSeconds(30));
+		AuthGuard guard = new AuthGuard(
+				new TravellingGuardStore(new StoreBackedAuthGuardStore(new InMemoryRateLimitStore(10_000), twoAtOnce)),
+				twoAtOnce);
+		PendingAdmission first = guard.begin(address, "first", T);
 		PendingAdmission second = guard.begin(address, "second", T);
 
-		assertThat(ahead.isDone()).isFalse();
-		assertThat(second.isDone()).isTrue();
-		assertThat(second.await().outcome()).isEqualTo(ADMITTED);
-		assertThat(guard.state(address, T).pending()).isEqualTo(1);
+		PendingAdmission third = guard.begin(address, "third", T);
+
+		assertThat(first.isDone()).isFalse();
+		assertThat(second.isDone()).isFalse();
+		assertThat(third.isDone()).isTrue();
+		assertThat(third.await().outcome()).isEqualTo(ADMITTED);
+		assertThat(guard.begin(AuthGuard.addressKey("198.51.100.1"), "elsewhere", T).isDone())
+			.as("another address has its own lookups ahead")
+			.isFalse();
 	}
 
 	@Test
-	void beginWhenTheLookupAheadWasAnsweredShouldLetTheNextOneRunAhead() {
-		guard.begin(address, "first", T).await();
+	void beginWhenTheLookupsAheadWereAnsweredShouldLetTheNextOnesRunAhead() {
+		List<PendingAdmission> ahead = new ArrayList<>();
+		for (int i = 0; i < AuthGuardPolicy.defaults().maxPending(); i++) {
+			ahead.add(guard.begin(address, "ahead-" + i, T));
+		}
+		assertThat(ahead).noneMatch(PendingAdmission::isDone);
+		assertThat(guard.begin(address, "one too many", T).isDone()).isTrue();
 
-		assertThat(guard.begin(address, "second", T).isDone()).isFalse();
+		ahead.forEach(PendingAdmission::await);
+
+		assertThat(guard.begin(address, "next", T).isDone()).isFalse();
 	}
 
 	@Test
