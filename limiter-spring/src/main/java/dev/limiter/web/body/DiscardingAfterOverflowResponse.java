@@ -1,13 +1,11 @@
 package dev.limiter.web.body;
 
 import java.io.IOException;
-import java.io.OutputStream;
-import java.io.PrintWriter;
 
+import dev.limiter.web.AnswerDroppingResponse;
 import jakarta.servlet.ServletOutputStream;
 import jakarta.servlet.WriteListener;
 import jakarta.servlet.http.HttpServletResponse;
-import jakarta.servlet.http.HttpServletResponseWrapper;
 
 /**
  * Once the body overflowed, the application's own answer (typically a 400 for an
@@ -17,7 +15,7 @@ import jakarta.servlet.http.HttpServletResponseWrapper;
  * committed by the time the filter sees it again, and a handler that ignores the body
  * must not wave an oversized one through.
  */
-final class DiscardingAfterOverflowResponse extends HttpServletResponseWrapper {
+final class DiscardingAfterOverflowResponse extends AnswerDroppingResponse {
 
 	private final BoundedRequest request;
 
@@ -28,61 +26,27 @@ final class DiscardingAfterOverflowResponse extends HttpServletResponseWrapper {
 		this.request = request;
 	}
 
-	private boolean answerDiscarded() {
+	@Override
+	protected boolean answerDropped() {
 		request.drainWithinBound();
 		return request.overflowed();
 	}
 
 	@Override
-	public void setStatus(int sc) {
-		if (!request.overflowed()) {
-			super.setStatus(sc);
-		}
+	protected boolean dropping() {
+		return request.overflowed();
 	}
 
-	@Override
-	public void sendError(int sc) throws IOException {
-		if (!answerDiscarded()) {
-			super.sendError(sc);
-		}
-	}
-
-	@Override
-	public void sendError(int sc, String msg) throws IOException {
-		if (!answerDiscarded()) {
-			super.sendError(sc, msg);
-		}
-	}
-
-	@Override
-	public void sendRedirect(String location) throws IOException {
-		if (!answerDiscarded()) {
-			super.sendRedirect(location);
-		}
-	}
-
-	@Override
-	public void flushBuffer() throws IOException {
-		if (!answerDiscarded()) {
-			super.flushBuffer();
-		}
-	}
-
+	/**
+	 * The body may overflow while the application writes: every write asks again.
+	 */
 	@Override
 	public ServletOutputStream getOutputStream() throws IOException {
-		answerDiscarded();
+		answerDropped();
 		if (stream == null) {
-			stream = new DiscardingOutputStream(super.getOutputStream(), request);
+			stream = new DiscardingOutputStream(getResponse().getOutputStream(), request);
 		}
 		return stream;
-	}
-
-	@Override
-	public PrintWriter getWriter() throws IOException {
-		if (answerDiscarded()) {
-			return new PrintWriter(OutputStream.nullOutputStream());
-		}
-		return super.getWriter();
 	}
 
 	private static final class DiscardingOutputStream extends ServletOutputStream {
