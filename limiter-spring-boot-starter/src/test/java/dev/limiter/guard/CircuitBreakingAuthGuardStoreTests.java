@@ -5,12 +5,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 
 import dev.limiter.core.Budget;
-import dev.limiter.core.Lease;
 import dev.limiter.core.RateLimitStoreException;
 import dev.limiter.core.StoreNotCalledException;
+import dev.limiter.core.contract.DownAuthGuardStore;
 import dev.limiter.core.contract.DownRateLimitStore;
 import dev.limiter.core.guard.AuthGuardStore;
-import dev.limiter.core.guard.GuardState;
 import dev.limiter.core.guard.PendingReservation;
 import dev.limiter.resilience.CircuitBreakingRateLimitStore;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
@@ -44,8 +43,8 @@ class CircuitBreakingAuthGuardStoreTests {
 	private final CircuitBreakingRateLimitStore limiterStore = new CircuitBreakingRateLimitStore(
 			new DownRateLimitStore("failing", storeError), breaker);
 
-	private final CircuitBreakingAuthGuardStore guardStore = new CircuitBreakingAuthGuardStore(new FailingGuardStore(),
-			limiterStore.breaker());
+	private final CircuitBreakingAuthGuardStore guardStore = new CircuitBreakingAuthGuardStore(
+			new DownAuthGuardStore(storeError), limiterStore.breaker());
 
 	@Test
 	void reserveWhenTheGuardStoreFailsShouldWrapItsErrorAsAStoreFailure() {
@@ -108,33 +107,6 @@ class CircuitBreakingAuthGuardStoreTests {
 		assertThat(counted).failsWithin(Duration.ofSeconds(1))
 			.withThrowableOfType(ExecutionException.class)
 			.withCauseInstanceOf(StoreNotCalledException.class);
-	}
-
-	private final class FailingGuardStore implements AuthGuardStore {
-
-		@Override
-		public Reservation reserve(String addressKey, long nowMillis) {
-			throw storeError;
-		}
-
-		@Override
-		public Failure fail(String addressKey, Lease reservation, long nowMillis) {
-			throw storeError;
-		}
-
-		@Override
-		public void succeed(String addressKey, Lease reservation, boolean clearFailures, long nowMillis) {
-		}
-
-		@Override
-		public void release(Lease reservation, long nowMillis) {
-		}
-
-		@Override
-		public GuardState state(String addressKey, long nowMillis) {
-			throw storeError;
-		}
-
 	}
 
 }

@@ -3,12 +3,10 @@ package dev.limiter.core.guard;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.limiter.core.Lease;
-import dev.limiter.core.RateLimitStoreException;
+import dev.limiter.core.contract.DownAuthGuardStore;
 import dev.limiter.core.contract.DownRateLimitStore;
 import dev.limiter.core.internal.InMemoryRateLimitStore;
 import org.junit.jupiter.api.Test;
@@ -112,7 +110,7 @@ class AuthGuardPendingAdmissionTests {
 
 	@Test
 	void reservationWhenItFailsOnArrivalShouldBeAnsweredByTheFallback() {
-		FailOpenAuthGuardStore failOpen = new FailOpenAuthGuardStore(new FailingOnArrivalStore(),
+		FailOpenAuthGuardStore failOpen = new FailOpenAuthGuardStore(new DownAuthGuardStore(),
 				AuthGuardPolicy.defaults(), 100);
 
 		PendingReservation pending = failOpen.reserveAsync(address, T);
@@ -125,7 +123,7 @@ class AuthGuardPendingAdmissionTests {
 
 	@Test
 	void failureWhenTheAuthoritativeStoreFailsLaterShouldBeCountedByTheFallback() {
-		FailOpenAuthGuardStore failOpen = new FailOpenAuthGuardStore(new FailingOnArrivalStore(),
+		FailOpenAuthGuardStore failOpen = new FailOpenAuthGuardStore(new DownAuthGuardStore(),
 				AuthGuardPolicy.defaults(), 100);
 
 		AuthGuardStore.Failure failure = failOpen.failAsync(address, null, T).toCompletableFuture().join();
@@ -177,46 +175,6 @@ class AuthGuardPendingAdmissionTests {
 		@Override
 		public GuardState state(String addressKey, long nowMillis) {
 			return delegate.state(addressKey, nowMillis);
-		}
-
-	}
-
-	/** A remote guard store that takes every call and fails when its answer arrives. */
-	private static final class FailingOnArrivalStore implements AuthGuardStore {
-
-		@Override
-		public Reservation reserve(String addressKey, long nowMillis) {
-			throw new RateLimitStoreException("unreachable");
-		}
-
-		@Override
-		public PendingReservation reserveAsync(String addressKey, long nowMillis) {
-			return () -> {
-				throw new RateLimitStoreException("timed out");
-			};
-		}
-
-		@Override
-		public Failure fail(String addressKey, Lease reservation, long nowMillis) {
-			throw new RateLimitStoreException("unreachable");
-		}
-
-		@Override
-		public CompletionStage<Failure> failAsync(String addressKey, Lease reservation, long nowMillis) {
-			return CompletableFuture.failedFuture(new RateLimitStoreException("timed out"));
-		}
-
-		@Override
-		public void succeed(String addressKey, Lease reservation, boolean clearFailures, long nowMillis) {
-		}
-
-		@Override
-		public void release(Lease reservation, long nowMillis) {
-		}
-
-		@Override
-		public GuardState state(String addressKey, long nowMillis) {
-			throw new RateLimitStoreException("unreachable");
 		}
 
 	}
