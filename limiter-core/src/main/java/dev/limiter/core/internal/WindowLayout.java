@@ -9,9 +9,9 @@ import dev.limiter.core.WindowAlgorithm;
  * Whether a key's stored state, counted with one list of windows, can be read with
  * another of the same size: per window, the same algorithm, and for a sliding window the
  * same length and resolution (its buckets are numbered by them), for a token bucket the
- * same limit (its stored fraction is in units of the refill interval). A fixed window
- * keeps its count across any change, as it always did. The Redis store makes the same
- * choice through its field names.
+ * same limit and length (its stored fraction is in units of the refill interval). A fixed
+ * window keeps its count across any change, as it always did. The Redis store makes the
+ * same choice through its field names.
  */
 final class WindowLayout {
 
@@ -47,7 +47,7 @@ final class WindowLayout {
 					&& before.resolutionMillis() == now.resolutionMillis();
 		}
 		if (now.algorithm() == WindowAlgorithm.TOKEN_BUCKET) {
-			return before.limit() == now.limit();
+			return before.limit() == now.limit() && before.durationMillis() == now.durationMillis();
 		}
 		return true;
 	}
