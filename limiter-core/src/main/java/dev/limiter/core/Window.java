@@ -95,8 +95,10 @@ public final class Window {
 			throw new IllegalArgumentException("window '" + name + "': burst must be at least 1, was " + burst);
 		}
 		if (algorithm == WindowAlgorithm.TOKEN_BUCKET && millis < limit) {
-			throw new IllegalArgumentException("window '" + name + "': limit " + limit + " per " + duration
-					+ " refills a token more often than once a millisecond (duration / limit under 1ms)");
+			throw new IllegalArgumentException(
+					"window '" + name + "': limit must be at most the duration in " + "milliseconds for a "
+							+ WindowAlgorithm.TOKEN_BUCKET.value() + " (its refill interval, duration / limit, "
+							+ "must be at least 1ms), was " + limit + " per " + duration);
 		}
 		if (resolution != null && algorithm != WindowAlgorithm.SLIDING_WINDOW) {
 			throw new IllegalArgumentException("window '" + name + "': resolution applies to a "

@@ -51,7 +51,8 @@ class WindowTests {
 		assertThatIllegalArgumentException().isThrownBy(() -> Window.tokenBucket("w", 5, Duration.ofSeconds(1), 0))
 			.withMessage("window 'w': burst must be at least 1, was 0");
 		assertThatIllegalArgumentException().isThrownBy(() -> Window.tokenBucket("w", 1_001, Duration.ofSeconds(1)))
-			.withMessageContaining("limit 1001 per PT1S refills a token more often than once a millisecond");
+			.withMessageContaining("limit must be at most the duration in milliseconds for a token-bucket")
+			.withMessageEndingWith("was 1001 per PT1S");
 		assertThat(Window.tokenBucket("w", 1_000, Duration.ofSeconds(1)).limit()).isEqualTo(1_000);
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> Window.sliding("w", 5, Duration.ofSeconds(1), Duration.ofSeconds(2)))

@@ -14,6 +14,7 @@ import java.util.function.Supplier;
 import dev.limiter.core.Budget;
 import dev.limiter.core.ConcurrencyBound;
 import dev.limiter.core.Window;
+import dev.limiter.core.WindowAlgorithm;
 import dev.limiter.core.guard.AuthGuardPolicy;
 import dev.limiter.routes.PropertiesRouteResolver.RouteRule;
 import dev.limiter.spring.BudgetOptions;
@@ -181,7 +182,12 @@ public final class LimiterConfigurationResolver {
 	private static Window window(String at, String name, WindowProperties properties) {
 		long limit = required(at + ".limit", properties == null ? null : properties.getLimit());
 		Duration duration = required(at + ".duration", properties.getDuration());
-		Window window = core(at, () -> Window.of(name, limit, duration), "limit", "duration");
+		String value = properties.getAlgorithm();
+		WindowAlgorithm algorithm = (value == null) ? WindowAlgorithm.FIXED_WINDOW
+				: core(at, () -> WindowAlgorithm.fromValue(value.trim()), "algorithm");
+		Window window = core(at,
+				() -> new Window(name, limit, duration, algorithm, properties.getBurst(), properties.getResolution()),
+				"limit", "duration", "burst", "resolution");
 		if (window.durationMillis() % 1000 != 0) {
 			// RateLimit-Policy's w, X-RateLimit-Window and Retry-After speak whole
 			// seconds only
