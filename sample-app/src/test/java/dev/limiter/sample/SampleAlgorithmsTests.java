@@ -25,14 +25,18 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The sliding window and the token bucket over a real port, on the limiter's clock: the
  * {@code standard} budget gains a sliding window of 5 per 10 s ({@code tens}) beside its
  * fixed minute and hour, and the {@code anonymous} budget a token bucket of 5 per 10 s
- * ({@code burst}). Each test starts at its own hour, later than the one before (the tests
- * run in order), so no count of one test is seen by another.
+ * ({@code burst}); the fixed minute of {@code standard} is cut to 7 so that it refuses
+ * too. The worked examples of {@code docs/http-contract.md} are checked against the
+ * responses they show. Each test starts at its own hour, later than the one before (the
+ * tests run in order), so no count of one test is seen by another.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-		"limiter.budgets.standard.windows.tens.limit=5", "limiter.budgets.standard.windows.tens.duration=10s",
-		"limiter.budgets.standard.windows.tens.algorithm=sliding-window",
-		"limiter.budgets.anonymous.windows.burst.limit=5", "limiter.budgets.anonymous.windows.burst.duration=10s",
-		"limiter.budgets.anonymous.windows.burst.algorithm=token-bucket", "sample.expensive-delay=0ms" })
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+		properties = { "limiter.budgets.standard.windows.minute.limit=7",
+				"limiter.budgets.standard.windows.tens.limit=5", "limiter.budgets.standard.windows.tens.duration=10s",
+				"limiter.budgets.standard.windows.tens.algorithm=sliding-window",
+				"limiter.budgets.anonymous.windows.burst.limit=5",
+				"limiter.budgets.anonymous.windows.burst.duration=10s",
+				"limiter.budgets.anonymous.windows.burst.algorithm=token-bucket", "sample.expensive-delay=0ms" })
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SampleAlgorithmsTests {
 
@@ -53,7 +57,9 @@ class SampleAlgorithmsTests {
 	@Test
 	@Order(1)
 	void slidingWindowWhenFullAtNineSecondsShouldStillRefuseAtElevenAndAdmitOnceTheAdmissionsAgeOut() throws Exception {
-		Instant start = START.plusSeconds(3600);
+		// 50 s into the hour: the fixed minute starts afresh at the same moment a fixed
+		// window of 10 s would.
+		Instant start = START.plusSeconds(3600 + 50);
 		at(start.plusMillis(9_500));
 		for (int i = 0; i < 5; i++) {
 			HttpResponse<String> admitted = send("POST", "/s/recall", DEMO_TOKEN);
@@ -101,6 +107,48 @@ class SampleAlgorithmsTests {
 		HttpResponse<String> refilled = send("GET", "/public/ping", null);
 		assertThat(refilled.statusCode()).isEqualTo(200);
 		assertThat(header(refilled, "X-RateLimit-Remaining")).isEqualTo("0");
+	}
+
+	@Test
+	@Order(3)
+	void httpContractWhenShowingASlidingWindowRefusalShouldBeWhatTheAppAnswers() throws Exception {
+		Instant start = START.plusSeconds(3 * 3600);
+		at(start.plusMillis(9_500));
+		for (int i = 0; i < 5; i++) {
+			assertThat(send("POST", "/s/recall", DEMO_TOKEN).statusCode()).isEqualTo(200);
+		}
+		at(start.plusSeconds(11));
+
+		HttpContractExamples.assertShows("sliding-window-refused", send("POST", "/s/recall", DEMO_TOKEN));
+	}
+
+	@Test
+	@Order(4)
+	void httpContractWhenShowingATokenBucketRefusalShouldBeWhatTheAppAnswers() throws Exception {
+		Instant start = START.plusSeconds(4 * 3600);
+		at(start);
+		for (int i = 0; i < 5; i++) {
+			assertThat(send("GET", "/public/ping", null).statusCode()).isEqualTo(200);
+		}
+		at(start.plusMillis(500));
+
+		HttpContractExamples.assertShows("token-bucket-refused", send("GET", "/public/ping", null));
+	}
+
+	@Test
+	@Order(5)
+	void httpContractWhenShowingAFixedWindowRefusalInAMixedBudgetShouldBeWhatTheAppAnswers() throws Exception {
+		Instant start = START.plusSeconds(5 * 3600);
+		at(start.plusSeconds(1));
+		for (int i = 0; i < 5; i++) {
+			assertThat(send("POST", "/s/recall", DEMO_TOKEN).statusCode()).isEqualTo(200);
+		}
+		at(start.plusSeconds(20));
+		for (int i = 0; i < 2; i++) {
+			assertThat(send("POST", "/s/recall", DEMO_TOKEN).statusCode()).isEqualTo(200);
+		}
+
+		HttpContractExamples.assertShows("fixed-window-refused", send("POST", "/s/recall", DEMO_TOKEN));
 	}
 
 	void at(Instant instant) {
