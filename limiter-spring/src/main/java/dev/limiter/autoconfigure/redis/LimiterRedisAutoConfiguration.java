@@ -6,11 +6,11 @@ import dev.limiter.autoconfigure.LimiterAutoConfiguration;
 import dev.limiter.autoconfigure.LimiterSettings;
 import dev.limiter.autoconfigure.LimiterSettingsConfiguration;
 import dev.limiter.autoconfigure.resilience.LimiterResilienceAutoConfiguration;
-import dev.limiter.core.FailOpenRateLimitStore;
 import dev.limiter.core.OverLimitRememberingStore;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.redis.RedisRateLimitStore;
-import dev.limiter.resilience.StoreFailover;
+import dev.limiter.resilience.FailOpenRateLimitStore;
+import dev.limiter.resilience.FailurePolicy;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -52,11 +52,10 @@ public class LimiterRedisAutoConfiguration {
 		@Bean(name = LimiterAutoConfiguration.STORE_BEAN_NAME)
 		@ConditionalOnMissingBean(RateLimitStore.class)
 		FailOpenRateLimitStore limiterStore(LimiterSettings settings,
-				ObjectProvider<RedisConnectionFactory> connectionFactories, StoreFailover failover) {
+				ObjectProvider<RedisConnectionFactory> connectionFactories, FailurePolicy failurePolicy) {
 			// Inside the breaker and the fail-open wrapper: only Redis's own answers are
-			// remembered, and a refusal
-			// answered from memory costs no round trip.
-			return failover.protect(new OverLimitRememberingStore(redisStore(settings, connectionFactories)));
+			// remembered, and a refusal answered from memory costs no round trip.
+			return failurePolicy.protect(new OverLimitRememberingStore(redisStore(settings, connectionFactories)));
 		}
 
 		private static RedisRateLimitStore redisStore(LimiterSettings settings,
