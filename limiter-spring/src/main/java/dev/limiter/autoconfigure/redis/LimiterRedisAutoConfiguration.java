@@ -6,11 +6,11 @@ import dev.limiter.autoconfigure.LimiterAutoConfiguration;
 import dev.limiter.autoconfigure.LimiterSettings;
 import dev.limiter.autoconfigure.LimiterSettingsConfiguration;
 import dev.limiter.autoconfigure.resilience.LimiterResilienceAutoConfiguration;
-import dev.limiter.core.OverLimitRememberingStore;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.redis.RedisRateLimitStore;
 import dev.limiter.resilience.FailOpenRateLimitStore;
 import dev.limiter.resilience.FailurePolicy;
+import dev.limiter.resilience.StoreStack;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -53,9 +53,7 @@ public class LimiterRedisAutoConfiguration {
 		@ConditionalOnMissingBean(RateLimitStore.class)
 		FailOpenRateLimitStore limiterStore(LimiterSettings settings,
 				ObjectProvider<RedisConnectionFactory> connectionFactories, FailurePolicy failurePolicy) {
-			// Inside the breaker and the fail-open wrapper: only Redis's own answers are
-			// remembered, and a refusal answered from memory costs no round trip.
-			return failurePolicy.protect(new OverLimitRememberingStore(redisStore(settings, connectionFactories)));
+			return StoreStack.remote(redisStore(settings, connectionFactories), failurePolicy);
 		}
 
 		private static RedisRateLimitStore redisStore(LimiterSettings settings,
