@@ -3,10 +3,12 @@ package dev.limiter.autoconfigure.redis;
 import dev.limiter.autoconfigure.ConditionalOnLimiterEnabled;
 import dev.limiter.autoconfigure.InvalidLimiterConfigurationException;
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
+import dev.limiter.autoconfigure.LimiterConfigurationResolver;
 import dev.limiter.autoconfigure.LimiterSettings;
 import dev.limiter.autoconfigure.LimiterSettingsConfiguration;
 import dev.limiter.autoconfigure.resilience.LimiterResilienceAutoConfiguration;
 import dev.limiter.core.FailOpenRateLimitStore;
+import dev.limiter.core.InvalidValueException;
 import dev.limiter.core.OverLimitRememberingStore;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.redis.RedisRateLimitStore;
@@ -74,8 +76,8 @@ public class LimiterRedisAutoConfiguration {
 					.timeout(settings.redisTimeout())
 					.build();
 			}
-			catch (IllegalArgumentException ex) {
-				throw new InvalidLimiterConfigurationException("limiter.redis.key-prefix", ex.getMessage());
+			catch (InvalidValueException ex) {
+				throw LimiterConfigurationResolver.invalid("redis", ex);
 			}
 		}
 
