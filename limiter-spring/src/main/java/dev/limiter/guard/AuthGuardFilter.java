@@ -115,6 +115,13 @@ public class AuthGuardFilter extends OncePerRequestFilter {
 			request.setAttribute(PendingVerdict.ATTRIBUTE, verdict);
 			passedOn = new VerdictGatedResponse(response, verdict);
 		}
+		// A 401 is counted as it is set, before it can reach the client: the client's
+		// next guess then finds it counted on this instance.
+		passedOn = new FailureFirstResponse(passedOn, () -> {
+			if (!attempt.authenticated()) {
+				settle(attempt, HttpServletResponse.SC_UNAUTHORIZED, true);
+			}
+		});
 		LookupAttempt outer = LookupAttempt.current();
 		LookupAttempt.bind(attempt);
 		boolean completed = false;

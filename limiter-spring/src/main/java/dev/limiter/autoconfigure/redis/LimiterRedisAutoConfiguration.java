@@ -3,9 +3,11 @@ package dev.limiter.autoconfigure.redis;
 import dev.limiter.autoconfigure.ConditionalOnLimiterEnabled;
 import dev.limiter.autoconfigure.InvalidLimiterConfigurationException;
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
+import dev.limiter.autoconfigure.LimiterConfigurationResolver;
 import dev.limiter.autoconfigure.LimiterSettings;
 import dev.limiter.autoconfigure.LimiterSettingsConfiguration;
 import dev.limiter.autoconfigure.resilience.LimiterResilienceAutoConfiguration;
+import dev.limiter.core.InvalidValueException;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.redis.RedisRateLimitStore;
 import dev.limiter.resilience.FailOpenRateLimitStore;
@@ -71,8 +73,8 @@ public class LimiterRedisAutoConfiguration {
 					.timeout(settings.redisTimeout())
 					.build();
 			}
-			catch (IllegalArgumentException ex) {
-				throw new InvalidLimiterConfigurationException("limiter.redis.key-prefix", ex.getMessage());
+			catch (InvalidValueException ex) {
+				throw LimiterConfigurationResolver.invalid("redis", ex);
 			}
 		}
 
