@@ -39,8 +39,8 @@ import org.springframework.data.redis.core.script.RedisScript;
  *
  * <p>
  * Works with Redis standalone, Sentinel and Cluster through any spring-data-redis
- * {@link RedisConnectionFactory}; releases are fire-and-forget on a shared Lettuce
- * connection.
+ * {@link RedisConnectionFactory}, Lettuce or Jedis ({@link RedisScriptCalls}); releases
+ * are sent without waiting.
  */
 public final class RedisRateLimitStore implements RateLimitStore, AuthGuardStoreProvider {
 
@@ -49,15 +49,15 @@ public final class RedisRateLimitStore implements RateLimitStore, AuthGuardStore
 	 */
 	public static final Duration DEFAULT_EXPIRY_MARGIN = Duration.ofSeconds(2);
 
-	private static final RedisScript<List> TAKE = LettuceScriptCalls.script("take.lua");
+	private static final RedisScript<List> TAKE = RedisScriptCalls.script("take.lua");
 
 	/**
 	 * The authentication guard's steps, one round trip each
 	 * ({@link RedisAuthGuardStore}).
 	 */
-	static final RedisScript<List> GUARD = LettuceScriptCalls.script("guard.lua");
+	static final RedisScript<List> GUARD = RedisScriptCalls.script("guard.lua");
 
-	private final LettuceScriptCalls calls;
+	private final RedisScriptCalls calls;
 
 	private final RedisKeys keys;
 
@@ -70,7 +70,7 @@ public final class RedisRateLimitStore implements RateLimitStore, AuthGuardStore
 	private RedisRateLimitStore(Builder builder) {
 		this.keys = new RedisKeys(builder.keyPrefix);
 		this.expiryMarginMillis = builder.expiryMargin.toMillis();
-		this.calls = new LettuceScriptCalls(builder.connectionFactory, builder.timeout, builder.maxBlockingCalls,
+		this.calls = new RedisScriptCalls(builder.connectionFactory, builder.timeout, builder.maxBlockingCalls,
 				List.of(TAKE, GUARD));
 	}
 
