@@ -108,7 +108,7 @@ public final class RedisScriptCalls {
 		byte[] memberBytes = member.getBytes(StandardCharsets.UTF_8);
 		CompletableFuture<?> sent = sent(() -> driver.zrem(keyBytes, memberBytes));
 		driver.sentWithoutWaiting(sent);
-		sent.exceptionally(this::releaseFailed);
+		sent.exceptionally(failure -> notWaitedForFailed("release a lease", failure));
 	}
 
 	/**
@@ -120,11 +120,15 @@ public final class RedisScriptCalls {
 		return replyOf(timed(deadline -> await(reply, deadline)));
 	}
 
-	/** Sends a script and returns at once; a failure is only logged at debug. */
-	public void executeWithoutWaiting(RedisScript<List> script, List<String> scriptKeys, Object[] args) {
+	/**
+	 * Sends a script and returns at once; a failure is only logged at debug, saying what
+	 * could not be done.
+	 * @param what what the script does, as in "could not ..."
+	 */
+	public void executeWithoutWaiting(RedisScript<List> script, List<String> scriptKeys, Object[] args, String what) {
 		CompletableFuture<List<Object>> sent = script(script, scriptKeys, args);
 		driver.sentWithoutWaiting(sent);
-		sent.exceptionally(this::releaseFailed);
+		sent.exceptionally(failure -> notWaitedForFailed(what, failure));
 	}
 
 	/**
@@ -270,10 +274,13 @@ public final class RedisScriptCalls {
 		}
 	}
 
-	private <T> T releaseFailed(Throwable failure) {
-		// The lease still expires by itself; a lost release only holds a slot until then.
+	/**
+	 * Only at debug: what is sent without waiting expires by itself (a lease, a
+	 * reservation), so a lost command only holds a slot until then.
+	 */
+	private <T> T notWaitedForFailed(String what, Throwable failure) {
 		if (logger.isDebugEnabled()) {
-			logger.debug("Redis store could not release a lease; it will expire by itself", failure);
+			logger.debug("Redis store could not " + what + "; it will expire by itself", failure);
 		}
 		return null;
 	}
