@@ -33,14 +33,16 @@ public final class Window {
 		Objects.requireNonNull(name, "name");
 		Objects.requireNonNull(duration, "duration");
 		if (!BoundNames.isValid(name)) {
-			throw new IllegalArgumentException("window name must match [A-Za-z0-9_-]{1,32} and not be '"
+			throw new InvalidValueException(Field.NAME, "", "window name must match [A-Za-z0-9_-]{1,32} and not be '"
 					+ BoundNames.CONCURRENCY + "', was '" + name + "'");
 		}
 		if (limit < 1) {
-			throw new IllegalArgumentException("window '" + name + "': limit must be at least 1, was " + limit);
+			throw new InvalidValueException(Field.LIMIT, "window '" + name + "': limit ",
+					"must be at least 1, was " + limit);
 		}
 		if (duration.toMillis() < 1) {
-			throw new IllegalArgumentException("window '" + name + "': duration must be at least 1ms, was " + duration);
+			throw new InvalidValueException(Field.DURATION, "window '" + name + "': duration ",
+					"must be at least 1ms, was " + duration);
 		}
 		this.name = name;
 		this.limit = limit;
@@ -95,6 +97,22 @@ public final class Window {
 	@Override
 	public String toString() {
 		return "Window[name=" + name + ", limit=" + limit + ", duration=" + duration + "]";
+	}
+
+	/**
+	 * The values a window checks, as {@link InvalidValueException#field()} names them.
+	 */
+	public enum Field {
+
+		/** The window's name. */
+		NAME,
+
+		/** Units admitted per window. */
+		LIMIT,
+
+		/** The window's length. */
+		DURATION
+
 	}
 
 }

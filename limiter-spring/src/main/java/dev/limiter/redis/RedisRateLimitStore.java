@@ -10,6 +10,7 @@ import dev.limiter.core.BoundVerdict;
 import dev.limiter.core.Budget;
 import dev.limiter.core.ConcurrencyBound;
 import dev.limiter.core.Decision;
+import dev.limiter.core.InvalidValueException;
 import dev.limiter.core.KeyState;
 import dev.limiter.core.Lease;
 import dev.limiter.core.RateLimitStore;
@@ -165,7 +166,8 @@ public final class RedisRateLimitStore implements RateLimitStore, AuthGuardStore
 		 */
 		public Builder expiryMargin(Duration expiryMargin) {
 			if (expiryMargin.isNegative()) {
-				throw new IllegalArgumentException("expiry margin must not be negative, was " + expiryMargin);
+				throw new InvalidValueException(Field.EXPIRY_MARGIN, "expiry margin ",
+						"must not be negative, was " + expiryMargin);
 			}
 			this.expiryMargin = expiryMargin;
 			return this;
@@ -177,7 +179,7 @@ public final class RedisRateLimitStore implements RateLimitStore, AuthGuardStore
 		 */
 		public Builder timeout(Duration timeout) {
 			if (timeout == null || timeout.isNegative() || timeout.isZero()) {
-				throw new IllegalArgumentException("timeout must be positive, was " + timeout);
+				throw new InvalidValueException(Field.TIMEOUT, "timeout ", "must be positive, was " + timeout);
 			}
 			this.timeout = timeout;
 			return this;
@@ -189,7 +191,8 @@ public final class RedisRateLimitStore implements RateLimitStore, AuthGuardStore
 		 */
 		public Builder maxBlockingCalls(int maxBlockingCalls) {
 			if (maxBlockingCalls < 1) {
-				throw new IllegalArgumentException("max blocking calls must be at least 1, was " + maxBlockingCalls);
+				throw new InvalidValueException(Field.MAX_BLOCKING_CALLS, "max blocking calls ",
+						"must be at least 1, was " + maxBlockingCalls);
 			}
 			this.maxBlockingCalls = maxBlockingCalls;
 			return this;
@@ -198,6 +201,26 @@ public final class RedisRateLimitStore implements RateLimitStore, AuthGuardStore
 		public RedisRateLimitStore build() {
 			return new RedisRateLimitStore(this);
 		}
+
+	}
+
+	/**
+	 * The values the {@link Builder} checks, as {@link InvalidValueException#field()}
+	 * names them.
+	 */
+	public enum Field {
+
+		/** {@link Builder#keyPrefix}. */
+		KEY_PREFIX,
+
+		/** {@link Builder#timeout}. */
+		TIMEOUT,
+
+		/** {@link Builder#expiryMargin}. */
+		EXPIRY_MARGIN,
+
+		/** {@link Builder#maxBlockingCalls}. */
+		MAX_BLOCKING_CALLS
 
 	}
 

@@ -5,12 +5,12 @@ import dev.limiter.autoconfigure.InvalidLimiterConfigurationException;
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
 import dev.limiter.autoconfigure.LimiterSettings;
 import dev.limiter.autoconfigure.LimiterSettingsConfiguration;
-import dev.limiter.core.FailOpenRateLimitStore;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.StoreMode;
 import dev.limiter.core.StoreModeListener;
-import dev.limiter.resilience.LoggingStoreModeListener;
-import dev.limiter.resilience.StoreFailover;
+import dev.limiter.resilience.FailOpenRateLimitStore;
+import dev.limiter.resilience.FailurePolicy;
+import dev.limiter.resilience.OutageLog;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.github.resilience4j.micrometer.tagged.TaggedCircuitBreakerMetrics;
@@ -28,10 +28,12 @@ import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
 
 /**
- * What happens when a remote store fails (docs/operations.md, ADR 0004): a Resilience4j
- * circuit breaker named {@code limiter}, the once-per-outage mode log, the
- * {@link StoreFailover} that wraps a remote store into a {@link FailOpenRateLimitStore},
- * and the {@code limiter.degraded} and {@code limiter.fallback.keys} gauges.
+ * What happens when a remote store fails (docs/operations.md, ADR 0004): the
+ * {@link FailurePolicy} bean (the rules themselves are read in
+ * {@code dev.limiter.resilience}) around a Resilience4j circuit breaker named
+ * {@code limiter}, the once-per-outage {@link OutageLog}, and the
+ * {@code limiter.degraded} and {@code limiter.fallback.keys} gauges of the
+ * {@link FailOpenRateLimitStore}.
  */
 @AutoConfiguration(before = LimiterAutoConfiguration.class)
 @ConditionalOnLimiterEnabled
@@ -75,15 +77,15 @@ public class LimiterResilienceAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	public StoreModeListener limiterStoreModeListener() {
-		return new LoggingStoreModeListener();
+		return OutageLog.storeModes();
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
-	public StoreFailover limiterStoreFailover(LimiterSettings settings,
+	public FailurePolicy limiterFailurePolicy(LimiterSettings settings,
 			@Qualifier(BREAKER_BEAN_NAME) CircuitBreaker limiterCircuitBreaker,
 			ObjectProvider<StoreModeListener> listeners) {
-		return new StoreFailover(limiterCircuitBreaker, settings.fallbackMaxKeys(), settings.failClosedBudgets(),
+		return new FailurePolicy(limiterCircuitBreaker, settings.fallbackMaxKeys(), settings.failClosedBudgets(),
 				listeners.orderedStream().toList());
 	}
 
