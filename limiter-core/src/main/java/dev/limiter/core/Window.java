@@ -77,36 +77,39 @@ public final class Window {
 		Objects.requireNonNull(duration, "duration");
 		Objects.requireNonNull(algorithm, "algorithm");
 		if (!BoundNames.isValid(name)) {
-			throw new IllegalArgumentException("window name must match [A-Za-z0-9_-]{1,32} and not be '"
+			throw new InvalidValueException(Field.NAME, "", "window name must match [A-Za-z0-9_-]{1,32} and not be '"
 					+ BoundNames.CONCURRENCY + "', was '" + name + "'");
 		}
 		if (limit < 1) {
-			throw new IllegalArgumentException("window '" + name + "': limit must be at least 1, was " + limit);
+			throw new InvalidValueException(Field.LIMIT, "window '" + name + "': limit ",
+					"must be at least 1, was " + limit);
 		}
 		if (duration.toMillis() < 1) {
-			throw new IllegalArgumentException("window '" + name + "': duration must be at least 1ms, was " + duration);
+			throw new InvalidValueException(Field.DURATION, "window '" + name + "': duration ",
+					"must be at least 1ms, was " + duration);
 		}
 		long millis = duration.toMillis();
 		if (burst != null && algorithm != WindowAlgorithm.TOKEN_BUCKET) {
-			throw new IllegalArgumentException("window '" + name + "': burst applies to a "
+			throw new InvalidValueException(Field.BURST, "window '" + name + "': burst ", "applies to a "
 					+ WindowAlgorithm.TOKEN_BUCKET.value() + " window only, this one is " + algorithm.value());
 		}
 		if (burst != null && burst < 1) {
-			throw new IllegalArgumentException("window '" + name + "': burst must be at least 1, was " + burst);
+			throw new InvalidValueException(Field.BURST, "window '" + name + "': burst ",
+					"must be at least 1, was " + burst);
 		}
 		if (algorithm == WindowAlgorithm.TOKEN_BUCKET && millis < limit) {
-			throw new IllegalArgumentException(
-					"window '" + name + "': limit must be at most the duration in " + "milliseconds for a "
-							+ WindowAlgorithm.TOKEN_BUCKET.value() + " (its refill interval, duration / limit, "
-							+ "must be at least 1ms), was " + limit + " per " + duration);
+			throw new InvalidValueException(Field.LIMIT, "window '" + name + "': limit ",
+					"must be at most the duration in " + "milliseconds for a " + WindowAlgorithm.TOKEN_BUCKET.value()
+							+ " (its refill interval, duration / limit, " + "must be at least 1ms), was " + limit
+							+ " per " + duration);
 		}
 		if (resolution != null && algorithm != WindowAlgorithm.SLIDING_WINDOW) {
-			throw new IllegalArgumentException("window '" + name + "': resolution applies to a "
+			throw new InvalidValueException(Field.RESOLUTION, "window '" + name + "': resolution ", "applies to a "
 					+ WindowAlgorithm.SLIDING_WINDOW.value() + " window only, this one is " + algorithm.value());
 		}
 		if (resolution != null && (resolution.toMillis() < 1 || resolution.toMillis() > millis)) {
-			throw new IllegalArgumentException("window '" + name + "': resolution must be between 1ms and the duration "
-					+ duration + ", was " + resolution);
+			throw new InvalidValueException(Field.RESOLUTION, "window '" + name + "': resolution ",
+					"must be between 1ms and the duration " + duration + ", was " + resolution);
 		}
 		this.name = name;
 		this.limit = limit;
@@ -229,6 +232,31 @@ public final class Window {
 			case SLIDING_WINDOW -> base + ", algorithm=" + algorithm + ", resolution=" + resolutionMillis + "ms]";
 			case TOKEN_BUCKET -> base + ", algorithm=" + algorithm + ", burst=" + burst + "]";
 		};
+	}
+
+	/**
+	 * The values a window checks, as {@link InvalidValueException#field()} names them.
+	 */
+	public enum Field {
+
+		/** The window's name. */
+		NAME,
+
+		/** Units admitted per window. */
+		LIMIT,
+
+		/** The window's length. */
+		DURATION,
+
+		/** How the window counts ({@link WindowAlgorithm}). */
+		ALGORITHM,
+
+		/** A token bucket's size. */
+		BURST,
+
+		/** A sliding window's bucket length. */
+		RESOLUTION
+
 	}
 
 }

@@ -54,8 +54,8 @@ public enum WindowAlgorithm {
 				return algorithm;
 			}
 		}
-		throw new IllegalArgumentException(
-				"algorithm must be one of " + String.join(", ", configurationValues()) + ", was '" + value + "'");
+		throw new InvalidValueException(Window.Field.ALGORITHM, "algorithm ",
+				"must be one of " + String.join(", ", configurationValues()) + ", was '" + value + "'");
 	}
 
 	@Override

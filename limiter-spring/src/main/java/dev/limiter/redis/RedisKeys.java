@@ -3,6 +3,7 @@ package dev.limiter.redis;
 import java.util.List;
 
 import dev.limiter.core.Budget;
+import dev.limiter.core.InvalidValueException;
 import dev.limiter.core.Window;
 
 /**
@@ -24,7 +25,8 @@ final class RedisKeys {
 
 	RedisKeys(String prefix) {
 		if (prefix == null || prefix.isEmpty() || prefix.indexOf('{') >= 0 || prefix.indexOf('}') >= 0) {
-			throw new IllegalArgumentException(PREFIX_RULE + ", was '" + prefix + "'");
+			throw new InvalidValueException(RedisRateLimitStore.Field.KEY_PREFIX, "",
+					PREFIX_RULE + ", was '" + prefix + "'");
 		}
 		this.prefix = prefix;
 	}

@@ -7,8 +7,9 @@ import dev.limiter.core.Window;
 
 /**
  * The mutable counters of one key of one budget: per window its start and count, plus the
- * leases held. Not thread-safe: the owner serializes access. Kept to two arrays so an
- * idle two-window key stays small.
+ * leases held. Not thread-safe: the owner serializes access. The first two windows live
+ * in fields and only further windows in an array, so a key of one or two windows holds no
+ * array until it takes a lease.
  */
 public class CounterState {
 

@@ -107,9 +107,8 @@ public final class FixedWindowArithmetic {
 		int n = windows.size();
 		boolean roomInWindows = true;
 		// While the state's shape is these windows, every stored reset is a multiple of
-		// its
-		// window's length: one that lies within a window's length after now is the end of
-		// the window containing now, found without a division.
+		// its window's length: one that lies within a window's length after now is the
+		// end of the window containing now, found without a division.
 		boolean sameShape = state != null && state.shape == windows;
 		boolean multiples = true;
 		for (int i = 0; i < n; i++) {
