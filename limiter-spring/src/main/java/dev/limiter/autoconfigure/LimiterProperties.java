@@ -91,6 +91,10 @@ public class LimiterProperties {
 	 */
 	private DataSize maxRequestBody;
 
+	/** The limits in the OpenAPI document (springdoc). */
+	@NestedConfigurationProperty
+	private final OpenApiProperties openapi = new OpenApiProperties();
+
 	/**
 	 * The budgets that exist before any configuration: {@code standard} and
 	 * {@code anonymous}. A budget of the same name under {@code limiter.budgets} starts
@@ -202,6 +206,10 @@ public class LimiterProperties {
 
 	public FallbackProperties getFallback() {
 		return fallback;
+	}
+
+	public OpenApiProperties getOpenapi() {
+		return openapi;
 	}
 
 }
