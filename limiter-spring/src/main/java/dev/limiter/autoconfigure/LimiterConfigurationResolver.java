@@ -15,7 +15,7 @@ import dev.limiter.core.Budget;
 import dev.limiter.core.ConcurrencyBound;
 import dev.limiter.core.Window;
 import dev.limiter.core.guard.AuthGuardPolicy;
-import dev.limiter.servlet.PropertiesRouteResolver.RouteRule;
+import dev.limiter.routes.PropertiesRouteResolver.RouteRule;
 import dev.limiter.spring.BudgetOptions;
 import dev.limiter.spring.BudgetRegistry;
 import dev.limiter.spring.BudgetScope;

@@ -4,12 +4,12 @@ import java.security.Principal;
 import java.time.Clock;
 
 import dev.limiter.core.RateLimitStore;
+import dev.limiter.routes.PropertiesRouteResolver;
 import dev.limiter.servlet.AuthenticationCredentialIdentity;
 import dev.limiter.servlet.DefaultKeyResolver;
 import dev.limiter.servlet.DefaultRateLimitResponseWriter;
 import dev.limiter.servlet.JwtCredentialIdentity;
 import dev.limiter.servlet.OAuth2TokenCredentialIdentity;
-import dev.limiter.servlet.PropertiesRouteResolver;
 import dev.limiter.servlet.RateLimitFilter;
 import dev.limiter.servlet.SecurityContextPrincipals;
 import dev.limiter.spring.BudgetOptions;

@@ -7,7 +7,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 
 import dev.limiter.core.guard.AuthGuardPolicy;
-import dev.limiter.servlet.PropertiesRouteResolver.RouteRule;
+import dev.limiter.routes.PropertiesRouteResolver.RouteRule;
 import dev.limiter.spring.BudgetOptions;
 import dev.limiter.spring.BudgetRegistry;
 

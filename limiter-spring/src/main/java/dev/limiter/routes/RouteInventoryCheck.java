@@ -3,7 +3,7 @@ package dev.limiter.routes;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.limiter.servlet.PropertiesRouteResolver.RouteRule;
+import dev.limiter.routes.PropertiesRouteResolver.RouteRule;
 import dev.limiter.spring.BudgetRegistry;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;

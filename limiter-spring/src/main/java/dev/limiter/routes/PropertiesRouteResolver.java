@@ -1,4 +1,4 @@
-package dev.limiter.servlet;
+package dev.limiter.routes;
 
 import java.util.List;
 import java.util.Locale;

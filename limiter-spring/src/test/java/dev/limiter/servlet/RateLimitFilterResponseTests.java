@@ -33,11 +33,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The filter's HTTP contract, decided on one thread with a fixed clock: which responses a
- * shared cache may store (RFC 9111), the IETF fields of a concurrency refusal, and that
- * every lease comes back whichever way the request ends.
+ * Unit tests of the filter's responses, on mock requests, one thread and a fixed clock
+ * (no server, no Spring context; the HTTP tests are {@code RateLimitFilterTests} in the
+ * Boot 3 starter): which responses a shared cache may store (RFC 9111), the IETF fields
+ * of a concurrency refusal, and that every lease comes back whichever way the request
+ * ends.
  */
-class RateLimitFilterContractTests {
+class RateLimitFilterResponseTests {
 
 	// 2030-01-01T00:00:18Z: 42 s left in the minute
 	private static final Instant NOW = Instant.parse("2030-01-01T00:00:18Z");
