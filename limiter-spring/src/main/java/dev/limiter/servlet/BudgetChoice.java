@@ -21,16 +21,13 @@ final class BudgetChoice {
 
 	private static final Log logger = LogFactory.getLog(RateLimitFilter.class);
 
-	private final BudgetRegistry budgets;
-
 	private final List<BudgetSelector> selectors;
 
-	BudgetChoice(BudgetRegistry budgets, List<BudgetSelector> selectors) {
-		this.budgets = budgets;
+	BudgetChoice(List<BudgetSelector> selectors) {
 		this.selectors = List.copyOf(selectors);
 	}
 
-	Budget budgetFor(HttpServletRequest request, RoutePolicy route, CallerKey caller) {
+	Budget budgetFor(BudgetRegistry budgets, HttpServletRequest request, RoutePolicy route, CallerKey caller) {
 		if (!caller.authenticated()) {
 			return budgets.anonymousBudget();
 		}

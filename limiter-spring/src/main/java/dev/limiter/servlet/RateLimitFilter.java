@@ -3,6 +3,7 @@ package dev.limiter.servlet;
 import java.io.IOException;
 import java.time.Clock;
 import java.util.List;
+import java.util.function.Supplier;
 
 import dev.limiter.core.Budget;
 import dev.limiter.core.Decision;
@@ -17,6 +18,7 @@ import dev.limiter.spring.CallerKey;
 import dev.limiter.spring.KeyResolver;
 import dev.limiter.spring.RateLimitObserver;
 import dev.limiter.spring.RateLimitResponseWriter;
+import dev.limiter.spring.RateLimitRules;
 import dev.limiter.spring.RoutePolicy;
 import dev.limiter.spring.RouteResolver;
 import dev.limiter.web.OutageLog;
@@ -61,13 +63,12 @@ public class RateLimitFilter extends OncePerRequestFilter {
 
 	private final KeyResolver keyResolver;
 
-	private final RouteResolver routeResolver;
+	/** Budgets, options and routes: read once per request, replaced by a refresh. */
+	private final Supplier<RateLimitRules> rules;
 
 	private final BudgetChoice budgetChoice;
 
 	private final RateLimitResponseWriter responseWriter;
-
-	private final BudgetOptions options;
 
 	private final RateLimitObservers observers;
 
@@ -84,18 +85,31 @@ public class RateLimitFilter extends OncePerRequestFilter {
 	public RateLimitFilter(BudgetRegistry budgets, RateLimitStore store, Clock clock, KeyResolver keyResolver,
 			RouteResolver routeResolver, List<BudgetSelector> budgetSelectors, RateLimitResponseWriter responseWriter,
 			BudgetOptions options, List<RateLimitObserver> observers) {
+		this(fixed(new RateLimitRules(budgets, options, routeResolver)), store, clock, keyResolver, budgetSelectors,
+				responseWriter, observers);
+	}
+
+	/**
+	 * @param rules the budgets, options and routes in force, read once per request
+	 */
+	public RateLimitFilter(Supplier<RateLimitRules> rules, RateLimitStore store, Clock clock, KeyResolver keyResolver,
+			List<BudgetSelector> budgetSelectors, RateLimitResponseWriter responseWriter,
+			List<RateLimitObserver> observers) {
 		this.store = store;
 		this.clock = clock;
 		this.keyResolver = keyResolver;
-		this.routeResolver = routeResolver;
-		this.budgetChoice = new BudgetChoice(budgets, budgetSelectors);
+		this.rules = rules;
+		this.budgetChoice = new BudgetChoice(budgetSelectors);
 		this.responseWriter = responseWriter;
-		this.options = options;
 		this.observers = new RateLimitObservers(observers);
 		this.outageLog = new OutageLog(logger,
 				"Rate-limit store '" + store.name() + "' failed; admitting requests "
 						+ "uncounted until it answers again: ",
 				"Rate-limit store '" + store.name() + "' answers again; requests are counted");
+	}
+
+	private static Supplier<RateLimitRules> fixed(RateLimitRules rules) {
+		return () -> rules;
 	}
 
 	/**
@@ -123,7 +137,10 @@ public class RateLimitFilter extends OncePerRequestFilter {
 			continueAsyncDispatch(request, response, chain);
 			return;
 		}
-		RoutePolicy route = routeResolver.resolve(request);
+		// One read: this request is decided by these rules even if a refresh swaps them.
+		RateLimitRules rules = this.rules.get();
+		BudgetOptions options = rules.options();
+		RoutePolicy route = rules.routes().resolve(request);
 		if (route.exempt()) {
 			observers.exempt(route);
 			if (PendingVerdict.refused(request)) {
@@ -133,7 +150,7 @@ public class RateLimitFilter extends OncePerRequestFilter {
 			return;
 		}
 		CallerKey caller = keyResolver.resolve(request);
-		Budget budget = budgetChoice.budgetFor(request, route, caller);
+		Budget budget = budgetChoice.budgetFor(rules.budgets(), request, route, caller);
 		Decision decision;
 		long started = System.nanoTime();
 		try {

@@ -6,8 +6,8 @@ import dev.limiter.autoconfigure.LimiterSettings;
 import dev.limiter.autoconfigure.routes.LimiterRoutesAutoConfiguration;
 import dev.limiter.openapi.RateLimitOpenApiCustomizer;
 import dev.limiter.routes.RouteInventoryCheck;
-import dev.limiter.spring.BudgetRegistry;
 import dev.limiter.spring.BudgetSelector;
+import dev.limiter.spring.CurrentRateLimitRules;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -28,14 +28,14 @@ import org.springframework.context.annotation.Bean;
 @ConditionalOnClass(name = "org.springdoc.core.customizers.GlobalOpenApiCustomizer")
 @ConditionalOnLimiterEnabled
 @ConditionalOnProperty(prefix = "limiter.openapi", name = "enabled", matchIfMissing = true)
-@ConditionalOnBean({ RouteInventoryCheck.class, BudgetRegistry.class })
+@ConditionalOnBean({ RouteInventoryCheck.class, CurrentRateLimitRules.class })
 public class LimiterOpenApiAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	public RateLimitOpenApiCustomizer limiterOpenApiCustomizer(RouteInventoryCheck inventory, BudgetRegistry budgets,
-			LimiterSettings settings, ObjectProvider<BudgetSelector> selectors) {
-		return new RateLimitOpenApiCustomizer(inventory::inventory, () -> budgets, settings.headers().xRateLimit(),
+	public RateLimitOpenApiCustomizer limiterOpenApiCustomizer(RouteInventoryCheck inventory,
+			CurrentRateLimitRules rules, LimiterSettings settings, ObjectProvider<BudgetSelector> selectors) {
+		return new RateLimitOpenApiCustomizer(inventory::inventory, rules::budgets, settings.headers().xRateLimit(),
 				settings.headers().ietf(), selectors.orderedStream().findAny().isPresent());
 	}
 
