@@ -91,6 +91,10 @@ public class LimiterProperties {
 	 */
 	private DataSize maxRequestBody;
 
+	/** Budgets an application defines at run time. */
+	@NestedConfigurationProperty
+	private final BudgetDefinitionsProperties budgetDefinitions = new BudgetDefinitionsProperties();
+
 	/** The limits in the OpenAPI document (springdoc). */
 	@NestedConfigurationProperty
 	private final OpenApiProperties openapi = new OpenApiProperties();
@@ -206,6 +210,10 @@ public class LimiterProperties {
 
 	public FallbackProperties getFallback() {
 		return fallback;
+	}
+
+	public BudgetDefinitionsProperties getBudgetDefinitions() {
+		return budgetDefinitions;
 	}
 
 	public OpenApiProperties getOpenapi() {

@@ -6,12 +6,14 @@ import java.time.Clock;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.routes.PropertiesRouteResolver;
 import dev.limiter.servlet.AuthenticationCredentialIdentity;
+import dev.limiter.servlet.BudgetDefinitions;
 import dev.limiter.servlet.DefaultKeyResolver;
 import dev.limiter.servlet.DefaultRateLimitResponseWriter;
 import dev.limiter.servlet.JwtCredentialIdentity;
 import dev.limiter.servlet.OAuth2TokenCredentialIdentity;
 import dev.limiter.servlet.RateLimitFilter;
 import dev.limiter.servlet.SecurityContextPrincipals;
+import dev.limiter.spring.BudgetDefinitionSelector;
 import dev.limiter.spring.BudgetOptions;
 import dev.limiter.spring.BudgetRegistry;
 import dev.limiter.spring.BudgetSelector;
@@ -88,11 +90,19 @@ public class LimiterServletAutoConfiguration {
 				new RateLimitRules(budgets, options.getIfAvailable(settings::options), routeResolver));
 	}
 
+	/** The budgets {@link BudgetDefinitionSelector} beans define, cached and bounded. */
+	@Bean
+	@ConditionalOnMissingBean
+	public BudgetDefinitions limiterBudgetDefinitions(LimiterSettings settings,
+			ObjectProvider<BudgetDefinitionSelector> selectors) {
+		return new BudgetDefinitions(selectors.orderedStream().toList(), settings.maxBudgetDefinitions());
+	}
+
 	@Bean
 	@ConditionalOnMissingBean
 	public RateLimitFilter rateLimitFilter(LimiterSettings settings, CurrentRateLimitRules rules,
 			ObjectProvider<RateLimitStore> stores, @Qualifier(LimiterAutoConfiguration.CLOCK_BEAN_NAME) Clock clock,
-			KeyResolver keyResolver, ObjectProvider<BudgetSelector> budgetSelectors,
+			KeyResolver keyResolver, ObjectProvider<BudgetSelector> budgetSelectors, BudgetDefinitions definitions,
 			RateLimitResponseWriter responseWriter, ObjectProvider<RateLimitObserver> observers) {
 		RateLimitStore store = stores.getIfAvailable();
 		if (store == null) {
@@ -102,7 +112,7 @@ public class LimiterServletAutoConfiguration {
 					+ "configure a RedisConnectionFactory)");
 		}
 		return new RateLimitFilter(rules, store, clock, keyResolver, budgetSelectors.orderedStream().toList(),
-				responseWriter, observers.orderedStream().toList());
+				definitions, responseWriter, observers.orderedStream().toList());
 	}
 
 	@Bean(name = REGISTRATION_BEAN_NAME)

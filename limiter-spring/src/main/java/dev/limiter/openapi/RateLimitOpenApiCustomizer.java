@@ -47,7 +47,7 @@ public class RateLimitOpenApiCustomizer implements GlobalOpenApiCustomizer {
 	/** The problem body's schema, in {@code components.schemas}. */
 	public static final String PROBLEM_SCHEMA = "RateLimitProblem";
 
-	static final String VARIES_NOTE = "A BudgetSelector chooses the budget of an authenticated caller at run time: "
+	static final String VARIES_NOTE = "A BudgetSelector (or BudgetDefinitionSelector) chooses the budget of an authenticated caller at run time: "
 			+ "the bounds may vary per caller.";
 
 	private static final String TOO_MANY_REQUESTS = "429";

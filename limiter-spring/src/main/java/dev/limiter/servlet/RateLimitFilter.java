@@ -86,20 +86,21 @@ public class RateLimitFilter extends OncePerRequestFilter {
 			RouteResolver routeResolver, List<BudgetSelector> budgetSelectors, RateLimitResponseWriter responseWriter,
 			BudgetOptions options, List<RateLimitObserver> observers) {
 		this(fixed(new RateLimitRules(budgets, options, routeResolver)), store, clock, keyResolver, budgetSelectors,
-				responseWriter, observers);
+				BudgetDefinitions.NONE, responseWriter, observers);
 	}
 
 	/**
 	 * @param rules the budgets, options and routes in force, read once per request
+	 * @param definitions the budgets the application defines at run time
 	 */
 	public RateLimitFilter(Supplier<RateLimitRules> rules, RateLimitStore store, Clock clock, KeyResolver keyResolver,
-			List<BudgetSelector> budgetSelectors, RateLimitResponseWriter responseWriter,
+			List<BudgetSelector> budgetSelectors, BudgetDefinitions definitions, RateLimitResponseWriter responseWriter,
 			List<RateLimitObserver> observers) {
 		this.store = store;
 		this.clock = clock;
 		this.keyResolver = keyResolver;
 		this.rules = rules;
-		this.budgetChoice = new BudgetChoice(budgetSelectors);
+		this.budgetChoice = new BudgetChoice(budgetSelectors, definitions);
 		this.responseWriter = responseWriter;
 		this.observers = new RateLimitObservers(observers);
 		this.outageLog = new OutageLog(logger,
@@ -150,11 +151,13 @@ public class RateLimitFilter extends OncePerRequestFilter {
 			return;
 		}
 		CallerKey caller = keyResolver.resolve(request);
-		Budget budget = budgetChoice.budgetFor(rules.budgets(), request, route, caller);
+		BudgetChoice.Chosen chosen = budgetChoice.choose(rules.budgets(), request, route, caller);
+		Budget budget = chosen.budget();
 		Decision decision;
 		long started = System.nanoTime();
 		try {
-			decision = take(budget, RouteScopedKeys.counterKey(caller, route, options, budget.name()),
+			decision = take(budget,
+					chosen.counterKey(RouteScopedKeys.counterKey(caller, route, options, budget.name())),
 					route.expensive());
 		}
 		catch (StoreUnavailableException unavailable) {

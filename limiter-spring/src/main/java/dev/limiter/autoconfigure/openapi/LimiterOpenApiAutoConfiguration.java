@@ -6,6 +6,7 @@ import dev.limiter.autoconfigure.LimiterSettings;
 import dev.limiter.autoconfigure.routes.LimiterRoutesAutoConfiguration;
 import dev.limiter.openapi.RateLimitOpenApiCustomizer;
 import dev.limiter.routes.RouteInventoryCheck;
+import dev.limiter.spring.BudgetDefinitionSelector;
 import dev.limiter.spring.BudgetSelector;
 import dev.limiter.spring.CurrentRateLimitRules;
 
@@ -34,9 +35,11 @@ public class LimiterOpenApiAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	public RateLimitOpenApiCustomizer limiterOpenApiCustomizer(RouteInventoryCheck inventory,
-			CurrentRateLimitRules rules, LimiterSettings settings, ObjectProvider<BudgetSelector> selectors) {
+			CurrentRateLimitRules rules, LimiterSettings settings, ObjectProvider<BudgetSelector> selectors,
+			ObjectProvider<BudgetDefinitionSelector> definitions) {
 		return new RateLimitOpenApiCustomizer(inventory::inventory, rules::budgets, settings.headers().xRateLimit(),
-				settings.headers().ietf(), selectors.orderedStream().findAny().isPresent());
+				settings.headers().ietf(),
+				selectors.orderedStream().findAny().isPresent() || definitions.orderedStream().findAny().isPresent());
 	}
 
 }
