@@ -59,7 +59,7 @@ public class DefaultKeyResolver implements KeyResolver {
 	public CallerKey resolve(HttpServletRequest request) {
 		Principal principal = authenticatedPrincipal.apply(request);
 		if (principal == null) {
-			return CallerKey.anonymous(ADDRESS_PREFIX + addressKey(request.getRemoteAddr()));
+			return CallerKey.anonymous(addressCounterKey(request.getRemoteAddr()));
 		}
 		return identify(principal);
 	}
@@ -100,6 +100,16 @@ public class DefaultKeyResolver implements KeyResolver {
 	public static CallerKey principalKey(Principal principal) {
 		String name = principal.getName() == null ? "" : principal.getName();
 		return CallerKey.authenticated(PRINCIPAL_PREFIX + Sha256.base64Url(name), principal);
+	}
+
+	/**
+	 * The counter key a request without a credential from {@code remoteAddress} is
+	 * counted by ({@code a:} + the address): for a {@link CredentialIdentity} that counts
+	 * a credential as the address it belongs to (a trial token as the address that minted
+	 * it, say).
+	 */
+	public static String addressCounterKey(String remoteAddress) {
+		return ADDRESS_PREFIX + addressKey(remoteAddress);
 	}
 
 	/**
