@@ -1,16 +1,20 @@
-package dev.limiter.core.guard;
+package dev.limiter.resilience;
 
 import java.time.Duration;
 
 import dev.limiter.core.Budget;
 import dev.limiter.core.Decision;
-import dev.limiter.core.FailOpenRateLimitStore;
 import dev.limiter.core.KeyState;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStoreException;
 import dev.limiter.core.StoreModeListener;
 import dev.limiter.core.contract.ForwardingRateLimitStore;
+import dev.limiter.core.guard.AuthGuardPolicy;
+import dev.limiter.core.guard.AuthGuardStore;
+import dev.limiter.core.guard.GuardAdmission;
+import dev.limiter.core.guard.StoreBackedAuthGuardStore;
 import dev.limiter.core.internal.InMemoryRateLimitStore;
+import dev.limiter.resilience.FailOpenRateLimitStore;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -1,4 +1,4 @@
-package dev.limiter.guard;
+package dev.limiter.resilience;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;

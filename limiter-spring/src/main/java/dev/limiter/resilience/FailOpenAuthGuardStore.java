@@ -1,4 +1,4 @@
-package dev.limiter.core.guard;
+package dev.limiter.resilience;
 
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -6,13 +6,19 @@ import java.util.concurrent.CompletionStage;
 
 import dev.limiter.core.Lease;
 import dev.limiter.core.RateLimitStoreException;
+import dev.limiter.core.guard.AuthGuardPolicy;
+import dev.limiter.core.guard.AuthGuardStore;
+import dev.limiter.core.guard.GuardState;
+import dev.limiter.core.guard.PendingReservation;
+import dev.limiter.core.guard.StoreBackedAuthGuardStore;
 import dev.limiter.core.internal.InMemoryRateLimitStore;
 
 /**
- * The guard's counterpart of {@link dev.limiter.core.FailOpenRateLimitStore}: asks the
- * authoritative guard store while it answers, and an in-process one (same rules, bounded
- * keys) when it throws; answers from the fallback are marked degraded. A reservation is
- * always settled where it was taken: the fallback's leases name it as their issuer.
+ * The guard's counterpart of {@link FailOpenRateLimitStore}: asks the authoritative guard
+ * store while it answers, and an in-process one (same rules, bounded keys) when it
+ * throws; answers from the fallback are marked degraded. A reservation is always settled
+ * where it was taken: the fallback's leases name it as their issuer. Part of the
+ * {@link FailurePolicy}.
  */
 public final class FailOpenAuthGuardStore implements AuthGuardStore {
 

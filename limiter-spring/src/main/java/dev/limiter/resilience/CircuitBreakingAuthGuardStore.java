@@ -1,4 +1,4 @@
-package dev.limiter.guard;
+package dev.limiter.resilience;
 
 import java.util.Objects;
 import java.util.concurrent.CompletionStage;
@@ -7,7 +7,6 @@ import dev.limiter.core.Lease;
 import dev.limiter.core.guard.AuthGuardStore;
 import dev.limiter.core.guard.GuardState;
 import dev.limiter.core.guard.PendingReservation;
-import dev.limiter.resilience.StoreCircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 
 /**

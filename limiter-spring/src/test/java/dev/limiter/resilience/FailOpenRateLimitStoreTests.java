@@ -1,4 +1,4 @@
-package dev.limiter.core;
+package dev.limiter.resilience;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -8,6 +8,16 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
+import dev.limiter.core.Budget;
+import dev.limiter.core.Decision;
+import dev.limiter.core.KeyState;
+import dev.limiter.core.Lease;
+import dev.limiter.core.RateLimitStore;
+import dev.limiter.core.RateLimitStoreException;
+import dev.limiter.core.StoreMode;
+import dev.limiter.core.StoreModeListener;
+import dev.limiter.core.StoreNotCalledException;
+import dev.limiter.core.StoreUnavailableException;
 import dev.limiter.core.internal.InMemoryRateLimitStore;
 import org.junit.jupiter.api.Test;
 
@@ -17,6 +27,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class FailOpenRateLimitStoreTests {
 
 	private static final long T0 = 1_699_999_200_000L;
+
+	private static final long LEASE_T0 = T0;
+
+	private static final Budget LEASED_FOR_BINDING = Budget.builder("leased")
+		.window("minute", 100, Duration.ofMinutes(1))
+		.concurrency(1, Duration.ofSeconds(30))
+		.build();
 
 	private static final Budget ANONYMOUS = Budget.builder("anonymous")
 		.window("minute", 60, Duration.ofMinutes(1))
@@ -308,6 +325,24 @@ class FailOpenRateLimitStoreTests {
 			events.add("recovered:" + store);
 		}
 
+	}
+
+	@Test
+	void takeWhenThroughFailOpenStoreShouldBindTheLeaseToTheAnsweringStore() {
+		InMemoryRateLimitStore authoritative = new InMemoryRateLimitStore(100);
+		FailOpenRateLimitStore store = new FailOpenRateLimitStore(authoritative, 100, b -> false, 1_000,
+				new StoreModeListener() {
+					@Override
+					public void degraded(String name, Throwable cause) {
+					}
+
+					@Override
+					public void recovered(String name) {
+					}
+				});
+
+		assertThat(store.take(LEASED_FOR_BINDING, "a", 1, true, LEASE_T0).lease().orElseThrow().issuer())
+			.isSameAs(authoritative);
 	}
 
 }

@@ -1,17 +1,28 @@
-package dev.limiter.core;
+package dev.limiter.resilience;
 
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 
+import dev.limiter.core.Budget;
+import dev.limiter.core.Decision;
+import dev.limiter.core.KeyState;
+import dev.limiter.core.Lease;
+import dev.limiter.core.RateLimitStore;
+import dev.limiter.core.StoreMode;
+import dev.limiter.core.StoreModeListener;
+import dev.limiter.core.StoreNotCalledException;
+import dev.limiter.core.StoreUnavailableException;
 import dev.limiter.core.internal.InMemoryRateLimitStore;
 
 /**
  * Fail open, degraded and loud: decides with the authoritative store while it answers,
  * and with an in-process fallback (the same arithmetic, bounded keys) when it throws.
- * Fallback decisions are marked {@link Decision#degraded()}. Budgets that must fail
- * closed get a {@link StoreUnavailableException} instead.
+ * Fallback decisions are marked {@link Decision#degraded()}; when even the fallback
+ * fails, the request is admitted {@link FailurePolicy#uncounted uncounted}. Budgets that
+ * must fail closed get a {@link StoreUnavailableException} instead. Part of the
+ * {@link FailurePolicy}.
  *
  * <p>
  * The authoritative store is expected to bound its own latency (a timeout, a circuit
@@ -92,9 +103,8 @@ public final class FailOpenRateLimitStore implements RateLimitStore {
 			Decision decision = authoritative.take(budget, key, cost, expensive, nowMillis);
 			if (decision.allowed()) {
 				// Only an admission proves the store answered: a refusal may come from a
-				// decorator's local
-				// memory of keys over their limit (no store call at all), which must not
-				// end an outage.
+				// decorator's local memory of keys over their limit (no store call at
+				// all), which must not end an outage.
 				succeeded(call);
 			}
 			return decision.withLeaseIssuedBy(authoritative);
@@ -109,7 +119,7 @@ public final class FailOpenRateLimitStore implements RateLimitStore {
 			}
 			catch (RuntimeException fallbackFailure) {
 				fallbackFailure.addSuppressed(failure);
-				return uncounted(budget, key, nowMillis);
+				return FailurePolicy.uncounted(budget, nowMillis);
 			}
 		}
 	}
@@ -192,18 +202,6 @@ public final class FailOpenRateLimitStore implements RateLimitStore {
 		if (degradedSinceCall.compareAndSet(-1, call)) {
 			listener.degraded(authoritative.name(), failure);
 		}
-	}
-
-	/**
-	 * Even the fallback failed: admit, say so, and count nothing (fail open, never a
-	 * 500).
-	 */
-	private static Decision uncounted(Budget budget, String key, long nowMillis) {
-		java.util.List<BoundVerdict> verdicts = new java.util.ArrayList<>();
-		for (Window w : budget.windows()) {
-			verdicts.add(BoundVerdict.window(w, 0, w.resetAt(nowMillis), false));
-		}
-		return Decision.of(budget.name(), nowMillis, verdicts, null).asDegraded().asUncounted();
 	}
 
 }

@@ -14,7 +14,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.limiter.core.Budget;
 import dev.limiter.core.Decision;
-import dev.limiter.core.FailOpenRateLimitStore;
 import dev.limiter.core.KeyState;
 import dev.limiter.core.Lease;
 import dev.limiter.core.RateLimitStore;
@@ -70,8 +69,8 @@ class OutageLoggingTests {
 			}
 		});
 		RecordingListener recording = new RecordingListener();
-		FailOpenRateLimitStore store = new StoreFailover(breaker, 10_000, Set.of(),
-				List.of(recording, new LoggingStoreModeListener()))
+		FailOpenRateLimitStore store = new FailurePolicy(breaker, 10_000, Set.of(),
+				List.of(recording, OutageLog.storeModes()))
 			.protect(remote);
 		int before = output.getAll().length();
 
@@ -131,7 +130,7 @@ class OutageLoggingTests {
 					.waitDurationInOpenState(Duration.ofMinutes(1))
 					.build());
 		RecordingListener recording = new RecordingListener();
-		FailOpenRateLimitStore store = new StoreFailover(breaker, 10_000, Set.of(), List.of(recording)).protect(remote);
+		FailOpenRateLimitStore store = new FailurePolicy(breaker, 10_000, Set.of(), List.of(recording)).protect(remote);
 		remote.down = true;
 		for (int i = 0; i < 5; i++) {
 			store.take(BUDGET, "a", 1, false, System.currentTimeMillis());
