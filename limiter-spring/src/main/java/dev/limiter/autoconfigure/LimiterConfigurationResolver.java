@@ -68,9 +68,11 @@ public final class LimiterConfigurationResolver {
 		return new LimiterSettings(budgets(properties, effective), options(properties, effective),
 				routes(properties, effective), store, required("headers", properties.getHeaders()),
 				properties.getInventory().isStrict(), memoryMaxKeys, fallbackMaxKeys, failClosed(effective),
-				properties.getRedis().getKeyPrefix(), redisTimeout, properties.getAuthGuard().isEnabled()
-						? Optional.of(authGuard(properties.getAuthGuard())) : Optional.empty(),
-				maxRequestBody(properties));
+				properties.getRedis().getKeyPrefix(), redisTimeout,
+				properties.getAuthGuard().isEnabled() ? Optional.of(authGuard(properties.getAuthGuard()))
+						: Optional.empty(),
+				maxRequestBody(properties),
+				atLeastOne("budget-definitions.max-cached", properties.getBudgetDefinitions().getMaxCached()));
 	}
 
 	private static OptionalLong maxRequestBody(LimiterProperties properties) {
