@@ -21,7 +21,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * windows are remembered: a request that needs a concurrency lease still asks the store,
  * since leases come and go. A request from a clock that went back behind the refusal it
  * would repeat asks the store too. {@link #reset} forgets the key, also when the reset
- * races a decision of the same key.
+ * races a decision of the same key. The admission that leaves a window at 0 is remembered
+ * like a refusal, and an answer with room that arrives after it (sent earlier, by a
+ * concurrent request) does not make it forgotten: refusals after exhaustion cost the
+ * store nothing at any concurrency, past the requests already on their way.
  *
  * <p>
  * Bounded: at most {@code maxEntries}; when full, entries whose windows have reset are
@@ -149,16 +152,18 @@ public final class OverLimitRememberingStore implements RateLimitStore {
 	}
 
 	/**
-	 * Remembers the key if a window has nothing left, else forgets it.
+	 * Remembers the key if a window has nothing left: the refusal that followed, and the
+	 * admission that took the last unit alike. An answer with room never forgets a
+	 * remembered window: until that window resets no count of the key can move (only a
+	 * {@link #reset}, which forgets by itself), so such an answer left the store before
+	 * the one that exhausted it and merely arrived after it (concurrent requests), and
+	 * forgetting on it would send the refusals that follow back to the store.
 	 * @return whether the key is now remembered
 	 */
 	private boolean learn(Budget budget, String key, Decision decision) {
 		// The common case (room left) is decided without allocating: it is on every
 		// admission's path.
 		if (!decision.anyWindowExhausted()) {
-			if (!entries.isEmpty()) {
-				entries.remove(new Id(budget.name(), key));
-			}
 			return false;
 		}
 		Id id = new Id(budget.name(), key);
@@ -175,9 +180,6 @@ public final class OverLimitRememberingStore implements RateLimitStore {
 			}
 		}
 		if (!exhausted) {
-			if (!entries.isEmpty()) {
-				entries.remove(id);
-			}
 			return false;
 		}
 		long now = decision.decidedAtMillis();
