@@ -10,8 +10,10 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Remembers, per (budget, key), a window that the store reported exhausted, and refuses
  * later requests of that key itself, without asking the store (a Redis round trip, or the
- * in-memory store's lock), until the earliest reset among the budget's windows. Wraps any
- * store; the auto-configuration wraps the store it builds once.
+ * in-memory store's lock), until the earliest moment one of the budget's windows would
+ * answer otherwise ({@link BoundVerdict#retryAtMillis()}: a fixed window's reset; for a
+ * sliding window or a token bucket, when room for one unit comes back or its remaining
+ * grows). Wraps any store; the auto-configuration wraps the store it builds once.
  *
  * <p>
  * Exact: while one window has nothing left, no request of that key can be admitted
@@ -19,12 +21,15 @@ import java.util.concurrent.atomic.AtomicLong;
  * not count refusals, the only ones remembered); the remembered window verdicts stay what
  * the store would answer, and {@link Decision#of} turns them into the same decision. Only
  * windows are remembered: a request that needs a concurrency lease still asks the store,
- * since leases come and go. A request from a clock that went back behind the refusal it
- * would repeat asks the store too. {@link #reset} forgets the key, also when the reset
- * races a decision of the same key. The admission that leaves a window at 0 is remembered
- * like a refusal, and an answer with room that arrives after it (sent earlier, by a
- * concurrent request) does not make it forgotten: refusals after exhaustion cost the
- * store nothing at any concurrency, past the requests already on their way.
+ * since leases come and go; nor is a request of a budget with a sliding window or a token
+ * bucket that costs more than one unit, or what such a request learnt, since their room
+ * for several units comes back later than for one. A request from a clock that went back
+ * behind the refusal it would repeat asks the store too. {@link #reset} forgets the key,
+ * also when the reset races a decision of the same key. The admission that leaves a
+ * window at 0 is remembered like a refusal, and an answer with room that arrives after it
+ * (sent earlier, by a concurrent request) does not make it forgotten: refusals after
+ * exhaustion cost the store nothing at any concurrency, past the requests already on
+ * their way.
  *
  * <p>
  * Bounded: at most {@code maxEntries}; when full, entries whose windows have reset are
@@ -83,7 +88,7 @@ public final class OverLimitRememberingStore implements RateLimitStore {
 		long resetsBefore = resets.get();
 		Decision decision = store.take(budget, key, cost, expensive, nowMillis);
 		// Only what this decision remembered can outlive a reset that overlapped it.
-		if (learn(budget, key, decision) && resets.get() != resetsBefore) {
+		if (learn(budget, key, cost, decision) && resets.get() != resetsBefore) {
 			entries.remove(new Id(budget.name(), key));
 		}
 		return decision;
@@ -138,7 +143,9 @@ public final class OverLimitRememberingStore implements RateLimitStore {
 			entries.remove(id, entry);
 			return null;
 		}
-		if (nowMillis < entry.seenAtMillis) {
+		if (nowMillis < entry.seenAtMillis || (cost != 1 && !budget.allFixed())) {
+			// A sliding window or a token bucket frees room for a larger cost later than
+			// for one unit: only the store knows when.
 			return null;
 		}
 		if (cost == 1) {
@@ -160,9 +167,16 @@ public final class OverLimitRememberingStore implements RateLimitStore {
 	 * forgetting on it would send the refusals that follow back to the store.
 	 * @return whether the key is now remembered
 	 */
-	private boolean learn(Budget budget, String key, Decision decision) {
+	private boolean learn(Budget budget, String key, long cost, Decision decision) {
 		// The common case (room left) is decided without allocating: it is on every
-		// admission's path.
+		// admission's path. A sliding window's or a token bucket's verdict tells when one
+		// unit would be admitted only when it was decided for one unit.
+		if (cost != 1 && !budget.allFixed()) {
+			if (!entries.isEmpty()) {
+				entries.remove(new Id(budget.name(), key));
+			}
+			return false;
+		}
 		if (!decision.anyWindowExhausted()) {
 			return false;
 		}
@@ -176,7 +190,9 @@ public final class OverLimitRememberingStore implements RateLimitStore {
 				// copy.
 				windows.add(v.withRefused(v.remaining() < 1));
 				exhausted |= v.remaining() == 0;
-				validUntil = Math.min(validUntil, v.resetAtMillis());
+				// The first moment any window answers otherwise: its reset for a fixed
+				// window, earlier for a sliding window or a token bucket.
+				validUntil = Math.min(validUntil, v.retryAtMillis());
 			}
 		}
 		if (!exhausted) {

@@ -15,6 +15,7 @@ import dev.limiter.core.Budget;
 import dev.limiter.core.ConcurrencyBound;
 import dev.limiter.core.InvalidValueException;
 import dev.limiter.core.Window;
+import dev.limiter.core.WindowAlgorithm;
 import dev.limiter.core.guard.AuthGuardPolicy;
 import dev.limiter.redis.RedisRateLimitStore;
 import dev.limiter.routes.PropertiesRouteResolver.RouteRule;
@@ -67,9 +68,11 @@ public final class LimiterConfigurationResolver {
 		return new LimiterSettings(budgets(properties, effective), options(properties, effective),
 				routes(properties, effective), store, required("headers", properties.getHeaders()),
 				properties.getInventory().isStrict(), memoryMaxKeys, fallbackMaxKeys, failClosed(effective),
-				properties.getRedis().getKeyPrefix(), redisTimeout, properties.getAuthGuard().isEnabled()
-						? Optional.of(authGuard(properties.getAuthGuard())) : Optional.empty(),
-				maxRequestBody(properties));
+				properties.getRedis().getKeyPrefix(), redisTimeout,
+				properties.getAuthGuard().isEnabled() ? Optional.of(authGuard(properties.getAuthGuard()))
+						: Optional.empty(),
+				maxRequestBody(properties),
+				atLeastOne("budget-definitions.max-cached", properties.getBudgetDefinitions().getMaxCached()));
 	}
 
 	private static OptionalLong maxRequestBody(LimiterProperties properties) {
@@ -187,7 +190,11 @@ public final class LimiterConfigurationResolver {
 	private static Window window(String at, String name, WindowProperties properties) {
 		long limit = required(at + ".limit", properties == null ? null : properties.getLimit());
 		Duration duration = required(at + ".duration", properties.getDuration());
-		Window window = core(at, () -> Window.of(name, limit, duration));
+		String value = properties.getAlgorithm();
+		WindowAlgorithm algorithm = (value == null) ? WindowAlgorithm.FIXED_WINDOW
+				: core(at, () -> WindowAlgorithm.fromValue(value.trim()));
+		Window window = core(at,
+				() -> new Window(name, limit, duration, algorithm, properties.getBurst(), properties.getResolution()));
 		if (window.durationMillis() % 1000 != 0) {
 			// RateLimit-Policy's w, X-RateLimit-Window and Retry-After speak whole
 			// seconds only
@@ -257,6 +264,9 @@ public final class LimiterConfigurationResolver {
 				case NAME -> "";
 				case LIMIT -> "limit";
 				case DURATION -> "duration";
+				case ALGORITHM -> "algorithm";
+				case BURST -> "burst";
+				case RESOLUTION -> "resolution";
 			};
 		}
 		if (field instanceof Budget.Field budget) {

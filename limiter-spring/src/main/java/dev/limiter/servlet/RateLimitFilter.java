@@ -3,6 +3,7 @@ package dev.limiter.servlet;
 import java.io.IOException;
 import java.time.Clock;
 import java.util.List;
+import java.util.function.Supplier;
 
 import dev.limiter.core.Budget;
 import dev.limiter.core.Decision;
@@ -19,6 +20,7 @@ import dev.limiter.spring.CallerKey;
 import dev.limiter.spring.KeyResolver;
 import dev.limiter.spring.RateLimitObserver;
 import dev.limiter.spring.RateLimitResponseWriter;
+import dev.limiter.spring.RateLimitRules;
 import dev.limiter.spring.RoutePolicy;
 import dev.limiter.spring.RouteResolver;
 import dev.limiter.web.PendingVerdict;
@@ -62,13 +64,12 @@ public class RateLimitFilter extends OncePerRequestFilter {
 
 	private final KeyResolver keyResolver;
 
-	private final RouteResolver routeResolver;
+	/** Budgets, options and routes: read once per request, replaced by a refresh. */
+	private final Supplier<RateLimitRules> rules;
 
 	private final BudgetChoice budgetChoice;
 
 	private final RateLimitResponseWriter responseWriter;
-
-	private final BudgetOptions options;
 
 	private final RateLimitObservers observers;
 
@@ -85,17 +86,31 @@ public class RateLimitFilter extends OncePerRequestFilter {
 	public RateLimitFilter(BudgetRegistry budgets, RateLimitStore store, Clock clock, KeyResolver keyResolver,
 			RouteResolver routeResolver, List<BudgetSelector> budgetSelectors, RateLimitResponseWriter responseWriter,
 			BudgetOptions options, List<RateLimitObserver> observers) {
+		this(fixed(new RateLimitRules(budgets, options, routeResolver)), store, clock, keyResolver, budgetSelectors,
+				BudgetDefinitions.NONE, responseWriter, observers);
+	}
+
+	/**
+	 * @param rules the budgets, options and routes in force, read once per request
+	 * @param definitions the budgets the application defines at run time
+	 */
+	public RateLimitFilter(Supplier<RateLimitRules> rules, RateLimitStore store, Clock clock, KeyResolver keyResolver,
+			List<BudgetSelector> budgetSelectors, BudgetDefinitions definitions, RateLimitResponseWriter responseWriter,
+			List<RateLimitObserver> observers) {
 		this.store = store;
 		this.clock = clock;
 		this.keyResolver = keyResolver;
-		this.routeResolver = routeResolver;
-		this.budgetChoice = new BudgetChoice(budgets, budgetSelectors);
+		this.rules = rules;
+		this.budgetChoice = new BudgetChoice(budgetSelectors, definitions);
 		this.responseWriter = responseWriter;
-		this.options = options;
 		this.observers = new RateLimitObservers(observers);
 		this.outageLog = new OutageLog(logger,
 				"Rate-limit store '{store}' failed; admitting requests uncounted until it answers again: ",
 				"Rate-limit store '{store}' answers again; requests are counted");
+	}
+
+	private static Supplier<RateLimitRules> fixed(RateLimitRules rules) {
+		return () -> rules;
 	}
 
 	/**
@@ -123,7 +138,10 @@ public class RateLimitFilter extends OncePerRequestFilter {
 			continueAsyncDispatch(request, response, chain);
 			return;
 		}
-		RoutePolicy route = routeResolver.resolve(request);
+		// One read: this request is decided by these rules even if a refresh swaps them.
+		RateLimitRules rules = this.rules.get();
+		BudgetOptions options = rules.options();
+		RoutePolicy route = rules.routes().resolve(request);
 		if (route.exempt()) {
 			observers.exempt(route);
 			if (PendingVerdict.refused(request)) {
@@ -133,11 +151,13 @@ public class RateLimitFilter extends OncePerRequestFilter {
 			return;
 		}
 		CallerKey caller = keyResolver.resolve(request);
-		Budget budget = budgetChoice.budgetFor(request, route, caller);
+		BudgetChoice.Chosen chosen = budgetChoice.choose(rules.budgets(), request, route, caller);
+		Budget budget = chosen.budget();
 		Decision decision;
 		long started = System.nanoTime();
 		try {
-			decision = take(budget, RouteScopedKeys.counterKey(caller, route, options, budget.name()),
+			decision = take(budget,
+					chosen.counterKey(RouteScopedKeys.counterKey(caller, route, options, budget.name())),
 					route.expensive());
 		}
 		catch (StoreUnavailableException unavailable) {

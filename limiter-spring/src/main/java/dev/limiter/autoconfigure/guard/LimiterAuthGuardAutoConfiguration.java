@@ -68,9 +68,7 @@ public class LimiterAuthGuardAutoConfiguration {
 					+ "bean provides; the authentication guard counts in the limiter's store");
 		}
 		AuthGuardPolicy policy = settings.authGuard().orElseGet(AuthGuardPolicy::defaults);
-		// the guard's store is built beside the limiter's, in the one place that knows
-		// the
-		// stack
+		// built beside the limiter's store, by the one class that knows the stack
 		return new AuthGuard(StoreStack.guard(store, policy, failurePolicies.getIfAvailable()), policy);
 	}
 

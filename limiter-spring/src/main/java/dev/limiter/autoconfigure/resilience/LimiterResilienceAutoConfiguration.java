@@ -35,7 +35,9 @@ import org.springframework.core.env.Environment;
  * {@code limiter.degraded} and {@code limiter.fallback.keys} gauges of the
  * {@link FailOpenRateLimitStore}.
  */
-@AutoConfiguration(before = LimiterAutoConfiguration.class)
+@AutoConfiguration(before = LimiterAutoConfiguration.class,
+		afterName = { LimiterResilienceAutoConfiguration.RESILIENCE4J_BOOT3_CIRCUIT_BREAKER,
+				LimiterResilienceAutoConfiguration.RESILIENCE4J_BOOT4_CIRCUIT_BREAKER })
 @ConditionalOnLimiterEnabled
 @Import(LimiterSettingsConfiguration.class)
 public class LimiterResilienceAutoConfiguration {
@@ -45,6 +47,18 @@ public class LimiterResilienceAutoConfiguration {
 	 * {@code resilience4j.circuitbreaker.instances.<name>.*} and meters.
 	 */
 	public static final String BREAKER_NAME = "limiter";
+
+	/**
+	 * resilience4j-spring-boot3's circuit breaker auto-configuration: it defines the
+	 * {@link CircuitBreakerRegistry} that the conditions below look for, so this one runs
+	 * after it.
+	 */
+	static final String RESILIENCE4J_BOOT3_CIRCUIT_BREAKER = "io.github.resilience4j.springboot3.circuitbreaker.autoconfigure.CircuitBreakerAutoConfiguration";
+
+	/**
+	 * resilience4j-spring-boot4's twin of {@link #RESILIENCE4J_BOOT3_CIRCUIT_BREAKER}.
+	 */
+	static final String RESILIENCE4J_BOOT4_CIRCUIT_BREAKER = "io.github.resilience4j.springboot.circuitbreaker.autoconfigure.CircuitBreakerAutoConfiguration";
 
 	/**
 	 * Name of the limiter's circuit breaker bean; define one with this name to replace
