@@ -21,6 +21,7 @@ import dev.limiter.guard.AuthGuardFilter;
 import dev.limiter.guard.AuthenticationOutcomeFilter;
 import dev.limiter.guard.AuthenticationOutcomeListener;
 import dev.limiter.guard.CircuitBreakingAuthGuardStore;
+import dev.limiter.guard.GuardEvents;
 import dev.limiter.resilience.CircuitBreakingRateLimitStore;
 import dev.limiter.resilience.StoreCircuitBreaker;
 import dev.limiter.servlet.RateLimitFilter;
@@ -111,8 +112,8 @@ public class LimiterAuthGuardAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	public AuthGuardFilter authGuardFilter(AuthGuard guard,
-			@Qualifier(LimiterAutoConfiguration.CLOCK_BEAN_NAME) Clock clock) {
-		return new AuthGuardFilter(guard, clock);
+			@Qualifier(LimiterAutoConfiguration.CLOCK_BEAN_NAME) Clock clock, ObjectProvider<GuardEvents> events) {
+		return new AuthGuardFilter(guard, clock, events.getIfAvailable(() -> GuardEvents.NONE));
 	}
 
 	@Bean(name = REGISTRATION_BEAN_NAME)
