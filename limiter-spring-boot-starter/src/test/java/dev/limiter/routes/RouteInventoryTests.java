@@ -69,6 +69,38 @@ class RouteInventoryTests {
 	}
 
 	@Test
+	void strictInventoryWhenAnExpensiveRouteHasNoConcurrencyBoundShouldFailNamingRouteAndBudget() {
+		runner.withPropertyValues("limiter.inventory.strict=true", "limiter.routes[1].pattern=/forgotten",
+				"limiter.routes[2].pattern=/orders/{id}", "limiter.routes[2].methods=POST",
+				"limiter.budgets.reports.windows.minute.limit=10", "limiter.budgets.reports.windows.minute.duration=1m",
+				"limiter.routes[0].budget=reports", "limiter.routes[0].expensive=true")
+			.run(context -> {
+				assertThat(context).hasFailed();
+				RouteInventoryException failure = (RouteInventoryException) rootCause(context.getStartupFailure());
+				assertThat(failure.getProblems()).containsExactly(
+						"handler GET /covered (RouteInventoryTests.InventoryController#covered) is expensive, but its "
+								+ "budget 'reports' has no concurrency bound: its requests take no lease (set "
+								+ "limiter.budgets.reports.concurrency)");
+			});
+	}
+
+	@Test
+	void inventoryWhenAnExpensiveRouteHasNoConcurrencyBoundShouldMarkItAndWarn(CapturedOutput output) {
+		runner
+			.withPropertyValues("limiter.budgets.reports.windows.minute.limit=10",
+					"limiter.budgets.reports.windows.minute.duration=1m", "limiter.routes[0].budget=reports",
+					"limiter.routes[0].expensive=true")
+			.run(context -> {
+				assertThat(context).hasNotFailed();
+				RouteInventory inventory = context.getBean(RouteInventoryCheck.class).inventory();
+				assertThat(inventory.expensiveWithoutConcurrency()).extracting(RouteInventory.Entry::pattern)
+					.containsExactly("/covered");
+			});
+		assertThat(output).containsPattern("GET +/covered +.* +reports, expensive WITHOUT A CONCURRENCY BOUND");
+		assertThat(output).contains("WARN").contains("budget 'reports' has no concurrency bound");
+	}
+
+	@Test
 	void inventoryWhenNotStrictShouldStartAndLogEveryHandlerOnce(CapturedOutput output) {
 		runner.run(context -> {
 			assertThat(context).hasNotFailed();

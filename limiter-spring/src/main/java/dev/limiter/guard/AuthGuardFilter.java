@@ -8,7 +8,7 @@ import dev.limiter.core.RequestStoreTime;
 import dev.limiter.core.guard.AuthGuard;
 import dev.limiter.core.guard.GuardAdmission;
 import dev.limiter.core.guard.PendingAdmission;
-import dev.limiter.web.OutageLog;
+import dev.limiter.resilience.OutageLog;
 import dev.limiter.web.PendingVerdict;
 import dev.limiter.web.ProblemResponse;
 import dev.limiter.web.RequestEnd;
@@ -58,6 +58,8 @@ public class AuthGuardFilter extends OncePerRequestFilter {
 	private final AuthGuard guard;
 
 	private final Clock clock;
+
+	private static final String GUARD_STORE = "guard";
 
 	private final OutageLog outageLog = new OutageLog(logger,
 			"Authentication guard: the store failed; admitting lookups unguarded until it answers again: ",
@@ -123,6 +125,13 @@ public class AuthGuardFilter extends OncePerRequestFilter {
 			request.setAttribute(PendingVerdict.ATTRIBUTE, verdict);
 			passedOn = new VerdictGatedResponse(response, verdict);
 		}
+		// A 401 is counted as it is set, before it can reach the client: the client's
+		// next guess then finds it counted on this instance.
+		passedOn = new FailureFirstResponse(passedOn, () -> {
+			if (!attempt.authenticated()) {
+				settle(attempt, HttpServletResponse.SC_UNAUTHORIZED, true);
+			}
+		});
 		LookupAttempt outer = LookupAttempt.current();
 		LookupAttempt.bind(attempt);
 		boolean completed = false;
@@ -212,12 +221,12 @@ public class AuthGuardFilter extends OncePerRequestFilter {
 
 	private void noteStoreAnswered(boolean degraded) {
 		if (!degraded) {
-			outageLog.answered();
+			outageLog.recovered(GUARD_STORE);
 		}
 	}
 
 	private void noteStoreFailed(RuntimeException ex) {
-		outageLog.failed(ex.getClass().getName());
+		outageLog.degraded(GUARD_STORE, ex);
 	}
 
 	/**

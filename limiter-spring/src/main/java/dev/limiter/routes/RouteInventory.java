@@ -20,6 +20,14 @@ public record RouteInventory(List<Entry> entries, List<String> deadRules) {
 		deadRules = List.copyOf(deadRules);
 	}
 
+	/**
+	 * Handlers marked expensive whose budget has no concurrency bound: their requests
+	 * take no lease, so nothing bounds how many run at once.
+	 */
+	public List<Entry> expensiveWithoutConcurrency() {
+		return entries.stream().filter(Entry::expensiveWithoutConcurrency).toList();
+	}
+
 	/** Handlers that fall to the default budget because nothing was written for them. */
 	public List<Entry> implicitDefaults() {
 		return entries.stream().filter(entry -> entry.source() == RouteSource.DEFAULT).toList();
@@ -37,12 +45,25 @@ public record RouteInventory(List<Entry> entries, List<String> deadRules) {
 	 * @param exempt whether requests are not limited
 	 * @param reason why an exempt handler is exempt
 	 * @param source where the policy was written
+	 * @param unbounded whether the handler is expensive on a budget without a concurrency
+	 * bound (its requests take no lease)
 	 */
 	public record Entry(List<String> methods, String pattern, String handler, String budget, boolean expensive,
-			boolean exempt, String reason, RouteSource source) {
+			boolean exempt, String reason, RouteSource source, boolean unbounded) {
 
 		public Entry {
 			methods = List.copyOf(methods);
+		}
+
+		/** An entry whose budget bounds its concurrency if it is expensive. */
+		public Entry(List<String> methods, String pattern, String handler, String budget, boolean expensive,
+				boolean exempt, String reason, RouteSource source) {
+			this(methods, pattern, handler, budget, expensive, exempt, reason, source, false);
+		}
+
+		/** Expensive, yet no lease is taken: the budget has no concurrency bound. */
+		public boolean expensiveWithoutConcurrency() {
+			return expensive && !exempt && unbounded;
 		}
 
 		String methodsLabel() {
@@ -50,7 +71,13 @@ public record RouteInventory(List<Entry> entries, List<String> deadRules) {
 		}
 
 		String policyLabel() {
-			return exempt ? "exempt (" + reason + ")" : budget + (expensive ? ", expensive" : "");
+			if (exempt) {
+				return "exempt (" + reason + ")";
+			}
+			if (expensiveWithoutConcurrency()) {
+				return budget + ", expensive WITHOUT A CONCURRENCY BOUND (no lease)";
+			}
+			return budget + (expensive ? ", expensive" : "");
 		}
 	}
 

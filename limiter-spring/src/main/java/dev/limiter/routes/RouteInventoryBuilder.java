@@ -141,15 +141,20 @@ public final class RouteInventoryBuilder {
 			}
 		}
 		if (covering != null) {
-			entries.add(new RouteInventory.Entry(methods, pattern, handler,
-					budgetName(covering.budget(), covering.exempt()), covering.expensive(), covering.exempt(),
-					covering.reason(), RouteSource.YAML_RULE));
+			String budget = budgetName(covering.budget(), covering.exempt());
+			entries.add(new RouteInventory.Entry(methods, pattern, handler, budget, covering.expensive(),
+					covering.exempt(), covering.reason(), RouteSource.YAML_RULE, unbounded(budget)));
 		}
 		else {
-			entries.add(new RouteInventory.Entry(methods, pattern, handler,
-					budgetName(annotated.budget(), annotated.exempt()), annotated.expensive(), annotated.exempt(),
-					annotated.reason(), source));
+			String budget = budgetName(annotated.budget(), annotated.exempt());
+			entries.add(new RouteInventory.Entry(methods, pattern, handler, budget, annotated.expensive(),
+					annotated.exempt(), annotated.reason(), source, unbounded(budget)));
 		}
+	}
+
+	/** Whether {@code budget} exists and has no concurrency bound. */
+	private boolean unbounded(String budget) {
+		return budget != null && budgets.find(budget).map(found -> found.concurrency().isEmpty()).orElse(false);
 	}
 
 	private String budgetName(String budget, boolean exempt) {

@@ -19,7 +19,9 @@ import org.springframework.web.servlet.mvc.method.RequestMappingInfoHandlerMappi
  * Once every singleton exists (so every handler is registered): builds the
  * {@link RouteInventory}, logs it at INFO as a table, and fails start-up on any
  * annotation problem and, when strict, on every handler that falls to the default budget
- * implicitly and every rule that matches no handler.
+ * implicitly, every rule that matches no handler and every expensive handler whose budget
+ * has no concurrency bound (not strict, each of those is a WARN line). A refresh rechecks
+ * the same way.
  */
 public class RouteInventoryCheck implements SmartInitializingSingleton {
 
@@ -89,6 +91,9 @@ public class RouteInventoryCheck implements SmartInitializingSingleton {
 		logger.info("Limiter route inventory (" + built.entries().size() + " handlers, "
 				+ built.implicitDefaults().size() + " on the default budget implicitly, " + built.deadRules().size()
 				+ " rules matching no handler):" + built.toTable());
+		for (RouteInventory.Entry entry : built.expensiveWithoutConcurrency()) {
+			logger.warn(unbounded(entry));
+		}
 	}
 
 	private RouteInventory build(List<RouteRule> rules, HandlerPolicies policies, BudgetRegistry budgets,
@@ -117,8 +122,17 @@ public class RouteInventoryCheck implements SmartInitializingSingleton {
 			for (String dead : built.deadRules()) {
 				strictProblems.add("rule " + dead + " matches no handler");
 			}
+			for (RouteInventory.Entry entry : built.expensiveWithoutConcurrency()) {
+				strictProblems.add(unbounded(entry));
+			}
 		}
 		return strictProblems;
+	}
+
+	private static String unbounded(RouteInventory.Entry entry) {
+		return "handler " + entry.methodsLabel() + " " + entry.pattern() + " (" + entry.handler()
+				+ ") is expensive, but its budget '" + entry.budget() + "' has no concurrency bound: its requests "
+				+ "take no lease (set limiter.budgets." + entry.budget() + ".concurrency)";
 	}
 
 }

@@ -5,6 +5,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.function.Function;
 
+import dev.limiter.core.Sha256;
 import dev.limiter.spring.CallerKey;
 import dev.limiter.spring.CredentialIdentity;
 import dev.limiter.spring.KeyResolver;
@@ -54,19 +55,11 @@ public class DefaultKeyResolver implements KeyResolver {
 		this.identities = List.copyOf(identities);
 	}
 
-	/**
-	 * Reads the container's {@link HttpServletRequest#getUserPrincipal()}; for
-	 * applications without Spring Security.
-	 */
-	public static DefaultKeyResolver fromUserPrincipal() {
-		return new DefaultKeyResolver(HttpServletRequest::getUserPrincipal);
-	}
-
 	@Override
 	public CallerKey resolve(HttpServletRequest request) {
 		Principal principal = authenticatedPrincipal.apply(request);
 		if (principal == null) {
-			return CallerKey.anonymous(ADDRESS_PREFIX + addressKey(request.getRemoteAddr()));
+			return CallerKey.anonymous(addressCounterKey(request.getRemoteAddr()));
 		}
 		return identify(principal);
 	}
@@ -106,7 +99,17 @@ public class DefaultKeyResolver implements KeyResolver {
 	/** {@code p:} + the hash of the principal's name, whichever way the budget counts. */
 	public static CallerKey principalKey(Principal principal) {
 		String name = principal.getName() == null ? "" : principal.getName();
-		return CallerKey.authenticated(PRINCIPAL_PREFIX + TokenHashing.sha256(name), principal);
+		return CallerKey.authenticated(PRINCIPAL_PREFIX + Sha256.base64Url(name), principal);
+	}
+
+	/**
+	 * The counter key a request without a credential from {@code remoteAddress} is
+	 * counted by ({@code a:} + the address): for a {@link CredentialIdentity} that counts
+	 * a credential as the address it belongs to (a trial token as the address that minted
+	 * it, say).
+	 */
+	public static String addressCounterKey(String remoteAddress) {
+		return ADDRESS_PREFIX + addressKey(remoteAddress);
 	}
 
 	/**
@@ -118,7 +121,7 @@ public class DefaultKeyResolver implements KeyResolver {
 		if (isIpLiteral(address)) {
 			return address;
 		}
-		return "h:" + TokenHashing.sha256(String.valueOf(address));
+		return "h:" + Sha256.base64Url(String.valueOf(address));
 	}
 
 	/**

@@ -11,6 +11,8 @@ import dev.limiter.core.Lease;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RequestStoreTime;
 import dev.limiter.core.StoreUnavailableException;
+import dev.limiter.resilience.FailurePolicy;
+import dev.limiter.resilience.OutageLog;
 import dev.limiter.spring.BudgetOptions;
 import dev.limiter.spring.BudgetRegistry;
 import dev.limiter.spring.BudgetSelector;
@@ -21,7 +23,6 @@ import dev.limiter.spring.RateLimitResponseWriter;
 import dev.limiter.spring.RateLimitRules;
 import dev.limiter.spring.RoutePolicy;
 import dev.limiter.spring.RouteResolver;
-import dev.limiter.web.OutageLog;
 import dev.limiter.web.PendingVerdict;
 import dev.limiter.web.RequestEnd;
 import jakarta.servlet.FilterChain;
@@ -104,9 +105,8 @@ public class RateLimitFilter extends OncePerRequestFilter {
 		this.responseWriter = responseWriter;
 		this.observers = new RateLimitObservers(observers);
 		this.outageLog = new OutageLog(logger,
-				"Rate-limit store '" + store.name() + "' failed; admitting requests "
-						+ "uncounted until it answers again: ",
-				"Rate-limit store '" + store.name() + "' answers again; requests are counted");
+				"Rate-limit store '{store}' failed; admitting requests uncounted until it answers again: ",
+				"Rate-limit store '{store}' answers again; requests are counted");
 	}
 
 	private static Supplier<RateLimitRules> fixed(RateLimitRules rules) {
@@ -163,12 +163,6 @@ public class RateLimitFilter extends OncePerRequestFilter {
 		catch (StoreUnavailableException unavailable) {
 			if (!PendingVerdict.refused(request)) {
 				responseWriter.writeUnavailable(request, response, unavailable);
-			}
-			return;
-		}
-		if (decision == null) {
-			if (!PendingVerdict.refused(request)) {
-				chain.doFilter(request, response);
 			}
 			return;
 		}
@@ -240,20 +234,24 @@ public class RateLimitFilter extends OncePerRequestFilter {
 		}
 	}
 
+	/**
+	 * The store's decision; a store that fails here has no fail-open wrapper (an
+	 * application's own store, or the in-memory one), so the {@link FailurePolicy}'s last
+	 * resort applies: admitted uncounted, and the outage logged once.
+	 */
 	private Decision take(Budget budget, String key, boolean expensive) {
+		long now = clock.millis();
 		try {
-			Decision decision = store.take(budget, key, 1, expensive, clock.millis());
-			outageLog.answered();
+			Decision decision = store.take(budget, key, 1, expensive, now);
+			outageLog.recovered(store.name());
 			return decision;
 		}
 		catch (StoreUnavailableException unavailable) {
 			throw unavailable;
 		}
 		catch (RuntimeException ex) {
-			// No fallback is configured here: admit uncounted rather than fail the
-			// request, and say so once.
-			outageLog.failed(ex);
-			return null;
+			outageLog.degraded(store.name(), ex);
+			return FailurePolicy.uncounted(budget, now);
 		}
 	}
 

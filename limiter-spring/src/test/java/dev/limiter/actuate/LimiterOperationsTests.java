@@ -8,13 +8,13 @@ import java.util.List;
 import java.util.Set;
 
 import dev.limiter.core.Budget;
-import dev.limiter.core.FailOpenRateLimitStore;
 import dev.limiter.core.KeyState;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStoreException;
 import dev.limiter.core.RateLimitStores;
 import dev.limiter.core.StoreModeListener;
 import dev.limiter.core.contract.ForwardingRateLimitStore;
+import dev.limiter.resilience.FailOpenRateLimitStore;
 import dev.limiter.routes.RouteInventoryCheck;
 import dev.limiter.spring.BudgetOptions;
 import dev.limiter.spring.BudgetRegistry;

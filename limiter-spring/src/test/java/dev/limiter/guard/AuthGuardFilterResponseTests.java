@@ -5,11 +5,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 
-import dev.limiter.core.FailOpenRateLimitStore;
 import dev.limiter.core.StoreModeListener;
 import dev.limiter.core.contract.DownRateLimitStore;
 import dev.limiter.core.guard.AuthGuard;
 import dev.limiter.core.guard.AuthGuardPolicy;
+import dev.limiter.resilience.FailOpenRateLimitStore;
 import jakarta.servlet.http.HttpServletResponse;
 import org.junit.jupiter.api.Test;
 

@@ -42,7 +42,9 @@ class BearerTokenFilter extends OncePerRequestFilter {
 			Problems.unauthorized(response, "invalid_token", "The bearer token is malformed, unknown or revoked.");
 			return;
 		}
-		SecurityContextHolder.getContext().setAuthentication(new TokenAuthentication(holder.get()));
+		TokenService.TokenHolder found = holder.get();
+		SecurityContextHolder.getContext()
+			.setAuthentication(found.trial() ? new TrialTokenAuthentication(found) : new TokenAuthentication(found));
 		chain.doFilter(request, response);
 	}
 

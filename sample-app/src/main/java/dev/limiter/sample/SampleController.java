@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Map;
 
 import dev.limiter.spring.RateLimited;
+import jakarta.servlet.http.HttpServletRequest;
 
 import org.springframework.http.CacheControl;
 import org.springframework.http.MediaType;
@@ -38,9 +39,10 @@ class SampleController {
 		this.properties = properties;
 	}
 
+	/** The token is counted as the address that minted it (see SecurityConfiguration). */
 	@PostMapping("/try")
-	Map<String, String> mintTrialToken() {
-		return Map.of("token", tokens.mintTrialToken());
+	Map<String, String> mintTrialToken(HttpServletRequest request) {
+		return Map.of("token", tokens.mintTrialToken(request.getRemoteAddr()));
 	}
 
 	/**

@@ -2,7 +2,10 @@ package dev.limiter.sample;
 
 import java.util.Optional;
 
+import dev.limiter.servlet.DefaultKeyResolver;
 import dev.limiter.spring.BudgetSelector;
+import dev.limiter.spring.CallerKey;
+import dev.limiter.spring.CredentialIdentity;
 
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -56,8 +59,20 @@ class SecurityConfiguration {
 	 */
 	@Bean
 	BudgetSelector trialTokensGetTheAnonymousBudget() {
-		return (request, principal, routeBudget) -> principal instanceof TokenAuthentication token && token.isTrial()
+		return (request, principal, routeBudget) -> principal instanceof TrialTokenAuthentication
 				? Optional.of("anonymous") : Optional.empty();
+	}
+
+	/**
+	 * The limiter's credential hook: a trial token is counted under the key of the
+	 * address that minted it, the key an anonymous request from that address has, so that
+	 * all of one address's trial tokens and its requests without a token share one set of
+	 * anonymous counters.
+	 */
+	@Bean
+	CredentialIdentity trialTokensCountAsTheirMintingAddress() {
+		return principal -> principal instanceof TrialTokenAuthentication trial
+				? CallerKey.authenticated(DefaultKeyResolver.addressCounterKey(trial.mintedBy()), trial) : null;
 	}
 
 }

@@ -66,11 +66,20 @@ public class TokenService {
 		this.clock = clock;
 		this.trialLifetime = lifetime;
 		this.maxTrialTokens = properties.getMaxTrialTokens();
-		holdersByHash.put(hash(demo), new TokenHolder("demo", false, hash(demo)));
+		holdersByHash.put(hash(demo), new TokenHolder("demo", false, hash(demo), null));
 	}
 
-	/** A fresh trial token; the raw value is returned once and never stored. */
-	public String mintTrialToken() {
+	/** A fresh trial token minted by nobody in particular (tests). */
+	String mintTrialToken() {
+		return mintTrialToken("unknown");
+	}
+
+	/**
+	 * A fresh trial token; the raw value is returned once and never stored.
+	 * @param mintedBy the client address that asked for it: the token is counted as that
+	 * address, so minting more tokens buys an address no more requests
+	 */
+	public String mintTrialToken(String mintedBy) {
 		StringBuilder token = new StringBuilder("sp_");
 		for (int i = 0; i < 32; i++) {
 			token.append(BASE62[random.nextInt(BASE62.length)]);
@@ -86,7 +95,7 @@ public class TokenService {
 				oldest.remove();
 			}
 			trialExpiryByHash.put(hash, now.plus(trialLifetime));
-			holdersByHash.put(hash, new TokenHolder("trial-" + hash.substring(0, 12), true, hash));
+			holdersByHash.put(hash, new TokenHolder("trial-" + hash.substring(0, 12), true, hash, mintedBy));
 		}
 		return raw;
 	}
@@ -138,8 +147,10 @@ public class TokenService {
 	 * @param trial whether the token was minted by {@code POST /try}
 	 * @param tokenHash the token's SHA-256 in hex, as the table keeps it: what the
 	 * limiter keys the token on
+	 * @param mintedBy the client address that minted a trial token ({@code null} for the
+	 * demo token): what the limiter counts a trial token as
 	 */
-	public record TokenHolder(String name, boolean trial, String tokenHash) {
+	public record TokenHolder(String name, boolean trial, String tokenHash, String mintedBy) {
 	}
 
 }

@@ -117,7 +117,9 @@ class SampleApplicationTests {
 	void trialTokenWhenMintedShouldGetTheAnonymousBound() throws Exception {
 		String token = mint();
 		assertThat(token).matches("sp_[0-9A-Za-z]{32}");
-		for (int i = 0; i < 4; i++) {
+		// The token is counted as the address that minted it: the mint took one of its
+		// four.
+		for (int i = 0; i < 3; i++) {
 			HttpResponse<String> admitted = send("POST", "/s/remember", token);
 			assertThat(admitted.statusCode()).isEqualTo(200);
 			assertThat(header(admitted, "X-RateLimit-Limit")).isEqualTo("4");
@@ -198,7 +200,8 @@ class SampleApplicationTests {
 	@Test
 	void trialTokenWhenResettingItsOwnKeyShouldGet403() throws Exception {
 		String trial = mint();
-		for (int i = 0; i < 4; i++) {
+		// counted as the minting address: the mint took one of its four
+		for (int i = 0; i < 3; i++) {
 			assertThat(send("POST", "/s/remember", trial).statusCode()).isEqualTo(200);
 		}
 		assertThat(send("POST", "/s/remember", trial).statusCode()).isEqualTo(429);

@@ -27,12 +27,22 @@ import dev.limiter.core.RateLimitStoreException;
  * calls (peek the block, take the reservation, peek the failures): free in memory, three
  * round trips on a remote store, which is why a remote store offers its own
  * {@link AuthGuardStore} through {@link AuthGuardStoreProvider}.
+ *
+ * <p>
+ * Each step on one address (reserve, fail, succeed, state) runs under that address's
+ * lock, so the three calls of a reservation are one atomic step for every caller of this
+ * instance: a reservation can never check the block before a failure starts it and read
+ * the failures after the block dropped them. On the in-process store that is every
+ * caller, and the guard is exact; on a remote store reached through this SPI it is exact
+ * per instance only.
  */
 public final class StoreBackedAuthGuardStore implements AuthGuardStore {
 
 	static final String PENDING_BUDGET = "auth-guard-pending";
 	static final String FAILURES_BUDGET = "auth-guard-failures";
 	static final String BLOCK_BUDGET = "auth-guard-block";
+
+	private static final int LOCK_STRIPES = 256;
 
 	private final RateLimitStore store;
 
@@ -44,12 +54,25 @@ public final class StoreBackedAuthGuardStore implements AuthGuardStore {
 
 	private final Budget block;
 
+	/**
+	 * Striped locks, one stripe per address key's hash: few enough to cost nothing, many
+	 * enough that two busy addresses rarely share one.
+	 */
+	private final Object[] locks = new Object[LOCK_STRIPES];
+
 	public StoreBackedAuthGuardStore(RateLimitStore store, AuthGuardPolicy policy) {
 		this.store = Objects.requireNonNull(store, "store");
 		this.policy = Objects.requireNonNull(policy, "policy");
 		this.pending = leaseBudget(PENDING_BUDGET, policy.maxPending(), policy.lookupLease());
 		this.failures = leaseBudget(FAILURES_BUDGET, policy.threshold(), policy.window());
 		this.block = leaseBudget(BLOCK_BUDGET, 1, policy.block());
+		for (int i = 0; i < locks.length; i++) {
+			locks[i] = new Object();
+		}
+	}
+
+	private Object lockOf(String addressKey) {
+		return locks[(addressKey.hashCode() & 0x7fffffff) % locks.length];
 	}
 
 	/** The store the guard's budgets are counted in. */
@@ -59,6 +82,12 @@ public final class StoreBackedAuthGuardStore implements AuthGuardStore {
 
 	@Override
 	public Reservation reserve(String addressKey, long nowMillis) {
+		synchronized (lockOf(addressKey)) {
+			return reserveLocked(addressKey, nowMillis);
+		}
+	}
+
+	private Reservation reserveLocked(String addressKey, long nowMillis) {
 		KeyState blockState = store.peek(block, addressKey, nowMillis);
 		long blockedUntil = blockedUntil(blockState);
 		if (blockedUntil > nowMillis) {
@@ -85,6 +114,12 @@ public final class StoreBackedAuthGuardStore implements AuthGuardStore {
 
 	@Override
 	public Failure fail(String addressKey, Lease reservation, long nowMillis) {
+		synchronized (lockOf(addressKey)) {
+			return failLocked(addressKey, reservation, nowMillis);
+		}
+	}
+
+	private Failure failLocked(String addressKey, Lease reservation, long nowMillis) {
 		try {
 			Decision failure = store.take(failures, addressKey, 1, true, nowMillis);
 			BoundVerdict count = concurrencyOf(failure.verdicts());
@@ -105,13 +140,15 @@ public final class StoreBackedAuthGuardStore implements AuthGuardStore {
 
 	@Override
 	public void succeed(String addressKey, Lease reservation, boolean clearFailures, long nowMillis) {
-		try {
-			if (clearFailures) {
-				store.reset(failures, addressKey);
+		synchronized (lockOf(addressKey)) {
+			try {
+				if (clearFailures) {
+					store.reset(failures, addressKey);
+				}
 			}
-		}
-		finally {
-			release(reservation, nowMillis);
+			finally {
+				release(reservation, nowMillis);
+			}
 		}
 	}
 
@@ -130,10 +167,12 @@ public final class StoreBackedAuthGuardStore implements AuthGuardStore {
 
 	@Override
 	public GuardState state(String addressKey, long nowMillis) {
-		long blockedUntil = blockedUntil(store.peek(block, addressKey, nowMillis));
-		long completed = held(concurrencyOf(store.peek(failures, addressKey, nowMillis).bounds()));
-		long inFlight = held(concurrencyOf(store.peek(pending, addressKey, nowMillis).bounds()));
-		return new GuardState(completed, inFlight, blockedUntil > nowMillis ? blockedUntil : 0);
+		synchronized (lockOf(addressKey)) {
+			long blockedUntil = blockedUntil(store.peek(block, addressKey, nowMillis));
+			long completed = held(concurrencyOf(store.peek(failures, addressKey, nowMillis).bounds()));
+			long inFlight = held(concurrencyOf(store.peek(pending, addressKey, nowMillis).bounds()));
+			return new GuardState(completed, inFlight, blockedUntil > nowMillis ? blockedUntil : 0);
+		}
 	}
 
 	/**

@@ -1,0 +1,31 @@
+package dev.limiter.boot4.web;
+
+import dev.limiter.autoconfigure.ConditionalOnLimiterEnabled;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.tomcat.TomcatConnectorCustomizer;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Spring Boot 4 only: with {@code limiter.max-request-body} set, Tomcat answers
+ * {@code Expect: 100-continue} when the application first reads the body
+ * ({@code continueResponseTiming=onRead}) instead of before the first filter runs, so a
+ * declared body over the bound is refused with 413 before the client is told to send it.
+ */
+@AutoConfiguration
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+@ConditionalOnLimiterEnabled
+@ConditionalOnProperty(prefix = "limiter", name = "max-request-body")
+@ConditionalOnClass(name = { "org.apache.catalina.connector.Connector",
+		"org.springframework.boot.tomcat.TomcatConnectorCustomizer" })
+public class Boot4LimiterTomcatContinueAutoConfiguration {
+
+	@Bean
+	public TomcatConnectorCustomizer limiterContinueOnRead() {
+		return connector -> connector.setProperty("continueResponseTiming", "onRead");
+	}
+
+}
