@@ -3,6 +3,7 @@ package dev.limiter.autoconfigure;
 import java.security.Principal;
 import java.time.Clock;
 
+import dev.limiter.core.LeaseRenewer;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.servlet.AuthenticationCredentialIdentity;
 import dev.limiter.servlet.DefaultKeyResolver;
@@ -80,7 +81,7 @@ public class LimiterServletAutoConfiguration {
 			ObjectProvider<RateLimitStore> stores, @Qualifier(LimiterAutoConfiguration.CLOCK_BEAN_NAME) Clock clock,
 			KeyResolver keyResolver, RouteResolver routeResolver, ObjectProvider<BudgetSelector> budgetSelectors,
 			RateLimitResponseWriter responseWriter, ObjectProvider<BudgetOptions> options,
-			ObjectProvider<RateLimitObserver> observers) {
+			ObjectProvider<RateLimitObserver> observers, ObjectProvider<LeaseRenewer> leaseRenewer) {
 		RateLimitStore store = stores.getIfAvailable();
 		if (store == null) {
 			throw new InvalidLimiterConfigurationException("limiter.store", "is '"
@@ -90,7 +91,17 @@ public class LimiterServletAutoConfiguration {
 		}
 		return new RateLimitFilter(budgets, store, clock, keyResolver, routeResolver,
 				budgetSelectors.orderedStream().toList(), responseWriter, options.getIfAvailable(settings::options),
-				observers.orderedStream().toList());
+				observers.orderedStream().toList(), leaseRenewer.getIfAvailable());
+	}
+
+	/**
+	 * Renews the lease of every expensive request still in flight, on one daemon thread,
+	 * every third of its length (docs/adr/0008-leases.md); stopped with the context.
+	 */
+	@Bean(destroyMethod = "close")
+	@ConditionalOnMissingBean
+	public LeaseRenewer limiterLeaseRenewer(@Qualifier(LimiterAutoConfiguration.CLOCK_BEAN_NAME) Clock clock) {
+		return new LeaseRenewer(clock::millis);
 	}
 
 	@Bean(name = REGISTRATION_BEAN_NAME)

@@ -7,6 +7,7 @@ import java.util.List;
 import dev.limiter.core.Budget;
 import dev.limiter.core.Decision;
 import dev.limiter.core.Lease;
+import dev.limiter.core.LeaseRenewer;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RequestStoreTime;
 import dev.limiter.core.StoreUnavailableException;
@@ -75,6 +76,8 @@ public class RateLimitFilter extends OncePerRequestFilter {
 
 	private final OutageLog outageLog;
 
+	private final LeaseRenewer leaseRenewer;
+
 	public RateLimitFilter(BudgetRegistry budgets, RateLimitStore store, Clock clock, KeyResolver keyResolver,
 			RouteResolver routeResolver, List<BudgetSelector> budgetSelectors, RateLimitResponseWriter responseWriter) {
 		this(budgets, store, clock, keyResolver, routeResolver, budgetSelectors, responseWriter, BudgetOptions.DEFAULTS,
@@ -84,6 +87,18 @@ public class RateLimitFilter extends OncePerRequestFilter {
 	public RateLimitFilter(BudgetRegistry budgets, RateLimitStore store, Clock clock, KeyResolver keyResolver,
 			RouteResolver routeResolver, List<BudgetSelector> budgetSelectors, RateLimitResponseWriter responseWriter,
 			BudgetOptions options, List<RateLimitObserver> observers) {
+		this(budgets, store, clock, keyResolver, routeResolver, budgetSelectors, responseWriter, options, observers,
+				null);
+	}
+
+	/**
+	 * @param leaseRenewer keeps the lease of a request still in flight alive past its
+	 * length; {@code null}: a lease lives its length and no longer
+	 */
+	public RateLimitFilter(BudgetRegistry budgets, RateLimitStore store, Clock clock, KeyResolver keyResolver,
+			RouteResolver routeResolver, List<BudgetSelector> budgetSelectors, RateLimitResponseWriter responseWriter,
+			BudgetOptions options, List<RateLimitObserver> observers, LeaseRenewer leaseRenewer) {
+		this.leaseRenewer = leaseRenewer;
 		this.store = store;
 		this.clock = clock;
 		this.keyResolver = keyResolver;
@@ -167,19 +182,26 @@ public class RateLimitFilter extends OncePerRequestFilter {
 		if (shadowRefused) {
 			shadowLog.refused(decision, route);
 		}
-		proceed(request, response, chain, decision, shadowRefused);
+		proceed(request, response, chain, budget, decision, shadowRefused);
 	}
 
 	/**
 	 * Runs the handler, adds the counters just before the response commits, and hands the
 	 * lease back at the end.
 	 */
-	private void proceed(HttpServletRequest request, HttpServletResponse response, FilterChain chain, Decision decision,
-			boolean shadowRefused) throws ServletException, IOException {
-		RequestEnd release = decision.withLeaseIssuedBy(store)
-			.lease()
-			.map(lease -> RequestEnd.of(() -> release(lease)))
-			.orElse(null);
+	private void proceed(HttpServletRequest request, HttpServletResponse response, FilterChain chain, Budget budget,
+			Decision decision, boolean shadowRefused) throws ServletException, IOException {
+		RequestEnd release = decision.withLeaseIssuedBy(store).lease().map(lease -> {
+			// Renewed while the request runs, so that a request slower than its lease
+			// keeps its slot; the renewal stops before the lease goes back.
+			LeaseRenewer.Renewal renewal = keep(budget, lease);
+			return RequestEnd.of(() -> {
+				if (renewal != null) {
+					renewal.close();
+				}
+				release(lease);
+			});
+		}).orElse(null);
 		CommitHookResponseWrapper wrapped = new CommitHookResponseWrapper(response,
 				() -> writeCountersUnlessCacheable(request, response, decision, shadowRefused));
 		request.setAttribute(RESPONSE_ATTRIBUTE, wrapped);
@@ -235,6 +257,13 @@ public class RateLimitFilter extends OncePerRequestFilter {
 			outageLog.failed(ex);
 			return null;
 		}
+	}
+
+	private LeaseRenewer.Renewal keep(Budget budget, Lease lease) {
+		if (leaseRenewer == null) {
+			return null;
+		}
+		return budget.concurrency().map(bound -> leaseRenewer.keep(lease, bound.leaseMillis())).orElse(null);
 	}
 
 	private void release(Lease lease) {
