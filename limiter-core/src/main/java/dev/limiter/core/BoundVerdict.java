@@ -17,6 +17,13 @@ package dev.limiter.core;
  * @param resetAtMillis when the bound next frees room, epoch milliseconds
  * @param periodMillis the window length or the lease length
  * @param refused whether this bound refused the request
+ * @param retryAtMillis when this bound next answers better, epoch milliseconds: for a
+ * refused bound, the earliest instant at which it would admit the refused request's cost
+ * (what {@code Retry-After} says); for one with room, the earliest instant its
+ * {@code remaining} grows on its own ({@link Long#MAX_VALUE} for a token bucket that is
+ * already full). A fixed window and the concurrency bound answer {@code resetAtMillis} in
+ * both cases; a sliding window and a token bucket may answer earlier than their reset,
+ * which for them is the moment they are whole again.
  *
  * <p>
  * Built through {@link #window} and {@link #concurrency}, which derive name, limit and
@@ -24,12 +31,21 @@ package dev.limiter.core;
  * public record's must be.
  */
 public record BoundVerdict(String name, boolean concurrency, long limit, long remaining, long resetAtMillis,
-		long periodMillis, boolean refused) {
+		long periodMillis, boolean refused, long retryAtMillis) {
 
 	public BoundVerdict {
 		if (remaining < 0) {
 			throw new IllegalArgumentException("remaining must not be negative, was " + remaining);
 		}
+	}
+
+	/**
+	 * A verdict whose next better answer is its reset, as for a fixed window and the
+	 * concurrency bound.
+	 */
+	public BoundVerdict(String name, boolean concurrency, long limit, long remaining, long resetAtMillis,
+			long periodMillis, boolean refused) {
+		this(name, concurrency, limit, remaining, resetAtMillis, periodMillis, refused, resetAtMillis);
 	}
 
 	/**
@@ -52,17 +68,36 @@ public record BoundVerdict(String name, boolean concurrency, long limit, long re
 				earliestExpiryMillis, bound.leaseMillis(), refused);
 	}
 
+	/**
+	 * How a sliding window or a token bucket stands: {@code remaining} what could be
+	 * admitted now, {@code resetAtMillis} when it is whole again, {@code retryAtMillis}
+	 * as the record says.
+	 */
+	public static BoundVerdict window(Window window, long remaining, long resetAtMillis, boolean refused,
+			long retryAtMillis) {
+		return new BoundVerdict(window.name(), false, window.limit(), Math.max(0, remaining), resetAtMillis,
+				window.durationMillis(), refused, retryAtMillis);
+	}
+
 	/** This verdict with {@code refused} replaced, everything else kept. */
 	public BoundVerdict withRefused(boolean refused) {
-		return refused == this.refused ? this
-				: new BoundVerdict(name, concurrency, limit, remaining, resetAtMillis, periodMillis, refused);
+		return refused == this.refused ? this : new BoundVerdict(name, concurrency, limit, remaining, resetAtMillis,
+				periodMillis, refused, retryAtMillis);
 	}
 
 	/**
-	 * Milliseconds from {@code nowMillis} until this bound frees room; zero if it already
-	 * has room.
+	 * Milliseconds from {@code nowMillis} until this bound's reset (for a sliding window
+	 * or a token bucket: until it is whole again); zero once passed.
 	 */
 	public long waitMillis(long nowMillis) {
 		return Math.max(0, resetAtMillis - nowMillis);
+	}
+
+	/**
+	 * Milliseconds from {@code nowMillis} until this bound would admit what it refused
+	 * ({@link #retryAtMillis}); zero once passed.
+	 */
+	public long retryAfterMillis(long nowMillis) {
+		return Math.max(0, retryAtMillis - nowMillis);
 	}
 }

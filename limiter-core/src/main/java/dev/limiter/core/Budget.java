@@ -24,11 +24,15 @@ public final class Budget {
 
 	private final boolean countRefused;
 
+	/** Whether every window is a fixed window: the stores' fastest path. */
+	private final boolean allFixed;
+
 	private Budget(Builder builder) {
 		this.name = builder.name;
 		this.windows = Collections.unmodifiableList(new ArrayList<>(builder.windows));
 		this.concurrency = builder.concurrency;
 		this.countRefused = builder.countRefused;
+		this.allFixed = this.windows.stream().allMatch(Window::fixed);
 	}
 
 	public static Builder builder(String name) {
@@ -45,19 +49,32 @@ public final class Budget {
 	}
 
 	/**
+	 * Whether every window is a {@link WindowAlgorithm#FIXED_WINDOW fixed window}, as
+	 * every budget was before the other algorithms.
+	 */
+	public boolean allFixed() {
+		return allFixed;
+	}
+
+	/**
 	 * Throws {@link IllegalArgumentException} unless {@code cost} could ever be admitted:
-	 * at least 1 and at most the smallest window's limit. A larger cost would be refused
-	 * forever while every refusal promised a finite {@code Retry-After}; every store
-	 * checks this before it counts anything.
+	 * at least 1 and at most the smallest window's {@link Window#capacity() capacity}
+	 * (its limit; a token bucket's burst). A larger cost would be refused forever while
+	 * every refusal promised a finite {@code Retry-After}; every store checks this before
+	 * it counts anything.
 	 */
 	public void checkCost(long cost) {
 		if (cost < 1) {
-			throw new IllegalArgumentException("cost must be at least 1, was " + cost);
+			throw new InvalidValueException(Field.COST, "cost ", "must be at least 1, was " + cost);
 		}
 		for (Window window : windows) {
-			if (cost > window.limit()) {
-				throw new IllegalArgumentException("cost " + cost + " exceeds the limit " + window.limit()
-						+ " of window '" + window.name() + "' of budget '" + name + "': it could never be admitted");
+			if (cost > window.capacity()) {
+				throw new InvalidValueException(Field.COST, "cost " + cost + " ",
+						"exceeds the "
+								+ (window.fixed() || window.algorithm() == WindowAlgorithm.SLIDING_WINDOW ? "limit "
+										: "burst ")
+								+ window.capacity() + " of window '" + window.name() + "' of budget '" + name
+								+ "': it could never be admitted");
 			}
 		}
 	}
@@ -92,7 +109,7 @@ public final class Budget {
 	}
 
 	/**
-	 * Validating builder: {@link #build()} throws {@link IllegalArgumentException} naming
+	 * Validating builder: {@link #build()} throws an {@link InvalidValueException} naming
 	 * what is wrong.
 	 */
 	public static final class Builder {
@@ -107,7 +124,8 @@ public final class Budget {
 
 		private Builder(String name) {
 			if (!BoundNames.isValidBudgetName(name)) {
-				throw new IllegalArgumentException("budget name must match [A-Za-z0-9_-]{1,64}, was '" + name + "'");
+				throw new InvalidValueException(Field.NAME, "",
+						"budget name must match [A-Za-z0-9_-]{1,64}, was '" + name + "'");
 			}
 			this.name = name;
 		}
@@ -138,17 +156,33 @@ public final class Budget {
 
 		public Budget build() {
 			if (windows.isEmpty()) {
-				throw new IllegalArgumentException("budget '" + name + "' needs at least one window");
+				throw new InvalidValueException(Field.WINDOWS, "", "budget '" + name + "' needs at least one window");
 			}
 			Set<String> seen = new HashSet<>();
 			for (Window w : windows) {
 				if (!seen.add(w.name())) {
-					throw new IllegalArgumentException(
+					throw new InvalidValueException(Field.WINDOWS, "",
 							"budget '" + name + "' declares window '" + w.name() + "' twice");
 				}
 			}
 			return new Budget(this);
 		}
+
+	}
+
+	/**
+	 * The values a budget checks, as {@link InvalidValueException#field()} names them.
+	 */
+	public enum Field {
+
+		/** The budget's name. */
+		NAME,
+
+		/** Its windows: at least one, each name once. */
+		WINDOWS,
+
+		/** The cost of one request ({@link #checkCost}). */
+		COST
 
 	}
 

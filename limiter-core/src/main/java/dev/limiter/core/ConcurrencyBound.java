@@ -18,14 +18,28 @@ public record ConcurrencyBound(int max, Duration lease) {
 	public ConcurrencyBound {
 		Objects.requireNonNull(lease, "lease");
 		if (max < 1) {
-			throw new IllegalArgumentException("concurrency max must be at least 1, was " + max);
+			throw new InvalidValueException(Field.MAX, "concurrency max ", "must be at least 1, was " + max);
 		}
 		if (lease.toMillis() < 1) {
-			throw new IllegalArgumentException("concurrency lease must be at least 1ms, was " + lease);
+			throw new InvalidValueException(Field.LEASE, "concurrency lease ", "must be at least 1ms, was " + lease);
 		}
 	}
 
 	public long leaseMillis() {
 		return lease.toMillis();
+	}
+
+	/**
+	 * The values a concurrency bound checks, as {@link InvalidValueException#field()}
+	 * names them.
+	 */
+	public enum Field {
+
+		/** Leases held at once. */
+		MAX,
+
+		/** How long an unreleased lease lives. */
+		LEASE
+
 	}
 }

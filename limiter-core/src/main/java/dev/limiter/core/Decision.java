@@ -60,7 +60,7 @@ public final class Decision {
 		for (int i = 0; i < copy.size(); i++) {
 			// Indexed: an iterator would be an allocation on every decision.
 			BoundVerdict v = copy.get(i);
-			if (v.refused() && (longest == null || v.resetAtMillis() > longest.resetAtMillis())) {
+			if (v.refused() && (longest == null || v.retryAtMillis() > longest.retryAtMillis())) {
 				longest = v;
 			}
 		}
@@ -127,7 +127,7 @@ public final class Decision {
 	 * admitted.
 	 */
 	public long retryAfterMillis() {
-		return refusingBound == null ? 0 : refusingBound.waitMillis(decidedAtMillis);
+		return refusingBound == null ? 0 : refusingBound.retryAfterMillis(decidedAtMillis);
 	}
 
 	/**

@@ -109,6 +109,18 @@ public final class LeaseRenewer implements AutoCloseable {
 		return renewal;
 	}
 
+	/**
+	 * Keeps a lease of {@code budget} for its concurrency bound's lease length with
+	 * {@code renewer} (if any); returns what stops the renewal.
+	 */
+	public static Runnable keepUntilStopped(LeaseRenewer renewer, Lease lease, Budget budget) {
+		if (renewer == null || budget.concurrency().isEmpty()) {
+			return () -> {
+			};
+		}
+		return renewer.keep(lease, budget.concurrency().get().leaseMillis())::close;
+	}
+
 	/** Renewals sent so far (one store call each). */
 	public long renewals() {
 		return renewals.get();

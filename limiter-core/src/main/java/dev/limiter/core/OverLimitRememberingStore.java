@@ -10,8 +10,10 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Remembers, per (budget, key), a window that the store reported exhausted, and refuses
  * later requests of that key itself, without asking the store (a Redis round trip, or the
- * in-memory store's lock), until the earliest reset among the budget's windows. Wraps any
- * store; the auto-configuration wraps the store it builds once.
+ * in-memory store's lock), until the earliest moment one of the budget's windows would
+ * answer otherwise ({@link BoundVerdict#retryAtMillis()}: a fixed window's reset; for a
+ * sliding window or a token bucket, when room for one unit comes back or its remaining
+ * grows). Wraps any store; the auto-configuration wraps the store it builds once.
  *
  * <p>
  * Exact: while one window has nothing left, no request of that key can be admitted
@@ -19,9 +21,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * not count refusals, the only ones remembered); the remembered window verdicts stay what
  * the store would answer, and {@link Decision#of} turns them into the same decision. Only
  * windows are remembered: a request that needs a concurrency lease still asks the store,
- * since leases come and go. A request from a clock that went back behind the refusal it
- * would repeat asks the store too. {@link #reset} forgets the key, also when the reset
- * races a decision of the same key.
+ * since leases come and go; nor is a request of a budget with a sliding window or a token
+ * bucket that costs more than one unit, or what such a request learnt, since their room
+ * for several units comes back later than for one. A request from a clock that went back
+ * behind the refusal it would repeat asks the store too. {@link #reset} forgets the key,
+ * also when the reset races a decision of the same key.
  *
  * <p>
  * Bounded: at most {@code maxEntries}; when full, entries whose windows have reset are
@@ -80,7 +84,7 @@ public final class OverLimitRememberingStore implements RateLimitStore {
 		long resetsBefore = resets.get();
 		Decision decision = store.take(budget, key, cost, expensive, nowMillis);
 		// Only what this decision remembered can outlive a reset that overlapped it.
-		if (learn(budget, key, decision) && resets.get() != resetsBefore) {
+		if (learn(budget, key, cost, decision) && resets.get() != resetsBefore) {
 			entries.remove(new Id(budget.name(), key));
 		}
 		return decision;
@@ -140,7 +144,9 @@ public final class OverLimitRememberingStore implements RateLimitStore {
 			entries.remove(id, entry);
 			return null;
 		}
-		if (nowMillis < entry.seenAtMillis) {
+		if (nowMillis < entry.seenAtMillis || (cost != 1 && !budget.allFixed())) {
+			// A sliding window or a token bucket frees room for a larger cost later than
+			// for one unit: only the store knows when.
 			return null;
 		}
 		if (cost == 1) {
@@ -157,10 +163,11 @@ public final class OverLimitRememberingStore implements RateLimitStore {
 	 * Remembers the key if a window has nothing left, else forgets it.
 	 * @return whether the key is now remembered
 	 */
-	private boolean learn(Budget budget, String key, Decision decision) {
+	private boolean learn(Budget budget, String key, long cost, Decision decision) {
 		// The common case (room left) is decided without allocating: it is on every
-		// admission's path.
-		if (!decision.anyWindowExhausted()) {
+		// admission's path. A sliding window's or a token bucket's verdict tells when one
+		// unit would be admitted only when it was decided for one unit.
+		if (!decision.anyWindowExhausted() || (cost != 1 && !budget.allFixed())) {
 			if (!entries.isEmpty()) {
 				entries.remove(new Id(budget.name(), key));
 			}
@@ -176,7 +183,9 @@ public final class OverLimitRememberingStore implements RateLimitStore {
 				// copy.
 				windows.add(v.withRefused(v.remaining() < 1));
 				exhausted |= v.remaining() == 0;
-				validUntil = Math.min(validUntil, v.resetAtMillis());
+				// The first moment any window answers otherwise: its reset for a fixed
+				// window, earlier for a sliding window or a token bucket.
+				validUntil = Math.min(validUntil, v.retryAtMillis());
 			}
 		}
 		if (!exhausted) {

@@ -4,15 +4,32 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * A fixed window anchored to the wall clock: at most {@code limit} units in every
- * interval {@code [floor(now / duration) * duration, start + duration)}. Immutable.
+ * One rate bound of a budget: at most {@code limit} units per {@code duration}, counted
+ * by its {@link WindowAlgorithm}. Immutable.
  *
- * <p>
- * Anchoring to the epoch rather than to a caller's first request is what lets every
- * instance, the store and the fallback compute the same boundaries without talking to
- * each other.
+ * <ul>
+ * <li>{@link WindowAlgorithm#FIXED_WINDOW} (the default, {@link #of}): at most
+ * {@code limit} in every interval {@code [floor(now / duration) * duration, start +
+ * duration)}. Anchoring to the epoch rather than to a caller's first request is what lets
+ * every instance, the store and the fallback compute the same boundaries without talking
+ * to each other.</li>
+ * <li>{@link WindowAlgorithm#SLIDING_WINDOW} ({@link #sliding}): never more than
+ * {@code limit} in any span of length {@code duration}; admissions are kept in buckets of
+ * {@link #resolutionMillis()} whose expiry is rounded later, so the bound holds exactly
+ * and a caller waits at most one resolution step longer than a log of every admission
+ * would make it (ADR 0008).</li>
+ * <li>{@link WindowAlgorithm#TOKEN_BUCKET} ({@link #tokenBucket}): a bucket of
+ * {@link #burst()} tokens refilled continuously at {@code limit} per {@code duration}
+ * (ADR 0009).</li>
+ * </ul>
  */
 public final class Window {
+
+	/** The coarsest default resolution of a sliding window: a sixtieth of its length. */
+	public static final int DEFAULT_SLIDING_STEPS = 60;
+
+	/** The finest default resolution of a sliding window. */
+	public static final long MIN_DEFAULT_RESOLUTION_MILLIS = 1_000;
 
 	private final String name;
 
@@ -23,33 +40,119 @@ public final class Window {
 	/** The duration in milliseconds, kept because every decision divides by it. */
 	private final long durationMillis;
 
+	private final WindowAlgorithm algorithm;
+
+	/** The bucket's size; the limit for the other algorithms. */
+	private final long burst;
+
+	/** A sliding window's bucket length; the duration for the other algorithms. */
+	private final long resolutionMillis;
+
 	/**
+	 * A fixed window.
 	 * @param name short name of the bound, such as {@code minute}; appears in headers and
 	 * meters
 	 * @param limit units admitted per window, at least 1
 	 * @param duration length of the window, at least one millisecond
 	 */
 	public Window(String name, long limit, Duration duration) {
+		this(name, limit, duration, WindowAlgorithm.FIXED_WINDOW, null, null);
+	}
+
+	/**
+	 * A window of any algorithm.
+	 * @param name short name of the bound
+	 * @param limit units admitted per duration, at least 1
+	 * @param duration the window's length (the bucket's refill period), at least one
+	 * millisecond
+	 * @param algorithm how it counts
+	 * @param burst a token bucket's size, {@code null} for {@code limit}; only a token
+	 * bucket takes one
+	 * @param resolution a sliding window's bucket length, {@code null} for the default
+	 * ({@link #defaultResolutionMillis}); only a sliding window takes one
+	 */
+	public Window(String name, long limit, Duration duration, WindowAlgorithm algorithm, Long burst,
+			Duration resolution) {
 		Objects.requireNonNull(name, "name");
 		Objects.requireNonNull(duration, "duration");
+		Objects.requireNonNull(algorithm, "algorithm");
 		if (!BoundNames.isValid(name)) {
-			throw new IllegalArgumentException("window name must match [A-Za-z0-9_-]{1,32} and not be '"
+			throw new InvalidValueException(Field.NAME, "", "window name must match [A-Za-z0-9_-]{1,32} and not be '"
 					+ BoundNames.CONCURRENCY + "', was '" + name + "'");
 		}
 		if (limit < 1) {
-			throw new IllegalArgumentException("window '" + name + "': limit must be at least 1, was " + limit);
+			throw new InvalidValueException(Field.LIMIT, "window '" + name + "': limit ",
+					"must be at least 1, was " + limit);
 		}
 		if (duration.toMillis() < 1) {
-			throw new IllegalArgumentException("window '" + name + "': duration must be at least 1ms, was " + duration);
+			throw new InvalidValueException(Field.DURATION, "window '" + name + "': duration ",
+					"must be at least 1ms, was " + duration);
+		}
+		long millis = duration.toMillis();
+		if (burst != null && algorithm != WindowAlgorithm.TOKEN_BUCKET) {
+			throw new InvalidValueException(Field.BURST, "window '" + name + "': burst ", "applies to a "
+					+ WindowAlgorithm.TOKEN_BUCKET.value() + " window only, this one is " + algorithm.value());
+		}
+		if (burst != null && burst < 1) {
+			throw new InvalidValueException(Field.BURST, "window '" + name + "': burst ",
+					"must be at least 1, was " + burst);
+		}
+		if (algorithm == WindowAlgorithm.TOKEN_BUCKET && millis < limit) {
+			throw new InvalidValueException(Field.LIMIT, "window '" + name + "': limit ",
+					"must be at most the duration in " + "milliseconds for a " + WindowAlgorithm.TOKEN_BUCKET.value()
+							+ " (its refill interval, duration / limit, " + "must be at least 1ms), was " + limit
+							+ " per " + duration);
+		}
+		if (resolution != null && algorithm != WindowAlgorithm.SLIDING_WINDOW) {
+			throw new InvalidValueException(Field.RESOLUTION, "window '" + name + "': resolution ", "applies to a "
+					+ WindowAlgorithm.SLIDING_WINDOW.value() + " window only, this one is " + algorithm.value());
+		}
+		if (resolution != null && (resolution.toMillis() < 1 || resolution.toMillis() > millis)) {
+			throw new InvalidValueException(Field.RESOLUTION, "window '" + name + "': resolution ",
+					"must be between 1ms and the duration " + duration + ", was " + resolution);
 		}
 		this.name = name;
 		this.limit = limit;
 		this.duration = duration;
-		this.durationMillis = duration.toMillis();
+		this.durationMillis = millis;
+		this.algorithm = algorithm;
+		this.burst = (burst != null) ? burst : limit;
+		this.resolutionMillis = (algorithm != WindowAlgorithm.SLIDING_WINDOW) ? millis
+				: (resolution != null) ? resolution.toMillis() : defaultResolutionMillis(millis);
 	}
 
+	/** A fixed window. */
 	public static Window of(String name, long limit, Duration duration) {
 		return new Window(name, limit, duration);
+	}
+
+	/** A sliding window of the default resolution. */
+	public static Window sliding(String name, long limit, Duration duration) {
+		return new Window(name, limit, duration, WindowAlgorithm.SLIDING_WINDOW, null, null);
+	}
+
+	/** A sliding window counted in buckets of {@code resolution}. */
+	public static Window sliding(String name, long limit, Duration duration, Duration resolution) {
+		return new Window(name, limit, duration, WindowAlgorithm.SLIDING_WINDOW, null, resolution);
+	}
+
+	/** A token bucket of {@code limit} tokens refilled at {@code limit} per duration. */
+	public static Window tokenBucket(String name, long limit, Duration duration) {
+		return new Window(name, limit, duration, WindowAlgorithm.TOKEN_BUCKET, null, null);
+	}
+
+	/** A token bucket of {@code burst} tokens refilled at {@code limit} per duration. */
+	public static Window tokenBucket(String name, long limit, Duration duration, long burst) {
+		return new Window(name, limit, duration, WindowAlgorithm.TOKEN_BUCKET, burst, null);
+	}
+
+	/**
+	 * A sliding window's default bucket length: a sixtieth of its duration, never finer
+	 * than a second, never longer than the duration.
+	 */
+	public static long defaultResolutionMillis(long durationMillis) {
+		return Math.min(durationMillis,
+				Math.max(MIN_DEFAULT_RESOLUTION_MILLIS, durationMillis / DEFAULT_SLIDING_STEPS));
 	}
 
 	public String name() {
@@ -68,13 +171,40 @@ public final class Window {
 		return durationMillis;
 	}
 
-	/** Start of the window that contains {@code nowMillis}. */
+	public WindowAlgorithm algorithm() {
+		return algorithm;
+	}
+
+	/** Whether this is a fixed window, the algorithm of every existing budget. */
+	public boolean fixed() {
+		return algorithm == WindowAlgorithm.FIXED_WINDOW;
+	}
+
+	/** A token bucket's size; the limit for the other algorithms. */
+	public long burst() {
+		return burst;
+	}
+
+	/**
+	 * The most one request may cost: the bucket's size for a token bucket, the limit
+	 * otherwise.
+	 */
+	public long capacity() {
+		return (algorithm == WindowAlgorithm.TOKEN_BUCKET) ? burst : limit;
+	}
+
+	/** A sliding window's bucket length; the duration for the other algorithms. */
+	public long resolutionMillis() {
+		return resolutionMillis;
+	}
+
+	/** Start of the fixed window that contains {@code nowMillis}. */
 	public long startAt(long nowMillis) {
 		return Math.floorDiv(nowMillis, durationMillis) * durationMillis;
 	}
 
 	/**
-	 * End (exclusive) of the window that contains {@code nowMillis}: when its count
+	 * End (exclusive) of the fixed window that contains {@code nowMillis}: when its count
 	 * resets.
 	 */
 	public long resetAt(long nowMillis) {
@@ -84,17 +214,49 @@ public final class Window {
 	@Override
 	public boolean equals(Object o) {
 		return o instanceof Window other && name.equals(other.name) && limit == other.limit
-				&& durationMillis == other.durationMillis;
+				&& durationMillis == other.durationMillis && algorithm == other.algorithm && burst == other.burst
+				&& resolutionMillis == other.resolutionMillis;
 	}
 
 	@Override
 	public int hashCode() {
-		return Objects.hash(name, limit, durationMillis);
+		return fixed() ? Objects.hash(name, limit, durationMillis)
+				: Objects.hash(name, limit, durationMillis, algorithm, burst, resolutionMillis);
 	}
 
 	@Override
 	public String toString() {
-		return "Window[name=" + name + ", limit=" + limit + ", duration=" + duration + "]";
+		String base = "Window[name=" + name + ", limit=" + limit + ", duration=" + duration;
+		return switch (algorithm) {
+			case FIXED_WINDOW -> base + "]";
+			case SLIDING_WINDOW -> base + ", algorithm=" + algorithm + ", resolution=" + resolutionMillis + "ms]";
+			case TOKEN_BUCKET -> base + ", algorithm=" + algorithm + ", burst=" + burst + "]";
+		};
+	}
+
+	/**
+	 * The values a window checks, as {@link InvalidValueException#field()} names them.
+	 */
+	public enum Field {
+
+		/** The window's name. */
+		NAME,
+
+		/** Units admitted per window. */
+		LIMIT,
+
+		/** The window's length. */
+		DURATION,
+
+		/** How the window counts ({@link WindowAlgorithm}). */
+		ALGORITHM,
+
+		/** A token bucket's size. */
+		BURST,
+
+		/** A sliding window's bucket length. */
+		RESOLUTION
+
 	}
 
 }

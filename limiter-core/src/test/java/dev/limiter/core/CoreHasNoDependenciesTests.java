@@ -25,8 +25,6 @@ class CoreHasNoDependenciesTests {
 			.resideInAPackage("dev.limiter.core")
 			.and()
 			.doNotHaveSimpleName("RateLimitStores")
-			.and()
-			.doNotHaveSimpleName("FailOpenRateLimitStore")
 			.should()
 			.dependOnClassesThat()
 			.resideInAPackage("dev.limiter.core.internal")

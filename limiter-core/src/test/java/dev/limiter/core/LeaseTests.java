@@ -51,21 +51,4 @@ class LeaseTests {
 		assertThat(unbound.issuedBy(new InMemoryRateLimitStore(1))).isEqualTo(unbound).hasSameHashCodeAs(unbound);
 	}
 
-	@Test
-	void takeWhenThroughFailOpenStoreShouldBindTheLeaseToTheAnsweringStore() {
-		InMemoryRateLimitStore authoritative = new InMemoryRateLimitStore(100);
-		FailOpenRateLimitStore store = new FailOpenRateLimitStore(authoritative, 100, b -> false, 1_000,
-				new StoreModeListener() {
-					@Override
-					public void degraded(String name, Throwable cause) {
-					}
-
-					@Override
-					public void recovered(String name) {
-					}
-				});
-
-		assertThat(store.take(LEASED, "a", 1, true, T0).lease().orElseThrow().issuer()).isSameAs(authoritative);
-	}
-
 }

@@ -60,7 +60,8 @@ class ConfigurationMetadataTests {
 		Set<String> hinted = new HashSet<>();
 		metadata().get("hints").forEach(h -> hinted.add(h.get("name").asText()));
 		assertThat(hinted).contains("limiter.store", "limiter.headers", "limiter.mode",
-				"limiter.budgets.standard.scope", "limiter.budgets.standard.on-store-failure");
+				"limiter.budgets.standard.scope", "limiter.budgets.standard.on-store-failure",
+				"limiter.budgets.standard.windows.minute.algorithm");
 	}
 
 	/**

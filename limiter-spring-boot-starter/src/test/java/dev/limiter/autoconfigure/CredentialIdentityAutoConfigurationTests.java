@@ -4,9 +4,9 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
+import dev.limiter.core.Sha256;
 import dev.limiter.servlet.JwtCredentialIdentity;
 import dev.limiter.servlet.OAuth2TokenCredentialIdentity;
-import dev.limiter.servlet.TokenHashing;
 import dev.limiter.spring.BudgetOptions;
 import dev.limiter.spring.CallerKey;
 import dev.limiter.spring.CredentialIdentity;
@@ -57,7 +57,7 @@ class CredentialIdentityAutoConfigurationTests {
 			CallerKey padded = resolver.resolve(new MockHttpServletRequest());
 			assertThat(padded.value()).isEqualTo(plain.value()).startsWith("t:");
 			assertThat(plain.value(KeyBy.PRINCIPAL))
-				.isEqualTo("p:" + TokenHashing.sha256("jwt\u0000https://issuer.example\u0000alice"));
+				.isEqualTo("p:" + Sha256.base64Url("jwt\u0000https://issuer.example\u0000alice"));
 
 			OAuth2AccessToken opaque = new OAuth2AccessToken(OAuth2AccessToken.TokenType.BEARER, "opaque-1",
 					Instant.now(), Instant.now().plusSeconds(60));
@@ -66,7 +66,7 @@ class CredentialIdentityAutoConfigurationTests {
 						new OAuth2IntrospectionAuthenticatedPrincipal("alice", Map.of("sub", "alice"), List.of()),
 						opaque, List.of()));
 			assertThat(resolver.resolve(new MockHttpServletRequest()).value())
-				.isEqualTo("t:" + TokenHashing.sha256("opaque-1"));
+				.isEqualTo("t:" + Sha256.base64Url("opaque-1"));
 		});
 	}
 
@@ -82,7 +82,7 @@ class CredentialIdentityAutoConfigurationTests {
 			MockHttpServletRequest request = new MockHttpServletRequest();
 			request.addHeader("Authorization", "Bearer made-up");
 			assertThat(context.getBean(KeyResolver.class).resolve(request).value())
-				.isEqualTo("p:" + TokenHashing.sha256("alice"));
+				.isEqualTo("p:" + Sha256.base64Url("alice"));
 		});
 	}
 

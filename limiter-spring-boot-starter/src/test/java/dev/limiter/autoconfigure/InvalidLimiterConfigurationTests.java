@@ -1,5 +1,9 @@
 package dev.limiter.autoconfigure;
 
+import java.time.Duration;
+
+import dev.limiter.core.Budget;
+import dev.limiter.core.Window;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -186,6 +190,65 @@ class InvalidLimiterConfigurationTests {
 			.contains("must be at least 1, was 0");
 		assertThat(analysis.getAction()).contains("limiter.budgets.standard.windows.minute.limit")
 			.contains("docs/configuration.md");
+	}
+
+	@Test
+	void windowAlgorithmWhenUnknownShouldFailNamingThePropertyAndTheValidValues() {
+		runner.withPropertyValues("limiter.budgets.standard.windows.minute.algorithm=leaky-bucket").run(context -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause()
+				.isInstanceOf(InvalidLimiterConfigurationException.class)
+				.hasMessageContaining("'limiter.budgets.standard.windows.minute.algorithm'")
+				.hasMessageContaining("fixed-window, sliding-window, token-bucket")
+				.hasMessageContaining("leaky-bucket");
+		});
+	}
+
+	@Test
+	void windowBurstWhenTheWindowIsNotATokenBucketShouldFailNamingTheProperty() {
+		assertFailsNaming("limiter.budgets.standard.windows.minute.burst",
+				"limiter.budgets.standard.windows.minute.burst=10");
+		assertFailsNaming("limiter.budgets.standard.windows.minute.burst",
+				"limiter.budgets.standard.windows.minute.algorithm=sliding-window",
+				"limiter.budgets.standard.windows.minute.burst=10");
+	}
+
+	@Test
+	void windowBurstWhenBelowOneShouldFailNamingTheProperty() {
+		assertFailsNaming("limiter.budgets.standard.windows.minute.burst",
+				"limiter.budgets.standard.windows.minute.algorithm=token-bucket",
+				"limiter.budgets.standard.windows.minute.burst=0");
+	}
+
+	@Test
+	void tokenBucketWhenItRefillsMoreOftenThanOnceAMillisecondShouldFailNamingTheLimit() {
+		assertFailsNaming("limiter.budgets.standard.windows.minute.limit",
+				"limiter.budgets.standard.windows.minute.algorithm=token-bucket",
+				"limiter.budgets.standard.windows.minute.limit=60001",
+				"limiter.budgets.standard.windows.minute.duration=1m");
+	}
+
+	@Test
+	void windowResolutionWhenTheWindowIsNotSlidingOrLongerThanItShouldFailNamingTheProperty() {
+		assertFailsNaming("limiter.budgets.standard.windows.minute.resolution",
+				"limiter.budgets.standard.windows.minute.resolution=1s");
+		assertFailsNaming("limiter.budgets.standard.windows.minute.resolution",
+				"limiter.budgets.standard.windows.minute.algorithm=sliding-window",
+				"limiter.budgets.standard.windows.minute.resolution=2m");
+	}
+
+	@Test
+	void windowAlgorithmWhenValidShouldStartWithEveryAlgorithm() {
+		runner
+			.withPropertyValues("limiter.budgets.standard.windows.minute.algorithm=sliding-window",
+					"limiter.budgets.standard.windows.hour.algorithm=token-bucket",
+					"limiter.budgets.standard.windows.hour.burst=100")
+			.run(context -> {
+				assertThat(context).hasNotFailed();
+				Budget standard = context.getBean(LimiterSettings.class).budgets().get("standard");
+				assertThat(standard.windows()).containsExactly(Window.sliding("minute", 600, Duration.ofMinutes(1)),
+						Window.tokenBucket("hour", 36_000, Duration.ofHours(1), 100));
+			});
 	}
 
 	private void assertFailsNaming(String property, String... properties) {

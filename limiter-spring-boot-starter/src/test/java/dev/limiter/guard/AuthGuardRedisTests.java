@@ -8,8 +8,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
-import dev.limiter.core.FailOpenRateLimitStore;
 import dev.limiter.core.StoreMode;
+import dev.limiter.resilience.FailOpenRateLimitStore;
 import dev.limiter.test.redis.RedisServerExtension;
 import dev.limiter.test.web.MutableClock;
 import org.junit.jupiter.api.Test;

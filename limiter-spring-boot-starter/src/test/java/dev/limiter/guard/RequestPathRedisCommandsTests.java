@@ -16,6 +16,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -30,7 +31,16 @@ import static org.assertj.core.api.Assertions.assertThat;
  * refused from what the instance already knows, and the lease release of an expensive
  * route on top, asynchronously.
  */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RequestPathRedisCommandsTests {
+
+	/**
+	 * Spring Boot's {@code spring.data.redis.client-type}; the Jedis subclass runs the
+	 * same tests on Jedis.
+	 */
+	protected String clientType() {
+		return "lettuce";
+	}
 
 	@RegisterExtension
 	static RedisServerExtension redis = RedisServerExtension.perClass();
@@ -50,22 +60,23 @@ class RequestPathRedisCommandsTests {
 	private String token;
 
 	@BeforeAll
-	static void start() throws Exception {
+	void start() throws Exception {
 		app = new SpringApplicationBuilder(GuardTestApplication.class)
-			.properties("server.port=0", "limiter.store=redis", "spring.data.redis.host=" + redis.server().host(),
-					"spring.data.redis.port=" + redis.port(), "limiter.budgets.standard.windows.minute.limit=5",
+			.properties("server.port=0", "limiter.store=redis", "spring.data.redis.client-type=" + clientType(),
+					"spring.data.redis.host=" + redis.server().host(), "spring.data.redis.port=" + redis.port(),
+					"limiter.budgets.standard.windows.minute.limit=5",
 					"limiter.budgets.anonymous.windows.minute.limit=3", "limiter.auth-guard.threshold=3",
 					"limiter.routes[0].pattern=/expensive", "limiter.routes[0].budget=standard",
 					"limiter.routes[0].expensive=true")
 			.run();
 		monitor = new RedisMonitor(redis.port());
 		// Connecting and loading the scripts is start-up's business, not a request's.
-		new RequestPathRedisCommandsTests().get("/public/hello", null);
+		get("/public/hello", null);
 		monitor.commandsAfter(500);
 	}
 
 	@AfterAll
-	static void stop() {
+	void stop() {
 		if (monitor != null) {
 			monitor.close();
 		}

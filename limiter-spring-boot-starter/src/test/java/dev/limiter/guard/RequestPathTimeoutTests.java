@@ -23,6 +23,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
@@ -53,7 +54,16 @@ import static org.assertj.core.api.Assertions.assertThat;
  * client's own measure keeps the older end-to-end bound (timeout + 400 ms), which no
  * second timeout fits in.
  */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RequestPathTimeoutTests {
+
+	/**
+	 * Spring Boot's {@code spring.data.redis.client-type}; the Jedis subclass runs the
+	 * same tests on Jedis.
+	 */
+	protected String clientType() {
+		return "lettuce";
+	}
 
 	private static final long TIMEOUT_MILLIS = 600;
 
@@ -82,13 +92,13 @@ class RequestPathTimeoutTests {
 	private static CircuitBreaker breaker;
 
 	@BeforeAll
-	static void start() {
+	void start() {
 		redis = RedisServerProcess.start();
 		proxy = new DelayingProxy(redis.port());
 		app = new SpringApplicationBuilder(GuardTestApplication.class, ServerTime.class)
-			.properties("server.port=0", "limiter.store=redis", "limiter.redis.timeout=" + TIMEOUT_MILLIS + "ms",
-					"spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + proxy.port(),
-					"limiter.budgets.standard.windows.minute.limit=1000000",
+			.properties("server.port=0", "limiter.store=redis", "spring.data.redis.client-type=" + clientType(),
+					"limiter.redis.timeout=" + TIMEOUT_MILLIS + "ms", "spring.data.redis.host=127.0.0.1",
+					"spring.data.redis.port=" + proxy.port(), "limiter.budgets.standard.windows.minute.limit=1000000",
 					"limiter.budgets.anonymous.windows.minute.limit=1000000", "limiter.routes[0].pattern=/expensive",
 					"limiter.routes[0].budget=standard", "limiter.routes[0].expensive=true",
 					"resilience4j.circuitbreaker.instances.limiter.wait-duration-in-open-state=60s")
@@ -97,7 +107,7 @@ class RequestPathTimeoutTests {
 	}
 
 	@AfterAll
-	static void stop() {
+	void stop() {
 		if (app != null) {
 			app.close();
 		}

@@ -8,11 +8,12 @@ import dev.limiter.autoconfigure.LimiterServletAutoConfiguration;
 import dev.limiter.autoconfigure.redis.LimiterRedisAutoConfiguration;
 import dev.limiter.autoconfigure.resilience.LimiterResilienceAutoConfiguration;
 import dev.limiter.core.Budget;
-import dev.limiter.core.FailOpenRateLimitStore;
 import dev.limiter.core.OverLimitRememberingStore;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStores;
+import dev.limiter.core.StoreMode;
 import dev.limiter.resilience.CircuitBreakingRateLimitStore;
+import dev.limiter.resilience.FailOpenRateLimitStore;
 import dev.limiter.test.redis.RedisClusterExtension;
 import dev.limiter.test.redis.RedisServerExtension;
 import dev.limiter.test.redis.RedisServerProcess;
@@ -30,6 +31,7 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -71,6 +73,31 @@ class LimiterRedisAutoConfigurationTests {
 
 				String windowKey = new RedisKeys("wired").all(BUDGET, key).get(0);
 				assertThat(redis.server().call("EXISTS", windowKey)).isEqualTo(1L);
+			});
+	}
+
+	@Test
+	void storeWhenJedisIsTheClientAndLettuceIsFilteredOutShouldCountInRedisThroughJedis() {
+		runner.withClassLoader(new FilteredClassLoader("org.springframework.security", "io.lettuce"))
+			.withPropertyValues("limiter.store=redis", "limiter.redis.key-prefix=jedis-wired",
+					"spring.data.redis.client-type=jedis", "spring.data.redis.host=127.0.0.1",
+					"spring.data.redis.port=" + redis.port())
+			.run(context -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context.getBean(org.springframework.data.redis.connection.RedisConnectionFactory.class))
+					.isInstanceOf(JedisConnectionFactory.class);
+				RateLimitStore store = context.getBean(LimiterAutoConfiguration.STORE_BEAN_NAME, RateLimitStore.class);
+				String key = UUID.randomUUID().toString();
+				long now = System.currentTimeMillis();
+
+				for (int i = 0; i < 5; i++) {
+					assertThat(store.take(BUDGET, key, 1, false, now).allowed()).isTrue();
+				}
+				assertThat(store.take(BUDGET, key, 1, false, now).allowed()).isFalse();
+
+				String windowKey = new RedisKeys("jedis-wired").all(BUDGET, key).get(0);
+				assertThat(redis.server().call("EXISTS", windowKey)).isEqualTo(1L);
+				assertThat(((FailOpenRateLimitStore) store).mode()).isEqualTo(StoreMode.AUTHORITATIVE);
 			});
 	}
 

@@ -70,6 +70,20 @@ class RedisExactnessAcrossInstancesTests {
 	}
 
 	@Test
+	void twoInstancesWhenOnJedisShouldAdmitExactlyTheLimit() throws Exception {
+		String[] redisProperties = { "spring.data.redis.client-type=jedis", "spring.data.redis.host=127.0.0.1",
+				"spring.data.redis.port=" + redis.port() };
+		assertExactAcrossTwoInstances(redisProperties);
+	}
+
+	@Test
+	void twoInstancesWhenOnJedisSharingARedisClusterShouldAdmitExactlyTheLimit() throws Exception {
+		String[] redisProperties = { "spring.data.redis.client-type=jedis",
+				"spring.data.redis.cluster.nodes=" + String.join(",", cluster.cluster().addresses()) };
+		assertExactAcrossTwoInstances(redisProperties);
+	}
+
+	@Test
 	void twoInstancesWhenSharingARedisClusterShouldAdmitExactlyTheLimit() throws Exception {
 		String[] redisProperties = {
 				"spring.data.redis.cluster.nodes=" + String.join(",", cluster.cluster().addresses()) };
@@ -102,7 +116,9 @@ class RedisExactnessAcrossInstancesTests {
 						List<Integer> statuses = new ArrayList<>();
 						for (int i = 0; i < REQUESTS_PER_THREAD; i++) {
 							MockHttpServletRequest request = new MockHttpServletRequest("GET", "/api/items");
-							request.setUserPrincipal(() -> "alice");
+							// One caller per test: the tests share one Redis and one
+							// minute.
+							request.setUserPrincipal(() -> token);
 							request.addHeader("Authorization", "Bearer " + token);
 							MockHttpServletResponse response = new MockHttpServletResponse();
 							FilterChain application = (req, res) -> {

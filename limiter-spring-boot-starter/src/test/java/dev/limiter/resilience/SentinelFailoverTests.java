@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
-import dev.limiter.core.FailOpenRateLimitStore;
 import dev.limiter.core.StoreMode;
 import dev.limiter.test.redis.RedisServerProcess;
 import org.junit.jupiter.api.Test;

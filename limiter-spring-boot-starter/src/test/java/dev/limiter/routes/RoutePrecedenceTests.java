@@ -5,7 +5,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 
-import dev.limiter.servlet.TokenHashing;
+import dev.limiter.core.Sha256;
 import dev.limiter.spring.RoutePolicy;
 import dev.limiter.spring.RouteResolver;
 import dev.limiter.test.web.RecordingStore;
@@ -87,7 +87,7 @@ class RoutePrecedenceTests {
 			assertThat(store.keys()).isEmpty();
 		}
 		else {
-			assertThat(store.keys()).containsExactly(budget + "/t:" + TokenHashing.sha256("good-alice"));
+			assertThat(store.keys()).containsExactly(budget + "/t:" + Sha256.base64Url("good-alice"));
 		}
 	}
 
@@ -102,7 +102,7 @@ class RoutePrecedenceTests {
 		assertThat(note.statusCode()).isEqualTo(200);
 		assertThat(note.headers().firstValue("X-RateLimit-Remaining")).contains("2");
 
-		String key = "per-route/t:" + TokenHashing.sha256("good-bob");
+		String key = "per-route/t:" + Sha256.base64Url("good-bob");
 		assertThat(store.keys()).containsExactly(key + "@/links/%7Bid%7D", key + "@/links/%7Bid%7D",
 				key + "@/links/%7Bid%7D", key + "@/links/%7Bid%7D", key + "@/notes/%7Bid%7D");
 		assertThat(store.keys()).noneMatch(k -> k.contains("/links/1") || k.contains("/links/2"));
@@ -111,7 +111,7 @@ class RoutePrecedenceTests {
 	@Test
 	void pathWhenUnmatchedShouldFallToTheDefaultBudgetNeverToUnlimited() throws Exception {
 		assertThat(send("/no/such/handler", "good-carol").statusCode()).isEqualTo(404);
-		assertThat(store.keys()).containsExactly("standard/t:" + TokenHashing.sha256("good-carol"));
+		assertThat(store.keys()).containsExactly("standard/t:" + Sha256.base64Url("good-carol"));
 	}
 
 	private HttpResponse<String> send(String path, String token) throws Exception {

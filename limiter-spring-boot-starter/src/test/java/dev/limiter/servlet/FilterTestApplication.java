@@ -112,8 +112,9 @@ public class FilterTestApplication {
 		String work(HttpServletRequest request) {
 			calls.incrementAndGet();
 			String token = request.getHeader("Authorization").substring("Bearer ".length());
-			boundsDuringWork.set(store.peek(budgets.get("standard"),
-					DefaultKeyResolver.TOKEN_PREFIX + dev.limiter.servlet.TokenHashing.sha256(token), clock.millis())
+			boundsDuringWork.set(store
+				.peek(budgets.get("standard"),
+						DefaultKeyResolver.TOKEN_PREFIX + dev.limiter.core.Sha256.base64Url(token), clock.millis())
 				.bounds());
 			return "worked";
 		}

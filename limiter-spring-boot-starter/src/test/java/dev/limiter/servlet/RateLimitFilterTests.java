@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.limiter.core.BoundVerdict;
+import dev.limiter.core.Sha256;
 import dev.limiter.test.web.MutableClock;
 import dev.limiter.test.web.RecordingStore;
 import org.junit.jupiter.api.BeforeEach;
@@ -149,14 +150,14 @@ class RateLimitFilterTests {
 	@Test
 	void tokenWhenAuthenticatedShouldBeCountedOnItsHashAgainstTheDefaultBudget() throws Exception {
 		send("GET", "/hello", "good-bob");
-		assertThat(store.keys()).containsExactly("standard/t:" + TokenHashing.sha256("good-bob"));
+		assertThat(store.keys()).containsExactly("standard/t:" + Sha256.base64Url("good-bob"));
 	}
 
 	@Test
 	void budgetSelectorWhenItMatchesAPrincipalShouldGiveItAnotherBudget() throws Exception {
 		HttpResponse<String> response = send("GET", "/hello", "good-trial-1");
 		assertThat(header(response, "X-RateLimit-Limit")).isEqualTo("3");
-		assertThat(store.keys()).containsExactly("anonymous/t:" + TokenHashing.sha256("good-trial-1"));
+		assertThat(store.keys()).containsExactly("anonymous/t:" + Sha256.base64Url("good-trial-1"));
 	}
 
 	@Test
@@ -202,7 +203,7 @@ class RateLimitFilterTests {
 		// response first.
 		await().atMost(Duration.ofSeconds(10)).until(() -> !store.released().isEmpty());
 		assertThat(store.released()).singleElement()
-			.satisfies(lease -> assertThat(lease.key()).isEqualTo("t:" + TokenHashing.sha256("good-frank")));
+			.satisfies(lease -> assertThat(lease.key()).isEqualTo("t:" + Sha256.base64Url("good-frank")));
 	}
 
 	@Test

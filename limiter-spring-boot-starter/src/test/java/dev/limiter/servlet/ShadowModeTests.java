@@ -3,6 +3,7 @@ package dev.limiter.servlet;
 import java.net.http.HttpResponse;
 
 import dev.limiter.core.KeyState;
+import dev.limiter.core.Sha256;
 import dev.limiter.spring.BudgetRegistry;
 import dev.limiter.test.web.HttpSupport;
 import dev.limiter.test.web.RecordingStore;
@@ -60,7 +61,7 @@ class ShadowModeTests {
 
 		// Every request was decided by the store; the two admitted ones spent the window.
 		assertThat(store.keys()).hasSize(5);
-		KeyState state = store.peek(budgets.get("tight"), "t:" + TokenHashing.sha256("good-shadow"),
+		KeyState state = store.peek(budgets.get("tight"), "t:" + Sha256.base64Url("good-shadow"),
 				RoutesTestApplication.NOW.toEpochMilli());
 		assertThat(state.bounds().get(0).remaining()).isZero();
 
@@ -74,7 +75,7 @@ class ShadowModeTests {
 			.count()).isEqualTo(3.0);
 		assertThat(meters.find("limiter.requests").tags("outcome", "refused").counter()).isNull();
 		assertThat(output).contains("Shadow mode: budget 'tight' would have refused 1 request(s) on bound 'minute'");
-		assertThat(output).doesNotContain(TokenHashing.sha256("good-shadow"));
+		assertThat(output).doesNotContain(Sha256.base64Url("good-shadow"));
 	}
 
 }

@@ -11,11 +11,12 @@ import dev.limiter.boot4.actuate.LimiterHealthContributorAutoConfiguration;
 import dev.limiter.boot4.redis.Boot4ClusterTopologyRefreshCustomizer;
 import dev.limiter.boot4.redis.Boot4LimiterLettuceAutoConfiguration;
 import dev.limiter.core.Budget;
-import dev.limiter.core.FailOpenRateLimitStore;
 import dev.limiter.core.OverLimitRememberingStore;
 import dev.limiter.core.RateLimitStore;
+import dev.limiter.core.RateLimitStores;
 import dev.limiter.redis.RedisRateLimitStore;
 import dev.limiter.resilience.CircuitBreakingRateLimitStore;
+import dev.limiter.resilience.FailOpenRateLimitStore;
 import dev.limiter.servlet.RateLimitFilter;
 import dev.limiter.test.redis.RedisServerExtension;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
@@ -141,6 +142,35 @@ class Boot4StarterAutoConfigurationTests {
 			assertThat(context).doesNotHaveBean(RateLimitFilter.class);
 			assertThat(context).doesNotHaveBean(RateLimitStore.class);
 			assertThat(context).doesNotHaveBean("limiterHealthIndicator");
+		});
+	}
+
+	@Test
+	void healthWhenLimiterDisabledShouldBackOffEvenBesideTheApplicationsOwnStore() {
+		runner.withPropertyValues("limiter.enabled=false")
+			.withBean("applicationStore", RateLimitStore.class, () -> RateLimitStores.inMemory(10))
+			.run(context -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context).hasSingleBean(RateLimitStore.class);
+				assertThat(context).doesNotHaveBean("limiterHealthIndicator");
+			});
+	}
+
+	@Test
+	void breakerMetersWhenResilience4jSpringBoot4IsPresentShouldBeLeftToIt() {
+		runner.withConfiguration(AutoConfigurations.of(CircuitBreakerAutoConfiguration.class)).run(context -> {
+			assertThat(context).hasNotFailed();
+			assertThat(context).hasSingleBean(CircuitBreakerRegistry.class);
+			assertThat(context).doesNotHaveBean("limiterCircuitBreakerMeterBinder");
+		});
+	}
+
+	@Test
+	void breakerMetersWhenResilience4jSpringBoot4IsAbsentShouldBeTheLimitersOwn() {
+		runner.run(context -> {
+			assertThat(context).hasNotFailed();
+			assertThat(context).doesNotHaveBean(CircuitBreakerRegistry.class);
+			assertThat(context).hasBean("limiterCircuitBreakerMeterBinder");
 		});
 	}
 

@@ -4,10 +4,10 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import dev.limiter.core.FailOpenRateLimitStore;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.StoreMode;
 import dev.limiter.resilience.CircuitBreakingRateLimitStore;
+import dev.limiter.resilience.FailOpenRateLimitStore;
 
 /**
  * The details of the {@code limiter} health component: store, mode (authoritative or

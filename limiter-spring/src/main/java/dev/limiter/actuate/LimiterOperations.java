@@ -10,9 +10,9 @@ import java.util.Map;
 
 import dev.limiter.core.BoundVerdict;
 import dev.limiter.core.Budget;
-import dev.limiter.core.FailOpenRateLimitStore;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.Window;
+import dev.limiter.resilience.FailOpenRateLimitStore;
 import dev.limiter.routes.RouteInventory;
 import dev.limiter.routes.RouteInventoryCheck;
 import dev.limiter.spring.BudgetOptions;

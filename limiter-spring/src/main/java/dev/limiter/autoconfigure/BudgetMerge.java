@@ -60,12 +60,16 @@ final class BudgetMerge {
 		if (base != null) {
 			copy.setLimit(base.getLimit());
 			copy.setDuration(base.getDuration());
+			copy.setAlgorithm(base.getAlgorithm());
+			copy.setBurst(base.getBurst());
+			copy.setResolution(base.getResolution());
 		}
-		if (written != null && written.getLimit() != null) {
-			copy.setLimit(written.getLimit());
-		}
-		if (written != null && written.getDuration() != null) {
-			copy.setDuration(written.getDuration());
+		if (written != null) {
+			copy.setLimit(first(written.getLimit(), copy.getLimit()));
+			copy.setDuration(first(written.getDuration(), copy.getDuration()));
+			copy.setAlgorithm(first(written.getAlgorithm(), copy.getAlgorithm()));
+			copy.setBurst(first(written.getBurst(), copy.getBurst()));
+			copy.setResolution(first(written.getResolution(), copy.getResolution()));
 		}
 		return copy;
 	}

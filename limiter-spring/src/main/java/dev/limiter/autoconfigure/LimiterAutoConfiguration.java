@@ -2,9 +2,9 @@ package dev.limiter.autoconfigure;
 
 import java.time.Clock;
 
-import dev.limiter.core.OverLimitRememberingStore;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStores;
+import dev.limiter.resilience.StoreStack;
 import dev.limiter.spring.BudgetOptions;
 import dev.limiter.spring.BudgetRegistry;
 import org.apache.commons.logging.Log;
@@ -20,9 +20,10 @@ import org.springframework.context.annotation.Import;
 
 /**
  * The limiter's model: the resolved budgets, the clock it decides by, and the in-process
- * store when {@code limiter.store=memory} (the default). Another store (such as Redis) is
- * contributed by its own auto-configuration as a {@link RateLimitStore} bean, which makes
- * the in-process one back off.
+ * store when {@code limiter.store=memory} (the default; its stack built by
+ * {@link StoreStack}). Another store (such as Redis) is contributed by its own
+ * auto-configuration as a {@link RateLimitStore} bean, which makes the in-process one
+ * back off.
  */
 @AutoConfiguration
 @ConditionalOnLimiterEnabled
@@ -67,10 +68,7 @@ public class LimiterAutoConfiguration {
 	@ConditionalOnProperty(prefix = "limiter", name = "store", havingValue = "memory", matchIfMissing = true)
 	public RateLimitStore limiterStore(LimiterSettings settings) {
 		int maxKeys = settings.memoryMaxKeys();
-		// Refusal loops of an exhausted key skip the store's lock; never more keys
-		// remembered than counted.
-		return new OverLimitRememberingStore(RateLimitStores.inMemory(maxKeys),
-				Math.min(maxKeys, OverLimitRememberingStore.DEFAULT_MAX_ENTRIES));
+		return StoreStack.local(RateLimitStores.inMemory(maxKeys), maxKeys);
 	}
 
 	@Bean

@@ -13,9 +13,12 @@ import java.util.function.Supplier;
 
 import dev.limiter.core.Budget;
 import dev.limiter.core.ConcurrencyBound;
+import dev.limiter.core.InvalidValueException;
 import dev.limiter.core.Window;
+import dev.limiter.core.WindowAlgorithm;
 import dev.limiter.core.guard.AuthGuardPolicy;
-import dev.limiter.servlet.PropertiesRouteResolver.RouteRule;
+import dev.limiter.redis.RedisRateLimitStore;
+import dev.limiter.routes.PropertiesRouteResolver.RouteRule;
 import dev.limiter.spring.BudgetOptions;
 import dev.limiter.spring.BudgetRegistry;
 import dev.limiter.spring.BudgetScope;
@@ -32,6 +35,12 @@ import org.springframework.web.util.pattern.PatternParseException;
  * to what they reject, and rejects what binding alone leaves open (missing values,
  * unknown budget names, route patterns), each with an
  * {@link InvalidLimiterConfigurationException} that names the property.
+ *
+ * <p>
+ * A core type names the value it rejects by a constant of its own {@code Field} enum
+ * ({@link InvalidValueException#field()}); {@link #property(Enum)} maps each constant to
+ * its property, so no message is ever read: a reworded message cannot move an error to
+ * another property.
  */
 public final class LimiterConfigurationResolver {
 
@@ -59,9 +68,11 @@ public final class LimiterConfigurationResolver {
 		return new LimiterSettings(budgets(properties, effective), options(properties, effective),
 				routes(properties, effective), store, required("headers", properties.getHeaders()),
 				properties.getInventory().isStrict(), memoryMaxKeys, fallbackMaxKeys, failClosed(effective),
-				properties.getRedis().getKeyPrefix(), redisTimeout, properties.getAuthGuard().isEnabled()
-						? Optional.of(authGuard(properties.getAuthGuard())) : Optional.empty(),
-				maxRequestBody(properties));
+				properties.getRedis().getKeyPrefix(), redisTimeout,
+				properties.getAuthGuard().isEnabled() ? Optional.of(authGuard(properties.getAuthGuard()))
+						: Optional.empty(),
+				maxRequestBody(properties),
+				atLeastOne("budget-definitions.max-cached", properties.getBudgetDefinitions().getMaxCached()));
 	}
 
 	private static OptionalLong maxRequestBody(LimiterProperties properties) {
@@ -171,17 +182,19 @@ public final class LimiterConfigurationResolver {
 			String lease = at + ".concurrency.lease";
 			builder
 				.concurrency(core(at + ".concurrency", () -> new ConcurrencyBound(required(max, concurrency.getMax()),
-						required(lease, concurrency.getLease())), "max", "lease"));
+						required(lease, concurrency.getLease()))));
 		}
-		// The builder only rejects a budget without windows (or with one twice) at this
-		// point.
-		return core(at + ".windows", builder::build);
+		return core(at, builder::build);
 	}
 
 	private static Window window(String at, String name, WindowProperties properties) {
 		long limit = required(at + ".limit", properties == null ? null : properties.getLimit());
 		Duration duration = required(at + ".duration", properties.getDuration());
-		Window window = core(at, () -> Window.of(name, limit, duration), "limit", "duration");
+		String value = properties.getAlgorithm();
+		WindowAlgorithm algorithm = (value == null) ? WindowAlgorithm.FIXED_WINDOW
+				: core(at, () -> WindowAlgorithm.fromValue(value.trim()));
+		Window window = core(at,
+				() -> new Window(name, limit, duration, algorithm, properties.getBurst(), properties.getResolution()));
 		if (window.durationMillis() % 1000 != 0) {
 			// RateLimit-Policy's w, X-RateLimit-Window and Retry-After speak whole
 			// seconds only
@@ -196,37 +209,100 @@ public final class LimiterConfigurationResolver {
 		Duration window = required(at + ".window", properties.getWindow());
 		Duration block = required(at + ".block", properties.getBlock());
 		Duration remember = required(at + ".remember-authenticated", properties.getRememberAuthenticated());
-		return core(at,
-				() -> new AuthGuardPolicy(properties.getThreshold(), window, block, properties.getMaxPending(),
-						AuthGuardPolicy.DEFAULT_LOOKUP_LEASE, remember),
-				"threshold", "max-pending", "window", "block", "remember-authenticated");
+		return core(at, () -> new AuthGuardPolicy(properties.getThreshold(), window, block, properties.getMaxPending(),
+				AuthGuardPolicy.DEFAULT_LOOKUP_LEASE, remember));
 	}
 
 	/**
-	 * Runs a core constructor or builder. Its message names the field it rejects ("limit
-	 * must be at least 1, was 0"); that field, when one of {@code fields}, is appended to
-	 * the property path and cut from the reason.
+	 * Runs a core constructor or builder; what it rejects becomes an error naming the
+	 * property (see {@link #invalid(String, InvalidValueException)}).
+	 * @param at the property path of the value being built, without {@code limiter.}
+	 * (such as {@code budgets.standard.windows.minute})
 	 */
-	private static <T> T core(String at, Supplier<T> constructor, String... fields) {
+	private static <T> T core(String at, Supplier<T> constructor) {
 		try {
 			return constructor.get();
 		}
-		catch (IllegalArgumentException ex) {
-			String message = " " + ex.getMessage();
-			String field = null;
-			int at0 = -1;
-			for (String candidate : fields) {
-				int index = message.indexOf(" " + candidate + " ");
-				if (index >= 0 && (at0 < 0 || index < at0)) {
-					field = candidate;
-					at0 = index;
-				}
-			}
-			if (field == null) {
-				throw invalid(at, ex.getMessage());
-			}
-			throw invalid(at + "." + field, message.substring(at0 + field.length() + 2));
+		catch (InvalidValueException ex) {
+			throw invalid(at, ex);
 		}
+	}
+
+	/**
+	 * The error for a value a core type (or a store's builder) rejected: it names
+	 * {@code at} followed by the rejected field's property ({@link #property(Enum)}), and
+	 * gives the exception's reason.
+	 * @param at the property path of the value being built, without {@code limiter.}
+	 * (such as {@code budgets.standard.windows.minute}, or {@code redis} for the Redis
+	 * store's builder)
+	 */
+	public static InvalidLimiterConfigurationException invalid(String at, InvalidValueException ex) {
+		String property = property(ex.field());
+		if (property == null) {
+			return invalid(at, ex.getMessage());
+		}
+		return invalid(property.isEmpty() ? at : at + "." + property, ex.reason());
+	}
+
+	/**
+	 * The property that sets a field, relative to the path of the value the field belongs
+	 * to: {@code "limit"} for {@link Window.Field#LIMIT} (under
+	 * {@code budgets.<budget>.windows.<window>}), {@code ""} for a value named by its own
+	 * key (a window's or a budget's name), {@code null} for a field no property sets (the
+	 * error then names the value's path and keeps the whole message).
+	 *
+	 * <p>
+	 * Adding a field: give the type's {@code Field} enum its constant (a window's
+	 * {@code BURST}, say), throw {@link InvalidValueException} with it, and add its one
+	 * {@code case} line below ({@code case BURST -> "burst";}). The switches are
+	 * exhaustive, so the build fails until the line is there; a new type with its own
+	 * {@code Field} enum gets its own {@code if} and switch.
+	 */
+	static String property(Enum<?> field) {
+		if (field instanceof Window.Field window) {
+			return switch (window) {
+				case NAME -> "";
+				case LIMIT -> "limit";
+				case DURATION -> "duration";
+				case ALGORITHM -> "algorithm";
+				case BURST -> "burst";
+				case RESOLUTION -> "resolution";
+			};
+		}
+		if (field instanceof Budget.Field budget) {
+			return switch (budget) {
+				case NAME -> "";
+				case WINDOWS -> "windows";
+				// a request's argument, checked when it is counted
+				case COST -> null;
+			};
+		}
+		if (field instanceof ConcurrencyBound.Field bound) {
+			return switch (bound) {
+				case MAX -> "max";
+				case LEASE -> "lease";
+			};
+		}
+		if (field instanceof AuthGuardPolicy.Field guard) {
+			return switch (guard) {
+				case THRESHOLD -> "threshold";
+				case WINDOW -> "window";
+				case BLOCK -> "block";
+				case MAX_PENDING -> "max-pending";
+				case REMEMBER_AUTHENTICATED -> "remember-authenticated";
+				// fixed at AuthGuardPolicy.DEFAULT_LOOKUP_LEASE
+				case LOOKUP_LEASE -> null;
+			};
+		}
+		if (field instanceof RedisRateLimitStore.Field redis) {
+			return switch (redis) {
+				case KEY_PREFIX -> "key-prefix";
+				case TIMEOUT -> "timeout";
+				// left at the builder's defaults
+				case EXPIRY_MARGIN, MAX_BLOCKING_CALLS -> null;
+			};
+		}
+		return null;
 	}
 
 	private static <T> T required(String property, T value) {

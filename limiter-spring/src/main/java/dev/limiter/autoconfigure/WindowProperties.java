@@ -2,14 +2,31 @@ package dev.limiter.autoconfigure;
 
 import java.time.Duration;
 
-/** One fixed window anchored to the wall clock. */
+/**
+ * One window: a fixed window anchored to the wall clock unless {@code algorithm} says
+ * otherwise.
+ */
 public class WindowProperties {
 
-	/** Requests admitted per window; at least 1. */
+	/**
+	 * Requests admitted per window (a token bucket's refill per duration); at least 1.
+	 */
 	private Long limit;
 
 	/** Length of the window, such as 1m or 1h; positive. */
 	private Duration duration;
+
+	/** How the window counts: fixed-window (default), sliding-window or token-bucket. */
+	private String algorithm;
+
+	/** A token-bucket's size, the requests it admits at once; defaults to the limit. */
+	private Long burst;
+
+	/**
+	 * A sliding-window's bucket length; defaults to a sixtieth of the duration, never
+	 * finer than 1s.
+	 */
+	private Duration resolution;
 
 	public WindowProperties() {
 	}
@@ -25,6 +42,30 @@ public class WindowProperties {
 
 	public void setLimit(Long limit) {
 		this.limit = limit;
+	}
+
+	public String getAlgorithm() {
+		return algorithm;
+	}
+
+	public void setAlgorithm(String algorithm) {
+		this.algorithm = algorithm;
+	}
+
+	public Long getBurst() {
+		return burst;
+	}
+
+	public void setBurst(Long burst) {
+		this.burst = burst;
+	}
+
+	public Duration getResolution() {
+		return resolution;
+	}
+
+	public void setResolution(Duration resolution) {
+		this.resolution = resolution;
 	}
 
 	public Duration getDuration() {

@@ -8,7 +8,7 @@ import dev.limiter.core.RequestStoreTime;
 import dev.limiter.core.guard.AuthGuard;
 import dev.limiter.core.guard.GuardAdmission;
 import dev.limiter.core.guard.PendingAdmission;
-import dev.limiter.web.OutageLog;
+import dev.limiter.resilience.OutageLog;
 import dev.limiter.web.PendingVerdict;
 import dev.limiter.web.ProblemResponse;
 import dev.limiter.web.RequestEnd;
@@ -58,6 +58,8 @@ public class AuthGuardFilter extends OncePerRequestFilter {
 	private final AuthGuard guard;
 
 	private final Clock clock;
+
+	private static final String GUARD_STORE = "guard";
 
 	private final OutageLog outageLog = new OutageLog(logger,
 			"Authentication guard: the store failed; admitting lookups unguarded until it answers again: ",
@@ -207,12 +209,12 @@ public class AuthGuardFilter extends OncePerRequestFilter {
 
 	private void noteStoreAnswered(boolean degraded) {
 		if (!degraded) {
-			outageLog.answered();
+			outageLog.recovered(GUARD_STORE);
 		}
 	}
 
 	private void noteStoreFailed(RuntimeException ex) {
-		outageLog.failed(ex.getClass().getName());
+		outageLog.degraded(GUARD_STORE, ex);
 	}
 
 	/**

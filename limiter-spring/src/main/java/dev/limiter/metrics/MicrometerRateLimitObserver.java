@@ -3,6 +3,7 @@ package dev.limiter.metrics;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.ToDoubleFunction;
 
 import dev.limiter.core.BoundVerdict;
 import dev.limiter.core.Decision;
@@ -10,6 +11,8 @@ import dev.limiter.spring.RateLimitObserver;
 import dev.limiter.spring.RateLimitOutcome;
 import dev.limiter.spring.RoutePolicy;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
@@ -28,6 +31,15 @@ public class MicrometerRateLimitObserver implements RateLimitObserver {
 
 	/** Counter of admitted requests that left less than 20 % of a window. */
 	public static final String NEAR_LIMIT = "limiter.near.limit";
+
+	/** Gauge of the run-time budget definitions cached. */
+	public static final String BUDGET_DEFINITIONS = "limiter.budget.definitions";
+
+	/** Gauge of the bound on the run-time budget definitions cached. */
+	public static final String BUDGET_DEFINITIONS_MAX = "limiter.budget.definitions.max";
+
+	/** Counter of the run-time budget definitions forgotten to stay within the bound. */
+	public static final String BUDGET_DEFINITIONS_EVICTED = "limiter.budget.definitions.evicted";
 
 	/**
 	 * Tag value where a tag does not apply (an exempt request has no budget, no reason,
@@ -111,6 +123,28 @@ public class MicrometerRateLimitObserver implements RateLimitObserver {
 					.tag("reason", t.reason())
 					.tag("mode", t.mode())
 					.register(registry));
+	}
+
+	/**
+	 * Meters of the run-time budget definitions' cache.
+	 * @param cache the cache the meters read
+	 * @param cached identities cached now
+	 * @param evicted identities forgotten since start-up
+	 * @param max the cache's bound
+	 */
+	public static <T> void bindBudgetDefinitions(MeterRegistry registry, T cache, ToDoubleFunction<T> cached,
+			ToDoubleFunction<T> evicted, int max) {
+		// the cache is a bean, held by the context: Micrometer keeps only a weak
+		// reference
+		Gauge.builder(BUDGET_DEFINITIONS, cache, cached)
+			.description("Budget definitions built at run time and cached, by their application-given identity")
+			.register(registry);
+		Gauge.builder(BUDGET_DEFINITIONS_MAX, () -> max)
+			.description("The bound of the budget definitions cached (limiter.budget-definitions.max-cached)")
+			.register(registry);
+		FunctionCounter.builder(BUDGET_DEFINITIONS_EVICTED, cache, evicted)
+			.description("Budget definitions forgotten to keep the cache within limiter.budget-definitions.max-cached")
+			.register(registry);
 	}
 
 	/** The window with the smallest share left. */

@@ -6,37 +6,36 @@ import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 
 import dev.limiter.core.Lease;
-import dev.limiter.core.RateLimitStoreException;
-import dev.limiter.core.guard.AuthGuardPolicy;
 import dev.limiter.core.guard.AuthGuardStore;
-import dev.limiter.core.guard.GuardAdmission;
 import dev.limiter.core.guard.GuardState;
 import dev.limiter.core.guard.PendingReservation;
 
 /**
  * The authentication guard in Redis: every step is one EVALSHA of {@code guard.lua} on
- * the address's three keys, which share a Cluster hash tag ({@link RedisKeys#guard}). A
- * reservation is sent before the lookup and its answer read after it; a success and a
- * release are sent without waiting. Calls share the {@link RedisRateLimitStore}'s
- * connection and its one timeout per request.
+ * the address's three keys, which share a Cluster hash tag ({@link RedisKeys#guard}),
+ * encoded and decoded by {@link GuardScriptCodec}. A reservation is sent before the
+ * lookup and its answer read after it; a success and a release are sent without waiting.
+ * Calls share the {@link RedisRateLimitStore}'s {@link RedisScriptCalls} (its connection
+ * and its one timeout per request).
  */
 final class RedisAuthGuardStore implements AuthGuardStore {
 
-	private static final String PENDING_BUDGET = "auth-guard-pending";
-
-	private final RedisRateLimitStore redis;
+	private final RedisScriptCalls calls;
 
 	private final RedisKeys keys;
 
-	private final AuthGuardPolicy policy;
+	private final GuardScriptCodec codec;
 
-	private final long marginMillis;
+	private final Supplier<String> ids;
 
-	RedisAuthGuardStore(RedisRateLimitStore redis, RedisKeys keys, AuthGuardPolicy policy, long marginMillis) {
-		this.redis = Objects.requireNonNull(redis, "redis");
+	/**
+	 * @param ids unique ids for reservations and failures, shared with the store's leases
+	 */
+	RedisAuthGuardStore(RedisScriptCalls calls, RedisKeys keys, GuardScriptCodec codec, Supplier<String> ids) {
+		this.calls = Objects.requireNonNull(calls, "calls");
 		this.keys = Objects.requireNonNull(keys, "keys");
-		this.policy = Objects.requireNonNull(policy, "policy");
-		this.marginMillis = marginMillis;
+		this.codec = Objects.requireNonNull(codec, "codec");
+		this.ids = Objects.requireNonNull(ids, "ids");
 	}
 
 	@Override
@@ -47,39 +46,25 @@ final class RedisAuthGuardStore implements AuthGuardStore {
 	/** One EVALSHA, sent now; the lookup runs while it travels. */
 	@Override
 	public PendingReservation reserveAsync(String addressKey, long nowMillis) {
-		String id = redis.nextLeaseId();
-		Supplier<List<Object>> reply = redis.send(RedisRateLimitStore.GUARD, keys.guard(addressKey),
-				args("reserve", nowMillis, id, ""));
-		return () -> reservation(reply.get(), addressKey, id, nowMillis);
-	}
-
-	private Reservation reservation(List<Object> reply, String addressKey, String id, long nowMillis) {
-		long outcome = number(reply, 0);
-		if (outcome == 1) {
-			return new Reservation(GuardAdmission.Outcome.ADMITTED, 0,
-					new Lease(PENDING_BUDGET, addressKey, id, nowMillis + policy.lookupLease().toMillis()),
-					number(reply, 2), false);
-		}
-		if (outcome == 2) {
-			return new Reservation(GuardAdmission.Outcome.BLOCKED, number(reply, 1), null, 0, false);
-		}
-		return new Reservation(GuardAdmission.Outcome.SATURATED, 0, null, 0, false);
+		String id = ids.get();
+		Supplier<List<Object>> reply = calls.send(GuardScriptCodec.SCRIPT, keys.guard(addressKey),
+				codec.reserve(nowMillis, id));
+		return () -> codec.reservation(reply.get(), addressKey, id, nowMillis);
 	}
 
 	@Override
 	public Failure fail(String addressKey, Lease reservation, long nowMillis) {
-		List<Object> reply = redis.execute(RedisRateLimitStore.GUARD, keys.guard(addressKey),
-				args("fail", nowMillis, idOf(reservation), redis.nextLeaseId()));
-		return new Failure(number(reply, 0) == 1, number(reply, 1));
+		return codec.failure(calls.execute(GuardScriptCodec.SCRIPT, keys.guard(addressKey),
+				codec.fail(nowMillis, reservation, ids.get())));
 	}
 
 	/** One EVALSHA, not waited for: the 401 does not depend on it. */
 	@Override
 	public CompletionStage<Failure> failAsync(String addressKey, Lease reservation, long nowMillis) {
-		return redis
-			.sendWithoutWaiting(RedisRateLimitStore.GUARD, keys.guard(addressKey),
-					args("fail", nowMillis, idOf(reservation), redis.nextLeaseId()))
-			.thenApply(reply -> new Failure(number(reply, 0) == 1, number(reply, 1)));
+		return calls
+			.sendWithoutWaiting(GuardScriptCodec.SCRIPT, keys.guard(addressKey),
+					codec.fail(nowMillis, reservation, ids.get()))
+			.thenApply(codec::failure);
 	}
 
 	@Override
@@ -87,8 +72,8 @@ final class RedisAuthGuardStore implements AuthGuardStore {
 		if (!clearFailures && reservation == null) {
 			return;
 		}
-		redis.executeWithoutWaiting(RedisRateLimitStore.GUARD, keys.guard(addressKey),
-				args("succeed", nowMillis, idOf(reservation), clearFailures ? "1" : "0"));
+		calls.executeWithoutWaiting(GuardScriptCodec.SCRIPT, keys.guard(addressKey),
+				codec.succeed(nowMillis, reservation, clearFailures), "settle the authentication guard's reservation");
 	}
 
 	@Override
@@ -96,32 +81,13 @@ final class RedisAuthGuardStore implements AuthGuardStore {
 		if (reservation == null) {
 			return;
 		}
-		redis.executeWithoutWaiting(RedisRateLimitStore.GUARD, keys.guard(reservation.key()),
-				args("release", nowMillis, reservation.id(), ""));
+		calls.executeWithoutWaiting(GuardScriptCodec.SCRIPT, keys.guard(reservation.key()),
+				codec.release(nowMillis, reservation), "release the authentication guard's reservation");
 	}
 
 	@Override
 	public GuardState state(String addressKey, long nowMillis) {
-		List<Object> reply = redis.execute(RedisRateLimitStore.GUARD, keys.guard(addressKey),
-				args("state", nowMillis, "", ""));
-		return new GuardState(number(reply, 0), number(reply, 1), number(reply, 2));
-	}
-
-	private Object[] args(String operation, long nowMillis, String reservationId, String last) {
-		return new Object[] { operation, nowMillis, policy.threshold(), policy.window().toMillis(),
-				policy.block().toMillis(), policy.maxPending(), policy.lookupLease().toMillis(), reservationId, last,
-				marginMillis };
-	}
-
-	private static String idOf(Lease reservation) {
-		return reservation == null ? "" : reservation.id();
-	}
-
-	private static long number(List<Object> reply, int index) {
-		if (reply.size() <= index || !(reply.get(index) instanceof Number value)) {
-			throw new RateLimitStoreException("Redis store: unexpected answer from guard.lua: " + reply);
-		}
-		return value.longValue();
+		return codec.state(calls.execute(GuardScriptCodec.SCRIPT, keys.guard(addressKey), codec.state(nowMillis)));
 	}
 
 }

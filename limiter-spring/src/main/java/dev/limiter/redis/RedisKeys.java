@@ -3,6 +3,7 @@ package dev.limiter.redis;
 import java.util.List;
 
 import dev.limiter.core.Budget;
+import dev.limiter.core.InvalidValueException;
 import dev.limiter.core.Window;
 
 /**
@@ -24,7 +25,8 @@ final class RedisKeys {
 
 	RedisKeys(String prefix) {
 		if (prefix == null || prefix.isEmpty() || prefix.indexOf('{') >= 0 || prefix.indexOf('}') >= 0) {
-			throw new IllegalArgumentException(PREFIX_RULE + ", was '" + prefix + "'");
+			throw new InvalidValueException(RedisRateLimitStore.Field.KEY_PREFIX, "",
+					PREFIX_RULE + ", was '" + prefix + "'");
 		}
 		this.prefix = prefix;
 	}
@@ -47,9 +49,20 @@ final class RedisKeys {
 		return windowField(window) + ":c";
 	}
 
-	/** The common part of a window's two field names: {@code <window>:<millis>}. */
+	/**
+	 * A fixed window's two field names' common part, {@code <window>:<millis>}; a sliding
+	 * window's field, {@code <window>:<millis>:s<resolution>}; a token bucket's,
+	 * {@code <window>:<millis>:t<limit>}. What the stored value means depends on these,
+	 * so a window re-declared with another algorithm, resolution or rate starts afresh,
+	 * as the in-memory store's {@code WindowLayout} decides too.
+	 */
 	static String windowField(Window window) {
-		return window.name() + ":" + window.durationMillis();
+		String common = window.name() + ":" + window.durationMillis();
+		return switch (window.algorithm()) {
+			case FIXED_WINDOW -> common;
+			case SLIDING_WINDOW -> common + ":s" + window.resolutionMillis();
+			case TOKEN_BUCKET -> common + ":t" + window.limit();
+		};
 	}
 
 	String leases(String budget, String key) {

@@ -3,15 +3,14 @@ package dev.limiter.redis;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Supplier;
 
 import dev.limiter.core.BoundVerdict;
 import dev.limiter.core.Budget;
 import dev.limiter.core.ConcurrencyBound;
 import dev.limiter.core.Decision;
+import dev.limiter.core.InvalidValueException;
 import dev.limiter.core.KeyState;
 import dev.limiter.core.Lease;
 import dev.limiter.core.RateLimitStore;
@@ -39,8 +38,8 @@ import org.springframework.data.redis.core.script.RedisScript;
  *
  * <p>
  * Works with Redis standalone, Sentinel and Cluster through any spring-data-redis
- * {@link RedisConnectionFactory}; releases are fire-and-forget on a shared Lettuce
- * connection.
+ * {@link RedisConnectionFactory}, Lettuce or Jedis ({@link RedisScriptCalls}); releases
+ * are sent without waiting.
  */
 public final class RedisRateLimitStore implements RateLimitStore, AuthGuardStoreProvider {
 
@@ -49,18 +48,12 @@ public final class RedisRateLimitStore implements RateLimitStore, AuthGuardStore
 	 */
 	public static final Duration DEFAULT_EXPIRY_MARGIN = Duration.ofSeconds(2);
 
-	private static final RedisScript<List> TAKE = LettuceScriptCalls.script("take.lua");
-
-	/**
-	 * The authentication guard's steps, one round trip each
-	 * ({@link RedisAuthGuardStore}).
-	 */
-	static final RedisScript<List> GUARD = LettuceScriptCalls.script("guard.lua");
+	private static final RedisScript<List> TAKE = RedisScriptCalls.script("take.lua");
 
 	/** Moves a live lease's expiry forward ({@link #renew}). */
-	private static final RedisScript<List> RENEW = LettuceScriptCalls.script("renew.lua");
+	private static final RedisScript<List> RENEW = RedisScriptCalls.script("renew.lua");
 
-	private final LettuceScriptCalls calls;
+	private final RedisScriptCalls calls;
 
 	private final RedisKeys keys;
 
@@ -73,8 +66,8 @@ public final class RedisRateLimitStore implements RateLimitStore, AuthGuardStore
 	private RedisRateLimitStore(Builder builder) {
 		this.keys = new RedisKeys(builder.keyPrefix);
 		this.expiryMarginMillis = builder.expiryMargin.toMillis();
-		this.calls = new LettuceScriptCalls(builder.connectionFactory, builder.timeout, builder.maxBlockingCalls,
-				List.of(TAKE, GUARD, RENEW));
+		this.calls = new RedisScriptCalls(builder.connectionFactory, builder.timeout, builder.maxBlockingCalls,
+				List.of(TAKE, GuardScriptCodec.SCRIPT, RENEW));
 	}
 
 	public static Builder builder(RedisConnectionFactory connectionFactory) {
@@ -138,36 +131,8 @@ public final class RedisRateLimitStore implements RateLimitStore, AuthGuardStore
 	 */
 	@Override
 	public AuthGuardStore authGuardStore(AuthGuardPolicy policy) {
-		return new RedisAuthGuardStore(this, keys, policy, expiryMarginMillis);
-	}
-
-	/** Runs a script of this store within the request's timeout. */
-	List<Object> execute(RedisScript<List> script, List<String> scriptKeys, Object[] args) {
-		return calls.execute(script, scriptKeys, args);
-	}
-
-	/**
-	 * Sends a script without waiting; the stage completes with its reply, or
-	 * exceptionally within the timeout.
-	 */
-	CompletionStage<List<Object>> sendWithoutWaiting(RedisScript<List> script, List<String> scriptKeys, Object[] args) {
-		return calls.sendWithoutWaiting(script, scriptKeys, args);
-	}
-
-	/**
-	 * Sends a script without waiting; the returned call reads its reply within the
-	 * request's timeout.
-	 */
-	Supplier<List<Object>> send(RedisScript<List> script, List<String> scriptKeys, Object[] args) {
-		return calls.send(script, scriptKeys, args);
-	}
-
-	/**
-	 * Sends a script of this store and returns at once; a failure is only logged at
-	 * debug.
-	 */
-	void executeWithoutWaiting(RedisScript<List> script, List<String> scriptKeys, Object[] args) {
-		calls.executeWithoutWaiting(script, scriptKeys, args);
+		return new RedisAuthGuardStore(calls, keys, new GuardScriptCodec(policy, expiryMarginMillis),
+				this::nextLeaseId);
 	}
 
 	/** The prefix every key of this store starts with. */
@@ -217,7 +182,8 @@ public final class RedisRateLimitStore implements RateLimitStore, AuthGuardStore
 		 */
 		public Builder expiryMargin(Duration expiryMargin) {
 			if (expiryMargin.isNegative()) {
-				throw new IllegalArgumentException("expiry margin must not be negative, was " + expiryMargin);
+				throw new InvalidValueException(Field.EXPIRY_MARGIN, "expiry margin ",
+						"must not be negative, was " + expiryMargin);
 			}
 			this.expiryMargin = expiryMargin;
 			return this;
@@ -229,7 +195,7 @@ public final class RedisRateLimitStore implements RateLimitStore, AuthGuardStore
 		 */
 		public Builder timeout(Duration timeout) {
 			if (timeout == null || timeout.isNegative() || timeout.isZero()) {
-				throw new IllegalArgumentException("timeout must be positive, was " + timeout);
+				throw new InvalidValueException(Field.TIMEOUT, "timeout ", "must be positive, was " + timeout);
 			}
 			this.timeout = timeout;
 			return this;
@@ -241,7 +207,8 @@ public final class RedisRateLimitStore implements RateLimitStore, AuthGuardStore
 		 */
 		public Builder maxBlockingCalls(int maxBlockingCalls) {
 			if (maxBlockingCalls < 1) {
-				throw new IllegalArgumentException("max blocking calls must be at least 1, was " + maxBlockingCalls);
+				throw new InvalidValueException(Field.MAX_BLOCKING_CALLS, "max blocking calls ",
+						"must be at least 1, was " + maxBlockingCalls);
 			}
 			this.maxBlockingCalls = maxBlockingCalls;
 			return this;
@@ -250,6 +217,26 @@ public final class RedisRateLimitStore implements RateLimitStore, AuthGuardStore
 		public RedisRateLimitStore build() {
 			return new RedisRateLimitStore(this);
 		}
+
+	}
+
+	/**
+	 * The values the {@link Builder} checks, as {@link InvalidValueException#field()}
+	 * names them.
+	 */
+	public enum Field {
+
+		/** {@link Builder#keyPrefix}. */
+		KEY_PREFIX,
+
+		/** {@link Builder#timeout}. */
+		TIMEOUT,
+
+		/** {@link Builder#expiryMargin}. */
+		EXPIRY_MARGIN,
+
+		/** {@link Builder#maxBlockingCalls}. */
+		MAX_BLOCKING_CALLS
 
 	}
 

@@ -23,17 +23,22 @@ final class TakeScriptCodec {
 	 */
 	private static final int FIXED_ARGS = 8;
 
-	/** Per window: limit, end of the window that contains now, field name. */
-	private static final int ARGS_PER_WINDOW = 3;
+	/**
+	 * Per window: algorithm, limit, two parameters (fixed: end of the window that
+	 * contains now, 0; sliding: duration, resolution; token bucket: duration, burst),
+	 * field name.
+	 */
+	private static final int ARGS_PER_WINDOW = 5;
 
 	/** Reply[0..3]: admitted, lease refused, leases held, earliest live lease expiry. */
 	private static final int FIXED_REPLY = 4;
 
 	/**
-	 * Per window: the end of the window counted in, its count after this call, whether it
-	 * had room.
+	 * Per window: its reset (a fixed window's end; when a sliding window or a token
+	 * bucket is whole again), its count after this call (fixed) or what remains (the
+	 * others), whether it had room, and its retry ({@code -1} for never).
 	 */
-	private static final int REPLY_PER_WINDOW = 3;
+	private static final int REPLY_PER_WINDOW = 4;
 
 	private TakeScriptCodec() {
 	}
@@ -73,9 +78,25 @@ final class TakeScriptCodec {
 		for (int i = 0; i < windows.size(); i++) {
 			Window w = windows.get(i);
 			int at = FIXED_ARGS + ARGS_PER_WINDOW * i;
-			args[at] = Long.toString(w.limit());
-			args[at + 1] = Long.toString(w.resetAt(nowMillis));
-			args[at + 2] = RedisKeys.windowField(w);
+			args[at + 1] = Long.toString(w.limit());
+			switch (w.algorithm()) {
+				case FIXED_WINDOW -> {
+					args[at] = "f";
+					args[at + 2] = Long.toString(w.resetAt(nowMillis));
+					args[at + 3] = "0";
+				}
+				case SLIDING_WINDOW -> {
+					args[at] = "s";
+					args[at + 2] = Long.toString(w.durationMillis());
+					args[at + 3] = Long.toString(w.resolutionMillis());
+				}
+				case TOKEN_BUCKET -> {
+					args[at] = "t";
+					args[at + 2] = Long.toString(w.durationMillis());
+					args[at + 3] = Long.toString(w.burst());
+				}
+			}
+			args[at + 4] = RedisKeys.windowField(w);
 		}
 		return new Call(args, budget, leases);
 	}
@@ -89,8 +110,16 @@ final class TakeScriptCodec {
 		List<BoundVerdict> verdicts = new ArrayList<>(windows.size() + 1);
 		for (int i = 0; i < windows.size(); i++) {
 			int at = FIXED_REPLY + REPLY_PER_WINDOW * i;
-			verdicts.add(BoundVerdict.window(windows.get(i), asLong(reply, at + 1), asLong(reply, at),
-					asLong(reply, at + 2) != 1));
+			Window w = windows.get(i);
+			boolean refused = asLong(reply, at + 2) != 1;
+			if (w.fixed()) {
+				verdicts.add(BoundVerdict.window(w, asLong(reply, at + 1), asLong(reply, at), refused));
+			}
+			else {
+				long retry = asLong(reply, at + 3);
+				verdicts.add(BoundVerdict.window(w, asLong(reply, at + 1), asLong(reply, at), refused,
+						(retry < 0) ? Long.MAX_VALUE : retry));
+			}
 		}
 		if (leases != null) {
 			verdicts.add(BoundVerdict.concurrency(leases, asLong(reply, 2), asLong(reply, 3), asLong(reply, 1) == 1));

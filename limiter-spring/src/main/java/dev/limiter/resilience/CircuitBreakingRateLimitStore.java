@@ -31,8 +31,13 @@ public final class CircuitBreakingRateLimitStore implements RateLimitStore {
 	private final StoreCircuitBreaker breaker;
 
 	public CircuitBreakingRateLimitStore(RateLimitStore store, CircuitBreaker breaker) {
+		this(store, new StoreCircuitBreaker(breaker));
+	}
+
+	/** The store behind a decoration shared with the guard's store. */
+	public CircuitBreakingRateLimitStore(RateLimitStore store, StoreCircuitBreaker breaker) {
 		this.store = Objects.requireNonNull(store, "store");
-		this.breaker = new StoreCircuitBreaker(breaker);
+		this.breaker = Objects.requireNonNull(breaker, "breaker");
 	}
 
 	@Override

@@ -7,6 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import dev.limiter.spring.BudgetRegistry;
 import dev.limiter.spring.RateLimitExempt;
 import dev.limiter.spring.RateLimited;
+import dev.limiter.spring.RoutePolicy;
 
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.util.ClassUtils;
@@ -17,12 +18,15 @@ import org.springframework.web.method.HandlerMethod;
  * The annotation policy of each handler method:
  * {@link RateLimited}/{@link RateLimitExempt} on the method, else on the class, else the
  * default. Read once per handler method and cached, so a request costs one map lookup.
+ * The policies are {@link RoutePolicy} values without a pattern (the pattern is the one
+ * the request matched, added by {@link RoutePolicy#withPattern}); where each was written
+ * is kept beside it for the start-up inventory.
  */
 public class HandlerPolicies {
 
 	private final BudgetRegistry budgets;
 
-	private final Map<HandlerKey, HandlerPolicy> cache = new ConcurrentHashMap<>();
+	private final Map<HandlerKey, Annotated> cache = new ConcurrentHashMap<>();
 
 	public HandlerPolicies(BudgetRegistry budgets) {
 		this.budgets = budgets;
@@ -32,32 +36,50 @@ public class HandlerPolicies {
 	 * @throws RouteInventoryException when an annotation names an unknown budget, an
 	 * exemption has no reason, or one element carries both annotations
 	 */
-	public HandlerPolicy policyFor(HandlerMethod handler) {
-		return policyFor(ClassUtils.getUserClass(handler.getBeanType()), handler.getMethod());
+	public RoutePolicy policyFor(HandlerMethod handler) {
+		return annotated(handler).policy();
 	}
 
-	public HandlerPolicy policyFor(Class<?> beanType, Method method) {
+	/**
+	 * @throws RouteInventoryException as {@link #policyFor(HandlerMethod)}
+	 */
+	public RoutePolicy policyFor(Class<?> beanType, Method method) {
+		return annotated(beanType, method).policy();
+	}
+
+	/**
+	 * Where the handler's policy was written: its method, its class, or nowhere.
+	 * @throws RouteInventoryException as {@link #policyFor(HandlerMethod)}
+	 */
+	public RouteSource sourceOf(HandlerMethod handler) {
+		return annotated(handler).source();
+	}
+
+	private Annotated annotated(HandlerMethod handler) {
+		return annotated(ClassUtils.getUserClass(handler.getBeanType()), handler.getMethod());
+	}
+
+	private Annotated annotated(Class<?> beanType, Method method) {
 		return cache.computeIfAbsent(new HandlerKey(beanType, method), this::resolve);
 	}
 
-	private HandlerPolicy resolve(HandlerKey key) {
+	private Annotated resolve(HandlerKey key) {
 		String where = describe(key.beanType(), key.method());
-		HandlerPolicy onMethod = fromAnnotations(
+		Annotated onMethod = fromAnnotations(
 				AnnotatedElementUtils.findMergedAnnotation(key.method(), RateLimited.class),
 				AnnotatedElementUtils.findMergedAnnotation(key.method(), RateLimitExempt.class), where,
 				RouteSource.METHOD_ANNOTATION);
 		if (onMethod != null) {
 			return onMethod;
 		}
-		HandlerPolicy onClass = fromAnnotations(
+		Annotated onClass = fromAnnotations(
 				AnnotatedElementUtils.findMergedAnnotation(key.beanType(), RateLimited.class),
 				AnnotatedElementUtils.findMergedAnnotation(key.beanType(), RateLimitExempt.class),
 				key.beanType().getName(), RouteSource.CLASS_ANNOTATION);
-		return onClass != null ? onClass : HandlerPolicy.DEFAULT;
+		return onClass != null ? onClass : Annotated.NONE;
 	}
 
-	private HandlerPolicy fromAnnotations(RateLimited limited, RateLimitExempt exempt, String where,
-			RouteSource source) {
+	private Annotated fromAnnotations(RateLimited limited, RateLimitExempt exempt, String where, RouteSource source) {
 		if (limited != null && exempt != null) {
 			throw new RouteInventoryException("both @RateLimited and @RateLimitExempt on " + where + "; keep one");
 		}
@@ -65,7 +87,7 @@ public class HandlerPolicies {
 			if (!StringUtils.hasText(exempt.reason())) {
 				throw new RouteInventoryException("@RateLimitExempt on " + where + " must say why (reason is blank)");
 			}
-			return new HandlerPolicy(null, false, true, exempt.reason(), source);
+			return new Annotated(new RoutePolicy(null, null, false, true, exempt.reason()), source);
 		}
 		if (limited != null) {
 			String budget = limited.budget().isEmpty() ? null : limited.budget();
@@ -74,7 +96,7 @@ public class HandlerPolicies {
 						+ " names an unknown budget; known budgets are "
 						+ budgets.all().stream().map(b -> b.name()).toList());
 			}
-			return new HandlerPolicy(budget, limited.expensive(), false, null, source);
+			return new Annotated(new RoutePolicy(null, budget, limited.expensive(), false, null), source);
 		}
 		return null;
 	}
@@ -84,6 +106,13 @@ public class HandlerPolicies {
 	}
 
 	private record HandlerKey(Class<?> beanType, Method method) {
+	}
+
+	/** A handler's policy and where it was written. */
+	private record Annotated(RoutePolicy policy, RouteSource source) {
+
+		static final Annotated NONE = new Annotated(RoutePolicy.DEFAULT, RouteSource.DEFAULT);
+
 	}
 
 }

@@ -1,6 +1,5 @@
 package dev.limiter.routes;
 
-import dev.limiter.servlet.PropertiesRouteResolver;
 import dev.limiter.spring.RoutePolicy;
 import dev.limiter.spring.RouteResolver;
 import jakarta.servlet.http.HttpServletRequest;
@@ -62,7 +61,7 @@ public class HandlerRouteResolver implements RouteResolver {
 		}
 		if (match.handler() instanceof HandlerMethod handler) {
 			try {
-				return policies.policyFor(handler).toRoutePolicy(match.pattern());
+				return policies.policyFor(handler).withPattern(match.pattern());
 			}
 			catch (RouteInventoryException ex) {
 				// Only a handler registered after start-up can get here; the start-up

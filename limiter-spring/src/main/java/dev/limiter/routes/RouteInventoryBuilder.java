@@ -7,7 +7,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
-import dev.limiter.servlet.PropertiesRouteResolver.RouteRule;
+import dev.limiter.routes.PropertiesRouteResolver.RouteRule;
 import dev.limiter.spring.BudgetRegistry;
 import dev.limiter.spring.RoutePolicy;
 
@@ -76,16 +76,18 @@ public final class RouteInventoryBuilder {
 				.toList();
 			String name = ClassUtils.getShortName(ClassUtils.getUserClass(method.getBeanType())) + "#"
 					+ method.getMethod().getName();
-			HandlerPolicy annotated;
+			RoutePolicy annotated;
+			RouteSource source;
 			try {
 				annotated = policies.policyFor(method);
+				source = policies.sourceOf(method);
 			}
 			catch (RouteInventoryException ex) {
 				problems.addAll(ex.getProblems());
 				continue;
 			}
 			for (String pattern : info.getPatternValues()) {
-				add(methods, pattern, name, annotated);
+				add(methods, pattern, name, annotated, source);
 			}
 		}
 		return this;
@@ -95,8 +97,8 @@ public final class RouteInventoryBuilder {
 	public RouteInventoryBuilder addRouterFunctions(RouterFunctionMapping mapping) {
 		RouterFunction<?> routerFunction = mapping.getRouterFunction();
 		if (routerFunction != null) {
-			routerFunction.accept(new FunctionalRoutes(
-					(methods, pattern, handler) -> add(methods, pattern, handler, HandlerPolicy.DEFAULT)));
+			routerFunction.accept(new FunctionalRoutes((methods, pattern, handler) -> add(methods, pattern, handler,
+					RoutePolicy.DEFAULT, RouteSource.DEFAULT)));
 		}
 		return this;
 	}
@@ -115,7 +117,7 @@ public final class RouteInventoryBuilder {
 		return new RouteInventory(sorted, dead);
 	}
 
-	private void add(List<String> methods, String pattern, String handler, HandlerPolicy annotated) {
+	private void add(List<String> methods, String pattern, String handler, RoutePolicy annotated, RouteSource source) {
 		RoutePolicy covering = null;
 		PathContainer patternAsPath = PathContainer.parsePath(pattern);
 		PathPattern handlerPattern = parseOrNull(pattern);
@@ -146,7 +148,7 @@ public final class RouteInventoryBuilder {
 		else {
 			String budget = budgetName(annotated.budget(), annotated.exempt());
 			entries.add(new RouteInventory.Entry(methods, pattern, handler, budget, annotated.expensive(),
-					annotated.exempt(), annotated.reason(), annotated.source(), unbounded(budget)));
+					annotated.exempt(), annotated.reason(), source, unbounded(budget)));
 		}
 	}
 

@@ -5,6 +5,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.function.Function;
 
+import dev.limiter.core.Sha256;
 import dev.limiter.spring.CallerKey;
 import dev.limiter.spring.CredentialIdentity;
 import dev.limiter.spring.KeyResolver;
@@ -54,14 +55,6 @@ public class DefaultKeyResolver implements KeyResolver {
 		this.identities = List.copyOf(identities);
 	}
 
-	/**
-	 * Reads the container's {@link HttpServletRequest#getUserPrincipal()}; for
-	 * applications without Spring Security.
-	 */
-	public static DefaultKeyResolver fromUserPrincipal() {
-		return new DefaultKeyResolver(HttpServletRequest::getUserPrincipal);
-	}
-
 	@Override
 	public CallerKey resolve(HttpServletRequest request) {
 		Principal principal = authenticatedPrincipal.apply(request);
@@ -106,7 +99,7 @@ public class DefaultKeyResolver implements KeyResolver {
 	/** {@code p:} + the hash of the principal's name, whichever way the budget counts. */
 	public static CallerKey principalKey(Principal principal) {
 		String name = principal.getName() == null ? "" : principal.getName();
-		return CallerKey.authenticated(PRINCIPAL_PREFIX + TokenHashing.sha256(name), principal);
+		return CallerKey.authenticated(PRINCIPAL_PREFIX + Sha256.base64Url(name), principal);
 	}
 
 	/**
@@ -128,7 +121,7 @@ public class DefaultKeyResolver implements KeyResolver {
 		if (isIpLiteral(address)) {
 			return address;
 		}
-		return "h:" + TokenHashing.sha256(String.valueOf(address));
+		return "h:" + Sha256.base64Url(String.valueOf(address));
 	}
 
 	/**

@@ -11,6 +11,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 
+import dev.limiter.core.Sha256;
 import dev.limiter.spring.CallerKey;
 import dev.limiter.spring.CredentialIdentity;
 
@@ -54,7 +55,7 @@ public final class JwtCredentialIdentity implements CredentialIdentity {
 		StringBuilder canonical = new StringBuilder(512).append("jwt");
 		encode(jwt.getHeaders(), canonical);
 		encode(jwt.getClaims(), canonical);
-		return DefaultKeyResolver.TOKEN_PREFIX + TokenHashing.sha256(canonical.toString());
+		return DefaultKeyResolver.TOKEN_PREFIX + Sha256.base64Url(canonical.toString());
 	}
 
 	/** {@code p:} + SHA-256 of {@code "jwt" NUL issuer NUL subject}. */
@@ -62,7 +63,7 @@ public final class JwtCredentialIdentity implements CredentialIdentity {
 		Object issuer = jwt.getClaims().get("iss");
 		String subject = jwt.getClaims().get("sub") != null ? String.valueOf(jwt.getClaims().get("sub"))
 				: authentication.getName();
-		return DefaultKeyResolver.PRINCIPAL_PREFIX + TokenHashing.sha256(
+		return DefaultKeyResolver.PRINCIPAL_PREFIX + Sha256.base64Url(
 				"jwt\u0000" + (issuer == null ? "" : issuer.toString()) + "\u0000" + (subject == null ? "" : subject));
 	}
 

@@ -2,6 +2,7 @@ package dev.limiter.servlet;
 
 import java.security.Principal;
 
+import dev.limiter.core.Sha256;
 import dev.limiter.spring.CallerKey;
 import dev.limiter.spring.CredentialIdentity;
 
@@ -30,7 +31,7 @@ public final class OAuth2TokenCredentialIdentity implements CredentialIdentity {
 		if (!(raw instanceof AbstractOAuth2Token token) || token.getTokenValue() == null) {
 			return null;
 		}
-		return CallerKey.authenticated(DefaultKeyResolver.TOKEN_PREFIX + TokenHashing.sha256(token.getTokenValue()),
+		return CallerKey.authenticated(DefaultKeyResolver.TOKEN_PREFIX + Sha256.base64Url(token.getTokenValue()),
 				DefaultKeyResolver.principalKey(authentication).value(), authentication);
 	}
 

@@ -3,6 +3,7 @@ package dev.limiter.servlet;
 import java.io.IOException;
 import java.time.Clock;
 import java.util.List;
+import java.util.function.Supplier;
 
 import dev.limiter.core.Budget;
 import dev.limiter.core.Decision;
@@ -11,6 +12,8 @@ import dev.limiter.core.LeaseRenewer;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RequestStoreTime;
 import dev.limiter.core.StoreUnavailableException;
+import dev.limiter.resilience.FailurePolicy;
+import dev.limiter.resilience.OutageLog;
 import dev.limiter.spring.BudgetOptions;
 import dev.limiter.spring.BudgetRegistry;
 import dev.limiter.spring.BudgetSelector;
@@ -18,9 +21,9 @@ import dev.limiter.spring.CallerKey;
 import dev.limiter.spring.KeyResolver;
 import dev.limiter.spring.RateLimitObserver;
 import dev.limiter.spring.RateLimitResponseWriter;
+import dev.limiter.spring.RateLimitRules;
 import dev.limiter.spring.RoutePolicy;
 import dev.limiter.spring.RouteResolver;
-import dev.limiter.web.OutageLog;
 import dev.limiter.web.PendingVerdict;
 import dev.limiter.web.RequestEnd;
 import jakarta.servlet.FilterChain;
@@ -36,8 +39,9 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * Counts every request that is not exempt against its budget and key, refuses it with the
  * response writer's 429 when a bound is spent (the handler is not called), and otherwise
  * adds the counter headers just before the response commits unless the application marked
- * the response cacheable by a shared cache. An expensive request's lease is handed back
- * when the request completes: synchronously, asynchronously or by an exception.
+ * the response cacheable by a shared cache. An expensive request's lease is renewed while
+ * it runs and handed back when it completes: synchronously, asynchronously or by an
+ * exception.
  *
  * <p>
  * A budget in shadow mode is decided and counted the same way, but a refused request goes
@@ -62,13 +66,12 @@ public class RateLimitFilter extends OncePerRequestFilter {
 
 	private final KeyResolver keyResolver;
 
-	private final RouteResolver routeResolver;
+	/** Budgets, options and routes: read once per request, replaced by a refresh. */
+	private final Supplier<RateLimitRules> rules;
 
 	private final BudgetChoice budgetChoice;
 
 	private final RateLimitResponseWriter responseWriter;
-
-	private final BudgetOptions options;
 
 	private final RateLimitObservers observers;
 
@@ -87,30 +90,38 @@ public class RateLimitFilter extends OncePerRequestFilter {
 	public RateLimitFilter(BudgetRegistry budgets, RateLimitStore store, Clock clock, KeyResolver keyResolver,
 			RouteResolver routeResolver, List<BudgetSelector> budgetSelectors, RateLimitResponseWriter responseWriter,
 			BudgetOptions options, List<RateLimitObserver> observers) {
-		this(budgets, store, clock, keyResolver, routeResolver, budgetSelectors, responseWriter, options, observers,
-				null);
+		this(fixed(new RateLimitRules(budgets, options, routeResolver)), store, clock, keyResolver, budgetSelectors,
+				BudgetDefinitions.NONE, responseWriter, observers);
 	}
 
 	/**
-	 * @param leaseRenewer keeps the lease of a request still in flight alive past its
-	 * length; {@code null}: a lease lives its length and no longer
+	 * @param rules the budgets, options and routes in force, read once per request
+	 * @param definitions the budgets the application defines at run time
 	 */
-	public RateLimitFilter(BudgetRegistry budgets, RateLimitStore store, Clock clock, KeyResolver keyResolver,
-			RouteResolver routeResolver, List<BudgetSelector> budgetSelectors, RateLimitResponseWriter responseWriter,
-			BudgetOptions options, List<RateLimitObserver> observers, LeaseRenewer leaseRenewer) {
+	public RateLimitFilter(Supplier<RateLimitRules> rules, RateLimitStore store, Clock clock, KeyResolver keyResolver,
+			List<BudgetSelector> budgetSelectors, BudgetDefinitions definitions, RateLimitResponseWriter responseWriter,
+			List<RateLimitObserver> observers) {
+		this(rules, store, clock, keyResolver, budgetSelectors, definitions, responseWriter, observers, null);
+	}
+
+	public RateLimitFilter(Supplier<RateLimitRules> rules, RateLimitStore store, Clock clock, KeyResolver keyResolver,
+			List<BudgetSelector> budgetSelectors, BudgetDefinitions definitions, RateLimitResponseWriter responseWriter,
+			List<RateLimitObserver> observers, LeaseRenewer leaseRenewer) {
 		this.leaseRenewer = leaseRenewer;
 		this.store = store;
 		this.clock = clock;
 		this.keyResolver = keyResolver;
-		this.routeResolver = routeResolver;
-		this.budgetChoice = new BudgetChoice(budgets, budgetSelectors);
+		this.rules = rules;
+		this.budgetChoice = new BudgetChoice(budgetSelectors, definitions);
 		this.responseWriter = responseWriter;
-		this.options = options;
 		this.observers = new RateLimitObservers(observers);
 		this.outageLog = new OutageLog(logger,
-				"Rate-limit store '" + store.name() + "' failed; admitting requests "
-						+ "uncounted until it answers again: ",
-				"Rate-limit store '" + store.name() + "' answers again; requests are counted");
+				"Rate-limit store '{store}' failed; admitting requests uncounted until it answers again: ",
+				"Rate-limit store '{store}' answers again; requests are counted");
+	}
+
+	private static Supplier<RateLimitRules> fixed(RateLimitRules rules) {
+		return () -> rules;
 	}
 
 	/**
@@ -138,7 +149,10 @@ public class RateLimitFilter extends OncePerRequestFilter {
 			continueAsyncDispatch(request, response, chain);
 			return;
 		}
-		RoutePolicy route = routeResolver.resolve(request);
+		// One read: this request is decided by these rules even if a refresh swaps them.
+		RateLimitRules rules = this.rules.get();
+		BudgetOptions options = rules.options();
+		RoutePolicy route = rules.routes().resolve(request);
 		if (route.exempt()) {
 			observers.exempt(route);
 			if (PendingVerdict.refused(request)) {
@@ -148,22 +162,18 @@ public class RateLimitFilter extends OncePerRequestFilter {
 			return;
 		}
 		CallerKey caller = keyResolver.resolve(request);
-		Budget budget = budgetChoice.budgetFor(request, route, caller);
+		BudgetChoice.Chosen chosen = budgetChoice.choose(rules.budgets(), request, route, caller);
+		Budget budget = chosen.budget();
 		Decision decision;
 		long started = System.nanoTime();
 		try {
-			decision = take(budget, RouteScopedKeys.counterKey(caller, route, options, budget.name()),
+			decision = take(budget,
+					chosen.counterKey(RouteScopedKeys.counterKey(caller, route, options, budget.name())),
 					route.expensive());
 		}
 		catch (StoreUnavailableException unavailable) {
 			if (!PendingVerdict.refused(request)) {
 				responseWriter.writeUnavailable(request, response, unavailable);
-			}
-			return;
-		}
-		if (decision == null) {
-			if (!PendingVerdict.refused(request)) {
-				chain.doFilter(request, response);
 			}
 			return;
 		}
@@ -192,13 +202,9 @@ public class RateLimitFilter extends OncePerRequestFilter {
 	private void proceed(HttpServletRequest request, HttpServletResponse response, FilterChain chain, Budget budget,
 			Decision decision, boolean shadowRefused) throws ServletException, IOException {
 		RequestEnd release = decision.withLeaseIssuedBy(store).lease().map(lease -> {
-			// Renewed while the request runs, so that a request slower than its lease
-			// keeps its slot; the renewal stops before the lease goes back.
-			LeaseRenewer.Renewal renewal = keep(budget, lease);
+			Runnable stopRenewing = LeaseRenewer.keepUntilStopped(leaseRenewer, lease, budget);
 			return RequestEnd.of(() -> {
-				if (renewal != null) {
-					renewal.close();
-				}
+				stopRenewing.run();
 				release(lease);
 			});
 		}).orElse(null);
@@ -242,28 +248,25 @@ public class RateLimitFilter extends OncePerRequestFilter {
 		}
 	}
 
+	/**
+	 * The store's decision; a store that fails here has no fail-open wrapper (an
+	 * application's own store, or the in-memory one), so the {@link FailurePolicy}'s last
+	 * resort applies: admitted uncounted, and the outage logged once.
+	 */
 	private Decision take(Budget budget, String key, boolean expensive) {
+		long now = clock.millis();
 		try {
-			Decision decision = store.take(budget, key, 1, expensive, clock.millis());
-			outageLog.answered();
+			Decision decision = store.take(budget, key, 1, expensive, now);
+			outageLog.recovered(store.name());
 			return decision;
 		}
 		catch (StoreUnavailableException unavailable) {
 			throw unavailable;
 		}
 		catch (RuntimeException ex) {
-			// No fallback is configured here: admit uncounted rather than fail the
-			// request, and say so once.
-			outageLog.failed(ex);
-			return null;
+			outageLog.degraded(store.name(), ex);
+			return FailurePolicy.uncounted(budget, now);
 		}
-	}
-
-	private LeaseRenewer.Renewal keep(Budget budget, Lease lease) {
-		if (leaseRenewer == null) {
-			return null;
-		}
-		return budget.concurrency().map(bound -> leaseRenewer.keep(lease, bound.leaseMillis())).orElse(null);
 	}
 
 	private void release(Lease lease) {

@@ -1,7 +1,7 @@
 -- The authentication-failure guard for one client address, one atomic step per call: the same rules as
 -- dev.limiter.core.guard.StoreBackedAuthGuardStore (the guard contract suite holds the two equal), in one round
 -- trip instead of three. Time is ARGV[2]: this script never calls TIME. Encoded and decoded by
--- dev.limiter.redis.RedisAuthGuardStore, and nowhere else.
+-- dev.limiter.redis.GuardScriptCodec, and nowhere else.
 --
 -- KEYS[1] lookups in flight: sorted set, member = reservation id, score = expiry (epoch ms)
 -- KEYS[2] completed failures: sorted set, member = failure id, score = expiry (epoch ms)

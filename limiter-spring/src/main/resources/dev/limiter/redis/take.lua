@@ -1,20 +1,25 @@
--- One decision for one (budget, key), atomically: checks every window and the concurrency bound, then counts
--- and takes the lease. The same rule as dev.limiter.core.internal.FixedWindowArithmetic; the contract suite and
--- the differential test hold the two equal. In dry-run mode (a peek) it only reads: nothing is counted, leased,
+-- One decision for one (budget, key), atomically: checks every window, each by its own algorithm, and the
+-- concurrency bound, then counts and takes the lease. The same rule as dev.limiter.core.internal.BudgetArithmetic
+-- (FixedWindowArithmetic, SlidingWindowArithmetic, TokenBucketArithmetic); the contract suites and the
+-- differential tests hold the two equal. In dry-run mode (a peek) it only reads: nothing is counted, leased,
 -- expired or written. Time is ARGV[1]: this script never calls TIME. The argument layout and the reply are
 -- encoded and decoded by dev.limiter.redis.TakeScriptCodec, and nowhere else.
 --
--- KEYS[1]  the windows: one hash, per window i the fields <f_i>:r = end of the window counted in (epoch ms)
---          and <f_i>:c = units counted in it
+-- KEYS[1]  the windows: one hash. A fixed window i has the fields <f_i>:r = end of the window counted in
+--          (epoch ms) and <f_i>:c = units counted in it; a sliding window the field <f_i> = its buckets,
+--          "b:c,b:c,..." (bucket index, units) oldest first; a token bucket the field <f_i> = "ms:fraction",
+--          its theoretical arrival time in ms plus fraction / limit of a ms
 -- KEYS[2]  the leases: sorted set, member = lease id, score = expiry (epoch ms)
 -- ARGV[1] now   ARGV[2] cost   ARGV[3] count refused (1|0)   ARGV[4] expiry margin (ms)
 -- ARGV[5] lease max (0 when no lease is wanted)   ARGV[6] lease length (ms)   ARGV[7] lease id
 -- ARGV[8] dry run (1|0)
--- then per window i = 1..n: ARGV[6 + 3i] limit, ARGV[7 + 3i] end of the window that contains now,
---                           ARGV[8 + 3i] field name f_i
+-- then per window i = 1..n, at j = 8 + 5 (i - 1): ARGV[j + 1] algorithm (f|s|t), ARGV[j + 2] limit,
+--   ARGV[j + 3] and ARGV[j + 4]: fixed: end of the window that contains now, 0; sliding: duration, resolution;
+--   token bucket: duration, burst;   ARGV[j + 5] field name f_i
 --
 -- Returns {admitted, lease refused, leases held, earliest live lease expiry (now if none),
---          reset_1, count_1, room_1, ..., reset_n, count_n, room_n}
+--          then per window: reset, count (fixed) or remaining (the others), room (1|0),
+--          retry at (-1 for never)}
 local now = tonumber(ARGV[1])
 local cost = tonumber(ARGV[2])
 local countRefused = ARGV[3] == '1'
@@ -23,7 +28,7 @@ local leaseMax = tonumber(ARGV[5])
 local leaseMillis = tonumber(ARGV[6])
 local leaseId = ARGV[7]
 local dryRun = ARGV[8] == '1'
-local n = (#ARGV - 8) / 3
+local n = (#ARGV - 8) / 5
 local windowsKey = KEYS[1]
 local leasesKey = KEYS[2]
 
@@ -31,36 +36,107 @@ local function int(x)
   return string.format('%.0f', x)
 end
 
+local function ceilDiv(a, b)
+  return -math.floor(-a / b)
+end
+
+local algos, limits, pa, pb, names, at = {}, {}, {}, {}, {}, {}
 local fields = {}
 for i = 1, n do
-  fields[2 * i - 1] = ARGV[8 + 3 * i] .. ':r'
-  fields[2 * i] = ARGV[8 + 3 * i] .. ':c'
+  local j = 8 + 5 * (i - 1)
+  algos[i] = ARGV[j + 1]
+  limits[i] = tonumber(ARGV[j + 2])
+  pa[i] = tonumber(ARGV[j + 3])
+  pb[i] = tonumber(ARGV[j + 4])
+  names[i] = ARGV[j + 5]
+  at[i] = #fields + 1
+  if algos[i] == 'f' then
+    fields[#fields + 1] = names[i] .. ':r'
+    fields[#fields + 1] = names[i] .. ':c'
+  else
+    fields[#fields + 1] = names[i]
+  end
 end
 local stored = redis.call('HMGET', windowsKey, unpack(fields))
 
+-- Sliding window (SlidingWindowArithmetic): bucket b counts until (b + 1) * resolution + duration; read at
+-- now, or at the newest bucket's start when a clock went back behind it.
+local function slidingRead(i)
+  local bs, cs = {}, {}
+  local v = stored[at[i]]
+  if v then
+    for b, c in string.gmatch(v, '(%d+):(%d+)') do
+      bs[#bs + 1] = tonumber(b)
+      cs[#cs + 1] = tonumber(c)
+    end
+  end
+  return bs, cs
+end
+
+local function slidingAt(i, bs)
+  if #bs == 0 then
+    return now
+  end
+  return math.max(now, bs[#bs] * pb[i])
+end
+
+local function expiry(i, b)
+  return (b + 1) * pb[i] + pa[i]
+end
+
+local function slidingAlive(i, bs, cs)
+  local t = slidingAt(i, bs)
+  local alive = 0
+  for j = 1, #bs do
+    if expiry(i, bs[j]) > t then
+      alive = alive + cs[j]
+    end
+  end
+  return alive
+end
+
+-- Token bucket (TokenBucketArithmetic): debt = (TAT - now) * limit, in millisecond-tokens.
+local function bucketRead(i)
+  local v = stored[at[i]]
+  if v then
+    local ms, fraction = string.match(v, '^(%d+):(%d+)$')
+    return tonumber(ms), tonumber(fraction)
+  end
+  return 0, 0
+end
+
+local function bucketDebt(i, ms, fraction)
+  return math.max(0, (ms - now) * limits[i] + fraction)
+end
+
 local resets, counts, room = {}, {}, {}
+local sbs, scs, tms, tfr = {}, {}, {}, {}
 local roomInWindows = true
 local rolled = false
-local latestReset = now
 for i = 1, n do
-  local limit = tonumber(ARGV[6 + 3 * i])
-  local reset = tonumber(ARGV[7 + 3 * i])
-  local count = 0
-  local storedReset = tonumber(stored[2 * i - 1])
-  -- A clock that went backwards keeps counting in the newest window this key has seen.
-  if storedReset ~= nil and storedReset >= reset then
-    reset = storedReset
-    count = tonumber(stored[2 * i]) or 0
+  local limit = limits[i]
+  if algos[i] == 'f' then
+    local reset = pa[i]
+    local count = 0
+    local storedReset = tonumber(stored[at[i]])
+    -- A clock that went backwards keeps counting in the newest window this key has seen.
+    if storedReset ~= nil and storedReset >= reset then
+      reset = storedReset
+      count = tonumber(stored[at[i] + 1]) or 0
+    else
+      rolled = true
+    end
+    resets[i] = reset
+    counts[i] = count
+    room[i] = count + cost <= limit
+  elseif algos[i] == 's' then
+    sbs[i], scs[i] = slidingRead(i)
+    room[i] = slidingAlive(i, sbs[i], scs[i]) + cost <= limit
   else
-    rolled = true
+    tms[i], tfr[i] = bucketRead(i)
+    room[i] = bucketDebt(i, tms[i], tfr[i]) + cost * pa[i] <= pb[i] * pa[i]
   end
-  resets[i] = reset
-  counts[i] = count
-  room[i] = count + cost <= limit
   roomInWindows = roomInWindows and room[i]
-  if reset > latestReset then
-    latestReset = reset
-  end
 end
 
 local live = '(' .. int(now)
@@ -76,21 +152,122 @@ end
 
 local admitted = roomInWindows and leaseFree and not dryRun
 local counting = admitted or (countRefused and not dryRun)
--- A refusal that moved a window on is written too, so that a clock going back later keeps counting in the
--- newest window, as the in-process store does.
-if counting or (rolled and not dryRun) then
-  local values = {}
-  for i = 1, n do
+
+-- Counts, then says how every window stands; collects what to write.
+local values = {}
+local reply = {}
+local latestReset = now
+for i = 1, n do
+  local limit = limits[i]
+  local reset, second, retry
+  if algos[i] == 'f' then
     if counting then
       counts[i] = counts[i] + cost
     end
-    values[4 * i - 3] = fields[2 * i - 1]
-    values[4 * i - 2] = int(resets[i])
-    values[4 * i - 1] = fields[2 * i]
-    values[4 * i] = int(counts[i])
+    -- A refusal that moved a window on is written too, so that a clock going back later keeps counting in
+    -- the newest window, as the in-process store does.
+    if counting or (rolled and not dryRun) then
+      values[#values + 1] = fields[at[i]]
+      values[#values + 1] = int(resets[i])
+      values[#values + 1] = fields[at[i] + 1]
+      values[#values + 1] = int(counts[i])
+    end
+    reset = resets[i]
+    second = counts[i]
+    retry = reset
+  elseif algos[i] == 's' then
+    local bs, cs = sbs[i], scs[i]
+    if counting then
+      local current = math.floor(slidingAt(i, bs) / pb[i])
+      if #bs > 0 and bs[#bs] == current then
+        cs[#cs] = cs[#cs] + cost
+      else
+        bs[#bs + 1] = current
+        cs[#cs + 1] = cost
+      end
+      -- Drop only what had expired by the newest bucket's start.
+      local from = current * pb[i]
+      local keep = {}
+      for j = 1, #bs do
+        if expiry(i, bs[j]) > from then
+          keep[#keep + 1] = int(bs[j]) .. ':' .. int(cs[j])
+        end
+      end
+      local first = #bs - #keep
+      local nbs, ncs = {}, {}
+      for j = first + 1, #bs do
+        nbs[#nbs + 1] = bs[j]
+        ncs[#ncs + 1] = cs[j]
+      end
+      bs, cs = nbs, ncs
+      values[#values + 1] = fields[at[i]]
+      values[#values + 1] = table.concat(keep, ',')
+    end
+    local t = slidingAt(i, bs)
+    local alive = slidingAlive(i, bs, cs)
+    reset = now
+    retry = -1
+    if alive > 0 then
+      reset = expiry(i, bs[#bs])
+      local target = alive - 1
+      if not room[i] then
+        target = limit - cost
+      end
+      local left = alive
+      for j = 1, #bs do
+        if left <= target then
+          break
+        end
+        local e = expiry(i, bs[j])
+        if e > t then
+          left = left - cs[j]
+          retry = e
+        end
+      end
+    end
+    second = limit - alive
+  else
+    local duration, burst = pa[i], pb[i]
+    if counting then
+      local ms, fraction = tms[i], tfr[i]
+      if bucketDebt(i, ms, fraction) == 0 then
+        ms, fraction = now, 0
+      end
+      local add = cost * duration
+      ms = ms + math.floor(add / limit)
+      fraction = fraction + add % limit
+      if fraction >= limit then
+        fraction = fraction - limit
+        ms = ms + 1
+      end
+      tms[i], tfr[i] = ms, fraction
+      values[#values + 1] = fields[at[i]]
+      values[#values + 1] = int(ms) .. ':' .. int(fraction)
+    end
+    local debt = bucketDebt(i, tms[i], tfr[i])
+    local missing = ceilDiv(debt, duration)
+    second = burst - missing
+    reset = now + ceilDiv(debt, limit)
+    if not room[i] then
+      retry = now + ceilDiv(debt - (burst - cost) * duration, limit)
+    elseif debt == 0 then
+      retry = -1
+    else
+      retry = now + ceilDiv(debt - (missing - 1) * duration, limit)
+    end
   end
+  if reset > latestReset then
+    latestReset = reset
+  end
+  reply[#reply + 1] = reset
+  reply[#reply + 1] = second
+  reply[#reply + 1] = room[i] and 1 or 0
+  reply[#reply + 1] = retry
+end
+if #values > 0 then
   redis.call('HSET', windowsKey, unpack(values))
-  -- The hash lives until its longest window ends; a shorter window's fields are simply rolled over.
+  -- The hash lives until its longest window ends (a sliding window's newest bucket ages out, a bucket is
+  -- full again); a shorter window's fields are simply rolled over.
   redis.call('PEXPIRE', windowsKey, int(latestReset - now + margin))
 end
 
@@ -108,9 +285,7 @@ if leaseMax > 0 then
 end
 
 local result = {admitted and 1 or 0, leaseFree and 0 or 1, held, earliest}
-for i = 1, n do
-  result[#result + 1] = resets[i]
-  result[#result + 1] = counts[i]
-  result[#result + 1] = room[i] and 1 or 0
+for i = 1, #reply do
+  result[#result + 1] = reply[i]
 end
 return result

@@ -7,6 +7,7 @@ import java.util.Set;
 import dev.limiter.core.guard.AuthGuardPolicy;
 import dev.limiter.core.guard.AuthGuardStore;
 import dev.limiter.core.guard.AuthGuardStoreContractTests;
+import dev.limiter.test.redis.RedisClientKind;
 import dev.limiter.test.redis.RedisClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -22,9 +23,17 @@ class RedisAuthGuardStoreClusterTests extends AuthGuardStoreContractTests {
 	@RegisterExtension
 	static RedisClusterExtension redis = RedisClusterExtension.shared();
 
+	/**
+	 * The client the store talks through; the Jedis subclass runs the same tests on
+	 * Jedis.
+	 */
+	protected RedisClientKind client() {
+		return RedisClientKind.LETTUCE;
+	}
+
 	@Override
 	protected AuthGuardStore createStore(AuthGuardPolicy policy) {
-		return RedisRateLimitStore.builder(redis.classConnectionFactory())
+		return RedisRateLimitStore.builder(redis.classConnectionFactory(client()))
 			.timeout(RedisTestTimeouts.GENEROUS)
 			.build()
 			.authGuardStore(policy);

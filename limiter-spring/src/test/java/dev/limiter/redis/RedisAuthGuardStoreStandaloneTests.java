@@ -3,6 +3,7 @@ package dev.limiter.redis;
 import dev.limiter.core.guard.AuthGuardPolicy;
 import dev.limiter.core.guard.AuthGuardStore;
 import dev.limiter.core.guard.AuthGuardStoreContractTests;
+import dev.limiter.test.redis.RedisClientKind;
 import dev.limiter.test.redis.RedisServerExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -15,9 +16,17 @@ class RedisAuthGuardStoreStandaloneTests extends AuthGuardStoreContractTests {
 	@RegisterExtension
 	static RedisServerExtension redis = RedisServerExtension.shared();
 
+	/**
+	 * The client the store talks through; the Jedis subclass runs the same tests on
+	 * Jedis.
+	 */
+	protected RedisClientKind client() {
+		return RedisClientKind.LETTUCE;
+	}
+
 	@Override
 	protected AuthGuardStore createStore(AuthGuardPolicy policy) {
-		return RedisRateLimitStore.builder(redis.classConnectionFactory())
+		return RedisRateLimitStore.builder(redis.classConnectionFactory(client()))
 			.timeout(RedisTestTimeouts.GENEROUS)
 			.build()
 			.authGuardStore(policy);

@@ -7,6 +7,7 @@ import dev.limiter.core.Budget;
 import dev.limiter.core.OverLimitRememberingStore;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.contract.RateLimitStoreContractTests;
+import dev.limiter.test.redis.RedisClientKind;
 import dev.limiter.test.redis.RedisServerExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -22,16 +23,24 @@ class RedisRateLimitStoreStandaloneTests extends RateLimitStoreContractTests {
 	@RegisterExtension
 	static RedisServerExtension redis = RedisServerExtension.shared();
 
+	/**
+	 * The client the store talks through; the Jedis subclass runs the same tests on
+	 * Jedis.
+	 */
+	protected RedisClientKind client() {
+		return RedisClientKind.LETTUCE;
+	}
+
 	@Override
 	protected RateLimitStore createStore() {
-		return new OverLimitRememberingStore(RedisRateLimitStore.builder(redis.classConnectionFactory())
+		return new OverLimitRememberingStore(RedisRateLimitStore.builder(redis.classConnectionFactory(client()))
 			.timeout(RedisTestTimeouts.GENEROUS)
 			.build());
 	}
 
 	@Test
 	void keysWhenWrittenAtTheResetMinusOneAtAndPlusOneMillisecondShouldExpireAtTheMarginAfterTheirLatestEnd() {
-		RedisRateLimitStore raw = RedisRateLimitStore.builder(redis.classConnectionFactory())
+		RedisRateLimitStore raw = RedisRateLimitStore.builder(redis.classConnectionFactory(client()))
 			.timeout(RedisTestTimeouts.GENEROUS)
 			.expiryMargin(Duration.ofSeconds(2))
 			.build();

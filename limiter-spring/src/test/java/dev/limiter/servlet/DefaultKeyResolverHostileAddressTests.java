@@ -1,5 +1,6 @@
 package dev.limiter.servlet;
 
+import dev.limiter.core.Sha256;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.mock.web.MockHttpServletRequest;
@@ -22,7 +23,7 @@ class DefaultKeyResolverHostileAddressTests {
 
 	@Test
 	void addressWhenNotAnIpLiteralShouldBeHashed() {
-		assertThat(keyFor("<script>x</script>")).isEqualTo("a:h:" + TokenHashing.sha256("<script>x</script>"));
+		assertThat(keyFor("<script>x</script>")).isEqualTo("a:h:" + Sha256.base64Url("<script>x</script>"));
 	}
 
 	@Test

@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
+import dev.limiter.core.Sha256;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -34,7 +35,7 @@ class KeyHashCommandTests {
 		String printed = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
 		assertThat(process.waitFor(10, TimeUnit.SECONDS)).isTrue();
 		assertThat(process.exitValue()).isZero();
-		assertThat(printed).isEqualTo(DefaultKeyResolver.TOKEN_PREFIX + TokenHashing.sha256(token) + "\n");
+		assertThat(printed).isEqualTo(DefaultKeyResolver.TOKEN_PREFIX + Sha256.base64Url(token) + "\n");
 	}
 
 	@Test

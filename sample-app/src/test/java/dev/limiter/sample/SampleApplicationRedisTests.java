@@ -11,8 +11,8 @@ import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.limiter.core.FailOpenRateLimitStore;
 import dev.limiter.core.RateLimitStore;
+import dev.limiter.resilience.FailOpenRateLimitStore;
 import dev.limiter.test.redis.RedisServerExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;

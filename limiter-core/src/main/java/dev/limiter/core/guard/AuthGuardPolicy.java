@@ -3,6 +3,8 @@ package dev.limiter.core.guard;
 import java.time.Duration;
 import java.util.Objects;
 
+import dev.limiter.core.InvalidValueException;
+
 /**
  * The numbers of the authentication-failure guard.
  *
@@ -42,23 +44,24 @@ public record AuthGuardPolicy(int threshold, Duration window, Duration block, in
 		Objects.requireNonNull(lookupLease, "lookupLease");
 		Objects.requireNonNull(rememberAuthenticated, "rememberAuthenticated");
 		if (rememberAuthenticated.isNegative()) {
-			throw new IllegalArgumentException(
-					"remember-authenticated must not be negative, was " + rememberAuthenticated);
+			throw new InvalidValueException(Field.REMEMBER_AUTHENTICATED, "remember-authenticated ",
+					"must not be negative, was " + rememberAuthenticated);
 		}
 		if (threshold < 1) {
-			throw new IllegalArgumentException("threshold must be at least 1, was " + threshold);
+			throw new InvalidValueException(Field.THRESHOLD, "threshold ", "must be at least 1, was " + threshold);
 		}
 		if (maxPending < 1) {
-			throw new IllegalArgumentException("max-pending must be at least 1, was " + maxPending);
+			throw new InvalidValueException(Field.MAX_PENDING, "max-pending ", "must be at least 1, was " + maxPending);
 		}
 		if (window.toMillis() < 1) {
-			throw new IllegalArgumentException("window must be at least 1ms, was " + window);
+			throw new InvalidValueException(Field.WINDOW, "window ", "must be at least 1ms, was " + window);
 		}
 		if (block.toMillis() < 1) {
-			throw new IllegalArgumentException("block must be at least 1ms, was " + block);
+			throw new InvalidValueException(Field.BLOCK, "block ", "must be at least 1ms, was " + block);
 		}
 		if (lookupLease.toMillis() < 1) {
-			throw new IllegalArgumentException("lookup lease must be at least 1ms, was " + lookupLease);
+			throw new InvalidValueException(Field.LOOKUP_LEASE, "lookup lease ",
+					"must be at least 1ms, was " + lookupLease);
 		}
 	}
 
@@ -70,4 +73,31 @@ public record AuthGuardPolicy(int threshold, Duration window, Duration block, in
 		return new AuthGuardPolicy(DEFAULT_THRESHOLD, DEFAULT_WINDOW, DEFAULT_BLOCK, DEFAULT_MAX_PENDING,
 				DEFAULT_LOOKUP_LEASE);
 	}
+
+	/**
+	 * The values a guard policy checks, as {@link InvalidValueException#field()} names
+	 * them.
+	 */
+	public enum Field {
+
+		/** Failures that block an address. */
+		THRESHOLD,
+
+		/** How long failures are counted. */
+		WINDOW,
+
+		/** How long a block lasts. */
+		BLOCK,
+
+		/** Lookups one address may have in flight. */
+		MAX_PENDING,
+
+		/** How long a lookup's reservation lives if never settled. */
+		LOOKUP_LEASE,
+
+		/** How long an instance remembers a credential that authenticated. */
+		REMEMBER_AUTHENTICATED
+
+	}
+
 }

@@ -7,8 +7,9 @@ import dev.limiter.core.Window;
 
 /**
  * The mutable counters of one key of one budget: per window its start and count, plus the
- * leases held. Not thread-safe: the owner serializes access. Kept to two arrays so an
- * idle two-window key stays small.
+ * leases held. Not thread-safe: the owner serializes access. The first two windows live
+ * in fields and only further windows in an array, so a key of one or two windows holds no
+ * array until it takes a lease.
  */
 public class CounterState {
 
@@ -43,6 +44,19 @@ public class CounterState {
 	 */
 	List<Window> shape;
 
+	/**
+	 * The windows the last decision counted with, {@code null} before any: a window whose
+	 * algorithm (or a parameter its stored state depends on) changed under the same
+	 * budget name starts afresh ({@link WindowLayout}).
+	 */
+	List<Window> layout;
+
+	/**
+	 * Per window, a sliding window's buckets ({@link SlidingWindowArithmetic});
+	 * {@code null} until a sliding window counts.
+	 */
+	long[][] slides;
+
 	/** Lease ids, {@code null} until the first lease. */
 	String[] leaseIds;
 
@@ -68,6 +82,8 @@ public class CounterState {
 		count1 = 0;
 		more = (windowCount > 2) ? new long[(windowCount - 2) * 2] : null;
 		shape = null;
+		layout = null;
+		slides = null;
 		leaseIds = null;
 		leaseExpiries = null;
 		leaseCount = 0;
@@ -133,6 +149,27 @@ public class CounterState {
 		else {
 			more[2 * (i - 2) + 1] = count;
 		}
+	}
+
+	/** Window {@code i}'s sliding buckets, {@code null} when none is held. */
+	long[] slide(int i) {
+		return (slides != null) ? slides[i] : null;
+	}
+
+	void slide(int i, long[] buckets) {
+		if (slides == null) {
+			if (buckets == null) {
+				return;
+			}
+			slides = new long[windowCount][];
+		}
+		slides[i] = buckets;
+	}
+
+	/** Forgets what window {@code i} counted, whatever its algorithm. */
+	void forget(int i) {
+		restart(i, 0);
+		slide(i, null);
 	}
 
 	void addLease(String id, long expiresAt) {

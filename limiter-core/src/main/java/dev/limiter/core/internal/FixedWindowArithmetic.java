@@ -107,9 +107,8 @@ public final class FixedWindowArithmetic {
 		int n = windows.size();
 		boolean roomInWindows = true;
 		// While the state's shape is these windows, every stored reset is a multiple of
-		// its
-		// window's length: one that lies within a window's length after now is the end of
-		// the window containing now, found without a division.
+		// its window's length: one that lies within a window's length after now is the
+		// end of the window containing now, found without a division.
 		boolean sameShape = state != null && state.shape == windows;
 		boolean multiples = true;
 		for (int i = 0; i < n; i++) {
@@ -225,7 +224,7 @@ public final class FixedWindowArithmetic {
 	 * now, or the stored one when that is the same or newer (a clock that went backwards
 	 * keeps counting in the newest window seen).
 	 */
-	private static long resetOf(Window w, CounterState state, int i, long nowMillis) {
+	static long resetOf(Window w, CounterState state, int i, long nowMillis) {
 		long reset = w.resetAt(nowMillis);
 		return state != null && state.reset(i) >= reset ? state.reset(i) : reset;
 	}
@@ -234,11 +233,11 @@ public final class FixedWindowArithmetic {
 	 * Units counted in the window {@link #resetOf} names; zero when that window has not
 	 * been counted in yet.
 	 */
-	private static long countedIn(Window w, CounterState state, int i, long nowMillis) {
+	static long countedIn(Window w, CounterState state, int i, long nowMillis) {
 		return state != null && state.reset(i) >= w.resetAt(nowMillis) ? state.count(i) : 0;
 	}
 
-	private static int liveLeases(CounterState state, long nowMillis) {
+	static int liveLeases(CounterState state, long nowMillis) {
 		int held = 0;
 		for (int i = 0; i < state.leaseCount; i++) {
 			if (state.leaseExpiries[i] > nowMillis) {
@@ -252,7 +251,7 @@ public final class FixedWindowArithmetic {
 	 * The earliest expiry among the leases still live at {@code nowMillis};
 	 * {@code nowMillis} when none is.
 	 */
-	private static long earliestLiveLease(CounterState state, long nowMillis) {
+	static long earliestLiveLease(CounterState state, long nowMillis) {
 		long earliest = Long.MAX_VALUE;
 		if (state != null) {
 			for (int i = 0; i < state.leaseCount; i++) {

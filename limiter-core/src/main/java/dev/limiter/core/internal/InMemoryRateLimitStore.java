@@ -127,8 +127,14 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 			entry.lock();
 			try {
 				if (!entry.removed) {
-					CounterState state = entry.windowCount() == budget.windows().size() ? entry : null;
-					return FixedWindowArithmetic.peek(budget, key, state, nowMillis);
+					CounterState state = null;
+					if (entry.windowCount() == budget.windows().size()) {
+						// What a window of another algorithm left is no count of this
+						// one.
+						WindowLayout.adopt(entry, budget.windows());
+						state = entry;
+					}
+					return BudgetArithmetic.peek(budget, key, state, nowMillis);
 				}
 			}
 			finally {
@@ -136,7 +142,7 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 			}
 			entry = find(budget.name(), key);
 		}
-		return FixedWindowArithmetic.peek(budget, key, null, nowMillis);
+		return BudgetArithmetic.peek(budget, key, null, nowMillis);
 	}
 
 	@Override
@@ -179,10 +185,11 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 		if (entry.windowCount() != windowCount) {
 			entry.clear(windowCount);
 		}
+		WindowLayout.adopt(entry, budget.windows());
 		if (!entry.referenced) {
 			entry.referenced = true;
 		}
-		return FixedWindowArithmetic.take(budget, key, entry, cost, expensive, nowMillis, leaseIds);
+		return BudgetArithmetic.take(budget, key, entry, cost, expensive, nowMillis, leaseIds);
 	}
 
 	/**

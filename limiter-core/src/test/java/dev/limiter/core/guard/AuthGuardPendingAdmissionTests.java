@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.limiter.core.Lease;
-import dev.limiter.core.contract.DownAuthGuardStore;
 import dev.limiter.core.contract.DownRateLimitStore;
 import dev.limiter.core.internal.InMemoryRateLimitStore;
 import org.junit.jupiter.api.Test;
@@ -106,30 +105,6 @@ class AuthGuardPendingAdmissionTests {
 		GuardAdmission admission = overBrokenStore.admit(address, T);
 
 		assertThat(overBrokenStore.failedWithoutWaiting(admission, T).toCompletableFuture().join()).isFalse();
-	}
-
-	@Test
-	void reservationWhenItFailsOnArrivalShouldBeAnsweredByTheFallback() {
-		FailOpenAuthGuardStore failOpen = new FailOpenAuthGuardStore(new DownAuthGuardStore(),
-				AuthGuardPolicy.defaults(), 100);
-
-		PendingReservation pending = failOpen.reserveAsync(address, T);
-
-		AuthGuardStore.Reservation reservation = pending.await();
-		assertThat(reservation.outcome()).isEqualTo(ADMITTED);
-		assertThat(reservation.degraded()).isTrue();
-		assertThat(failOpen.state(address, T).pending()).isEqualTo(1);
-	}
-
-	@Test
-	void failureWhenTheAuthoritativeStoreFailsLaterShouldBeCountedByTheFallback() {
-		FailOpenAuthGuardStore failOpen = new FailOpenAuthGuardStore(new DownAuthGuardStore(),
-				AuthGuardPolicy.defaults(), 100);
-
-		AuthGuardStore.Failure failure = failOpen.failAsync(address, null, T).toCompletableFuture().join();
-
-		assertThat(failure.reachedThreshold()).isFalse();
-		assertThat(failOpen.state(address, T).failures()).isEqualTo(1);
 	}
 
 	/**

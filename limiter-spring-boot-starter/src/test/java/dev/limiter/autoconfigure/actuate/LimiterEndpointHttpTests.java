@@ -4,7 +4,7 @@ import java.net.http.HttpResponse;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.limiter.servlet.TokenHashing;
+import dev.limiter.core.Sha256;
 import dev.limiter.test.web.HttpSupport;
 import dev.limiter.test.web.RecordingStore;
 import dev.limiter.test.web.RoutesHttpTest;
@@ -84,7 +84,7 @@ class LimiterEndpointHttpTests {
 
 	@Test
 	void keyWhenReadThenDeletedShouldNotCountThenAdmitTheNextRequest() throws Exception {
-		String keyHash = "t:" + TokenHashing.sha256("good-erin");
+		String keyHash = "t:" + Sha256.base64Url("good-erin");
 		assertThat(http.get("/plain/method", "good-erin").statusCode()).isEqualTo(200);
 
 		for (int i = 0; i < 3; i++) {
@@ -112,7 +112,7 @@ class LimiterEndpointHttpTests {
 
 	@Test
 	void keyWhenReadWithoutABudgetShouldShowEveryBudgetAndTheRoutesOfRouteScopedOnes() throws Exception {
-		String keyHash = "t:" + TokenHashing.sha256("good-fay");
+		String keyHash = "t:" + Sha256.base64Url("good-fay");
 		http.get("/links/7", "good-fay");
 		JsonNode body = json.readTree(http.get("/actuator/limiter/keys/" + keyHash, null).body());
 		JsonNode perRoute = null;
@@ -136,7 +136,7 @@ class LimiterEndpointHttpTests {
 
 	@Test
 	void endpointWhenTheBudgetIsUnknownShouldAnswerA400ThatIsNoStore() throws Exception {
-		String keyHash = "t:" + dev.limiter.servlet.TokenHashing.sha256("good-nostore");
+		String keyHash = "t:" + dev.limiter.core.Sha256.base64Url("good-nostore");
 		HttpResponse<String> unknown = http.get("/actuator/limiter/keys/" + keyHash + "?budget=nope", null);
 		assertThat(unknown.statusCode()).isEqualTo(400);
 		assertThat(unknown.headers().firstValue("Cache-Control")).hasValue("no-store");
@@ -145,7 +145,7 @@ class LimiterEndpointHttpTests {
 
 	@Test
 	void endpointWhenTheInputIsBadShouldAnswerA400NeverA500() throws Exception {
-		String keyHash = "t:" + TokenHashing.sha256("good-gus");
+		String keyHash = "t:" + Sha256.base64Url("good-gus");
 		assertThat(http.get("/actuator/limiter/keys/good-gus", null).statusCode()).isEqualTo(400);
 		assertThat(http.get("/actuator/limiter/keys/t:short", null).statusCode()).isEqualTo(400);
 		assertThat(http.get("/actuator/limiter/keys/" + keyHash + "?budget=nope", null).statusCode()).isEqualTo(400);

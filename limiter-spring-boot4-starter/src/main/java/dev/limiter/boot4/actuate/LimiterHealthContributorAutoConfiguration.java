@@ -1,6 +1,7 @@
 package dev.limiter.boot4.actuate;
 
 import dev.limiter.actuate.LimiterHealthDetails;
+import dev.limiter.autoconfigure.ConditionalOnLimiterEnabled;
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
 import dev.limiter.core.RateLimitStore;
 
@@ -20,6 +21,7 @@ import org.springframework.context.annotation.Bean;
  */
 @AutoConfiguration(after = LimiterAutoConfiguration.class)
 @ConditionalOnClass(HealthIndicator.class)
+@ConditionalOnLimiterEnabled
 @ConditionalOnBean(RateLimitStore.class)
 @ConditionalOnEnabledHealthIndicator("limiter")
 public class LimiterHealthContributorAutoConfiguration {

@@ -8,21 +8,14 @@ import dev.limiter.autoconfigure.InvalidLimiterConfigurationException;
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
 import dev.limiter.autoconfigure.LimiterSettings;
 import dev.limiter.autoconfigure.LimiterSettingsConfiguration;
-import dev.limiter.core.FailOpenRateLimitStore;
-import dev.limiter.core.OverLimitRememberingStore;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.guard.AuthGuard;
 import dev.limiter.core.guard.AuthGuardPolicy;
-import dev.limiter.core.guard.AuthGuardStore;
-import dev.limiter.core.guard.AuthGuardStoreProvider;
-import dev.limiter.core.guard.FailOpenAuthGuardStore;
-import dev.limiter.core.guard.StoreBackedAuthGuardStore;
 import dev.limiter.guard.AuthGuardFilter;
 import dev.limiter.guard.AuthenticationOutcomeFilter;
 import dev.limiter.guard.AuthenticationOutcomeListener;
-import dev.limiter.guard.CircuitBreakingAuthGuardStore;
-import dev.limiter.resilience.CircuitBreakingRateLimitStore;
-import dev.limiter.resilience.StoreCircuitBreaker;
+import dev.limiter.resilience.FailurePolicy;
+import dev.limiter.resilience.StoreStack;
 import dev.limiter.servlet.RateLimitFilter;
 import jakarta.servlet.DispatcherType;
 
@@ -67,45 +60,16 @@ public class LimiterAuthGuardAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	public AuthGuard limiterAuthGuard(LimiterSettings settings, ObjectProvider<RateLimitStore> stores) {
+	public AuthGuard limiterAuthGuard(LimiterSettings settings, ObjectProvider<RateLimitStore> stores,
+			ObjectProvider<FailurePolicy> failurePolicies) {
 		RateLimitStore store = stores.getIfAvailable();
 		if (store == null) {
 			throw new InvalidLimiterConfigurationException("limiter.store", "names a store that no RateLimitStore "
 					+ "bean provides; the authentication guard counts in the limiter's store");
 		}
 		AuthGuardPolicy policy = settings.authGuard().orElseGet(AuthGuardPolicy::defaults);
-		return new AuthGuard(guardStore(store, policy, settings.fallbackMaxKeys()), policy);
-	}
-
-	/**
-	 * The guard's own store where the limiter's store offers one (Redis: one round trip
-	 * per guard step), behind the same breaker and failing open onto the same kind of
-	 * bounded fallback; otherwise the guard counts through the store's ordinary SPI (in
-	 * memory: free).
-	 */
-	static AuthGuardStore guardStore(RateLimitStore store, AuthGuardPolicy policy, int fallbackMaxKeys) {
-		if (store instanceof FailOpenRateLimitStore failOpen) {
-			RateLimitStore inner = failOpen.authoritative();
-			StoreCircuitBreaker breaker = null;
-			if (inner instanceof CircuitBreakingRateLimitStore breaking) {
-				breaker = breaking.breaker();
-				inner = breaking.delegate();
-			}
-			if (inner instanceof OverLimitRememberingStore remembering) {
-				inner = remembering.delegate();
-			}
-			if (inner instanceof AuthGuardStoreProvider provider) {
-				AuthGuardStore remote = provider.authGuardStore(policy);
-				if (breaker != null) {
-					remote = new CircuitBreakingAuthGuardStore(remote, breaker);
-				}
-				return new FailOpenAuthGuardStore(remote, policy, fallbackMaxKeys);
-			}
-		}
-		if (store instanceof AuthGuardStoreProvider provider) {
-			return provider.authGuardStore(policy);
-		}
-		return new StoreBackedAuthGuardStore(store, policy);
+		// built beside the limiter's store, by the one class that knows the stack
+		return new AuthGuard(StoreStack.guard(store, policy, failurePolicies.getIfAvailable()), policy);
 	}
 
 	@Bean

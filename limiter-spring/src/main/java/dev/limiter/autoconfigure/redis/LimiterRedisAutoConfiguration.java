@@ -3,14 +3,16 @@ package dev.limiter.autoconfigure.redis;
 import dev.limiter.autoconfigure.ConditionalOnLimiterEnabled;
 import dev.limiter.autoconfigure.InvalidLimiterConfigurationException;
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
+import dev.limiter.autoconfigure.LimiterConfigurationResolver;
 import dev.limiter.autoconfigure.LimiterSettings;
 import dev.limiter.autoconfigure.LimiterSettingsConfiguration;
 import dev.limiter.autoconfigure.resilience.LimiterResilienceAutoConfiguration;
-import dev.limiter.core.FailOpenRateLimitStore;
-import dev.limiter.core.OverLimitRememberingStore;
+import dev.limiter.core.InvalidValueException;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.redis.RedisRateLimitStore;
-import dev.limiter.resilience.StoreFailover;
+import dev.limiter.resilience.FailOpenRateLimitStore;
+import dev.limiter.resilience.FailurePolicy;
+import dev.limiter.resilience.StoreStack;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -52,11 +54,8 @@ public class LimiterRedisAutoConfiguration {
 		@Bean(name = LimiterAutoConfiguration.STORE_BEAN_NAME)
 		@ConditionalOnMissingBean(RateLimitStore.class)
 		FailOpenRateLimitStore limiterStore(LimiterSettings settings,
-				ObjectProvider<RedisConnectionFactory> connectionFactories, StoreFailover failover) {
-			// Inside the breaker and the fail-open wrapper: only Redis's own answers are
-			// remembered, and a refusal
-			// answered from memory costs no round trip.
-			return failover.protect(new OverLimitRememberingStore(redisStore(settings, connectionFactories)));
+				ObjectProvider<RedisConnectionFactory> connectionFactories, FailurePolicy failurePolicy) {
+			return StoreStack.remote(redisStore(settings, connectionFactories), failurePolicy);
 		}
 
 		private static RedisRateLimitStore redisStore(LimiterSettings settings,
@@ -74,8 +73,8 @@ public class LimiterRedisAutoConfiguration {
 					.timeout(settings.redisTimeout())
 					.build();
 			}
-			catch (IllegalArgumentException ex) {
-				throw new InvalidLimiterConfigurationException("limiter.redis.key-prefix", ex.getMessage());
+			catch (InvalidValueException ex) {
+				throw LimiterConfigurationResolver.invalid("redis", ex);
 			}
 		}
 

@@ -5,12 +5,12 @@ import dev.limiter.autoconfigure.InvalidLimiterConfigurationException;
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
 import dev.limiter.autoconfigure.LimiterSettings;
 import dev.limiter.autoconfigure.LimiterSettingsConfiguration;
-import dev.limiter.core.FailOpenRateLimitStore;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.StoreMode;
 import dev.limiter.core.StoreModeListener;
-import dev.limiter.resilience.LoggingStoreModeListener;
-import dev.limiter.resilience.StoreFailover;
+import dev.limiter.resilience.FailOpenRateLimitStore;
+import dev.limiter.resilience.FailurePolicy;
+import dev.limiter.resilience.OutageLog;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.github.resilience4j.micrometer.tagged.TaggedCircuitBreakerMetrics;
@@ -28,12 +28,16 @@ import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
 
 /**
- * What happens when a remote store fails (docs/operations.md, ADR 0004): a Resilience4j
- * circuit breaker named {@code limiter}, the once-per-outage mode log, the
- * {@link StoreFailover} that wraps a remote store into a {@link FailOpenRateLimitStore},
- * and the {@code limiter.degraded} and {@code limiter.fallback.keys} gauges.
+ * What happens when a remote store fails (docs/operations.md, ADR 0004): the
+ * {@link FailurePolicy} bean (the rules themselves are read in
+ * {@code dev.limiter.resilience}) around a Resilience4j circuit breaker named
+ * {@code limiter}, the once-per-outage {@link OutageLog}, and the
+ * {@code limiter.degraded} and {@code limiter.fallback.keys} gauges of the
+ * {@link FailOpenRateLimitStore}.
  */
-@AutoConfiguration(before = LimiterAutoConfiguration.class)
+@AutoConfiguration(before = LimiterAutoConfiguration.class,
+		afterName = { LimiterResilienceAutoConfiguration.RESILIENCE4J_BOOT3_CIRCUIT_BREAKER,
+				LimiterResilienceAutoConfiguration.RESILIENCE4J_BOOT4_CIRCUIT_BREAKER })
 @ConditionalOnLimiterEnabled
 @Import(LimiterSettingsConfiguration.class)
 public class LimiterResilienceAutoConfiguration {
@@ -43,6 +47,18 @@ public class LimiterResilienceAutoConfiguration {
 	 * {@code resilience4j.circuitbreaker.instances.<name>.*} and meters.
 	 */
 	public static final String BREAKER_NAME = "limiter";
+
+	/**
+	 * resilience4j-spring-boot3's circuit breaker auto-configuration: it defines the
+	 * {@link CircuitBreakerRegistry} that the conditions below look for, so this one runs
+	 * after it.
+	 */
+	static final String RESILIENCE4J_BOOT3_CIRCUIT_BREAKER = "io.github.resilience4j.springboot3.circuitbreaker.autoconfigure.CircuitBreakerAutoConfiguration";
+
+	/**
+	 * resilience4j-spring-boot4's twin of {@link #RESILIENCE4J_BOOT3_CIRCUIT_BREAKER}.
+	 */
+	static final String RESILIENCE4J_BOOT4_CIRCUIT_BREAKER = "io.github.resilience4j.springboot.circuitbreaker.autoconfigure.CircuitBreakerAutoConfiguration";
 
 	/**
 	 * Name of the limiter's circuit breaker bean; define one with this name to replace
@@ -75,15 +91,15 @@ public class LimiterResilienceAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	public StoreModeListener limiterStoreModeListener() {
-		return new LoggingStoreModeListener();
+		return OutageLog.storeModes();
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
-	public StoreFailover limiterStoreFailover(LimiterSettings settings,
+	public FailurePolicy limiterFailurePolicy(LimiterSettings settings,
 			@Qualifier(BREAKER_BEAN_NAME) CircuitBreaker limiterCircuitBreaker,
 			ObjectProvider<StoreModeListener> listeners) {
-		return new StoreFailover(limiterCircuitBreaker, settings.fallbackMaxKeys(), settings.failClosedBudgets(),
+		return new FailurePolicy(limiterCircuitBreaker, settings.fallbackMaxKeys(), settings.failClosedBudgets(),
 				listeners.orderedStream().toList());
 	}
 

@@ -1,14 +1,15 @@
 package dev.limiter.test.redis;
 
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
-import org.springframework.data.redis.connection.RedisClusterConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
  * Runs a real three-master Redis Cluster for a test class, slots assigned and
@@ -20,22 +21,40 @@ public final class RedisClusterExtension implements BeforeAllCallback, AfterAllC
 
 	private final boolean shared;
 
-	private final List<LettuceConnectionFactory> factories = new ArrayList<>();
+	private final RedisClientKind client;
 
-	private LettuceConnectionFactory classFactory;
+	private final List<RedisConnectionFactory> factories = new ArrayList<>();
+
+	private final Map<RedisClientKind, RedisConnectionFactory> classFactories = new EnumMap<>(RedisClientKind.class);
 
 	private RedisClusterProcesses cluster;
 
-	private RedisClusterExtension(boolean shared) {
+	private RedisClusterExtension(boolean shared, RedisClientKind client) {
 		this.shared = shared;
+		this.client = client;
 	}
 
 	public static RedisClusterExtension perClass() {
-		return new RedisClusterExtension(false);
+		return perClass(RedisClientKind.LETTUCE);
+	}
+
+	/** Its own cluster, reached through the given client. */
+	public static RedisClusterExtension perClass(RedisClientKind client) {
+		return new RedisClusterExtension(false, client);
 	}
 
 	public static RedisClusterExtension shared() {
-		return new RedisClusterExtension(true);
+		return shared(RedisClientKind.LETTUCE);
+	}
+
+	/** The JVM's shared cluster, reached through the given client. */
+	public static RedisClusterExtension shared(RedisClientKind client) {
+		return new RedisClusterExtension(true, client);
+	}
+
+	/** The client this extension's connection factories use. */
+	public RedisClientKind client() {
+		return client;
 	}
 
 	@Override
@@ -45,9 +64,9 @@ public final class RedisClusterExtension implements BeforeAllCallback, AfterAllC
 
 	@Override
 	public void afterAll(ExtensionContext context) {
-		factories.forEach(LettuceConnectionFactory::destroy);
+		factories.forEach(RedisClientKind::destroy);
 		factories.clear();
-		classFactory = null;
+		classFactories.clear();
 		if (!shared && cluster != null) {
 			cluster.close();
 		}
@@ -62,19 +81,26 @@ public final class RedisClusterExtension implements BeforeAllCallback, AfterAllC
 	}
 
 	/** One started connection factory that every test of the class shares. */
-	public synchronized LettuceConnectionFactory classConnectionFactory() {
-		if (classFactory == null) {
-			classFactory = connectionFactory();
-		}
-		return classFactory;
+	public RedisConnectionFactory classConnectionFactory() {
+		return classConnectionFactory(client);
 	}
 
-	/** A started Lettuce cluster connection factory, destroyed after the class. */
-	public synchronized LettuceConnectionFactory connectionFactory() {
-		LettuceConnectionFactory factory = new LettuceConnectionFactory(
-				new RedisClusterConfiguration(cluster().addresses()));
-		factory.afterPropertiesSet();
-		factory.start();
+	/**
+	 * One started connection factory of the given client that every test of the class
+	 * shares.
+	 */
+	public synchronized RedisConnectionFactory classConnectionFactory(RedisClientKind kind) {
+		return classFactories.computeIfAbsent(kind, this::connectionFactory);
+	}
+
+	/** A started cluster connection factory, destroyed after the class. */
+	public RedisConnectionFactory connectionFactory() {
+		return connectionFactory(client);
+	}
+
+	/** A started connection factory of the given client, destroyed after the class. */
+	public synchronized RedisConnectionFactory connectionFactory(RedisClientKind kind) {
+		RedisConnectionFactory factory = kind.cluster(cluster().addresses());
 		factories.add(factory);
 		return factory;
 	}

@@ -1,14 +1,15 @@
 package dev.limiter.test.redis;
 
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
  * Runs a real {@code redis-server} for a test class. Register it as a static field:
@@ -21,22 +22,40 @@ public final class RedisServerExtension implements BeforeAllCallback, AfterAllCa
 
 	private final boolean shared;
 
-	private final List<LettuceConnectionFactory> factories = new ArrayList<>();
+	private final RedisClientKind client;
 
-	private LettuceConnectionFactory classFactory;
+	private final List<RedisConnectionFactory> factories = new ArrayList<>();
+
+	private final Map<RedisClientKind, RedisConnectionFactory> classFactories = new EnumMap<>(RedisClientKind.class);
 
 	private RedisServerProcess server;
 
-	private RedisServerExtension(boolean shared) {
+	private RedisServerExtension(boolean shared, RedisClientKind client) {
 		this.shared = shared;
+		this.client = client;
 	}
 
 	public static RedisServerExtension perClass() {
-		return new RedisServerExtension(false);
+		return perClass(RedisClientKind.LETTUCE);
+	}
+
+	/** Its own server, reached through the given client. */
+	public static RedisServerExtension perClass(RedisClientKind client) {
+		return new RedisServerExtension(false, client);
 	}
 
 	public static RedisServerExtension shared() {
-		return new RedisServerExtension(true);
+		return shared(RedisClientKind.LETTUCE);
+	}
+
+	/** The JVM's shared server, reached through the given client. */
+	public static RedisServerExtension shared(RedisClientKind client) {
+		return new RedisServerExtension(true, client);
+	}
+
+	/** The client this extension's connection factories use. */
+	public RedisClientKind client() {
+		return client;
 	}
 
 	@Override
@@ -46,9 +65,9 @@ public final class RedisServerExtension implements BeforeAllCallback, AfterAllCa
 
 	@Override
 	public void afterAll(ExtensionContext context) {
-		factories.forEach(LettuceConnectionFactory::destroy);
+		factories.forEach(RedisClientKind::destroy);
 		factories.clear();
-		classFactory = null;
+		classFactories.clear();
 		if (!shared && server != null) {
 			server.close();
 		}
@@ -67,21 +86,28 @@ public final class RedisServerExtension implements BeforeAllCallback, AfterAllCa
 	}
 
 	/** One started connection factory that every test of the class shares. */
-	public synchronized LettuceConnectionFactory classConnectionFactory() {
-		if (classFactory == null) {
-			classFactory = connectionFactory();
-		}
-		return classFactory;
+	public RedisConnectionFactory classConnectionFactory() {
+		return classConnectionFactory(client);
 	}
 
 	/**
-	 * A started Lettuce connection factory for this server, destroyed after the class.
+	 * One started connection factory of the given client that every test of the class
+	 * shares.
 	 */
-	public synchronized LettuceConnectionFactory connectionFactory() {
-		LettuceConnectionFactory factory = new LettuceConnectionFactory(
-				new RedisStandaloneConfiguration(server().host(), server().port()));
-		factory.afterPropertiesSet();
-		factory.start();
+	public synchronized RedisConnectionFactory classConnectionFactory(RedisClientKind kind) {
+		return classFactories.computeIfAbsent(kind, this::connectionFactory);
+	}
+
+	/**
+	 * A started connection factory for this server, destroyed after the class.
+	 */
+	public RedisConnectionFactory connectionFactory() {
+		return connectionFactory(client);
+	}
+
+	/** A started connection factory of the given client, destroyed after the class. */
+	public synchronized RedisConnectionFactory connectionFactory(RedisClientKind kind) {
+		RedisConnectionFactory factory = kind.standalone(server().host(), server().port());
 		factories.add(factory);
 		return factory;
 	}

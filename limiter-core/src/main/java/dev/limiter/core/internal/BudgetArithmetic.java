@@ -1,0 +1,144 @@
+package dev.limiter.core.internal;
+
+import java.util.List;
+import java.util.function.Supplier;
+
+import dev.limiter.core.BoundVerdict;
+import dev.limiter.core.Budget;
+import dev.limiter.core.ConcurrencyBound;
+import dev.limiter.core.Decision;
+import dev.limiter.core.KeyState;
+import dev.limiter.core.Lease;
+import dev.limiter.core.Window;
+
+/**
+ * One decision for any budget: a budget of fixed windows only goes to
+ * {@link FixedWindowArithmetic} (its tuned path, unchanged); a budget that has a sliding
+ * window or a token bucket is decided here, each window by its own algorithm's arithmetic
+ * ({@link FixedWindowArithmetic}'s reading of a fixed window,
+ * {@link SlidingWindowArithmetic}, {@link TokenBucketArithmetic}) and the concurrency
+ * bound as for fixed windows, all in one step: the request is admitted only when every
+ * window and the concurrency bound have room, and nothing is counted otherwise unless the
+ * budget counts refusals.
+ *
+ * <p>
+ * Pure with respect to time, like the per-algorithm classes; callers serialize access per
+ * state.
+ */
+public final class BudgetArithmetic {
+
+	private BudgetArithmetic() {
+	}
+
+	/** Decides and counts one request against {@code state}, mutating it. */
+	public static Decision take(Budget budget, String key, CounterState state, long cost, boolean expensive,
+			long nowMillis, Supplier<String> leaseIds) {
+		if (budget.allFixed()) {
+			return FixedWindowArithmetic.take(budget, key, state, cost, expensive, nowMillis, leaseIds);
+		}
+		budget.checkCost(cost);
+		return decide(budget, key, state, cost, expensive, nowMillis, leaseIds);
+	}
+
+	/**
+	 * Reads the counters at {@code nowMillis} without changing them, as
+	 * {@link FixedWindowArithmetic#peek} does.
+	 * @param state the key's counters, {@code null} when the store holds none
+	 */
+	public static KeyState peek(Budget budget, String key, CounterState state, long nowMillis) {
+		if (budget.allFixed()) {
+			return FixedWindowArithmetic.peek(budget, key, state, nowMillis);
+		}
+		Decision dryRun = decide(budget, key, state, 1, true, nowMillis, null);
+		return new KeyState(budget.name(), key, dryRun.verdicts());
+	}
+
+	/** Without {@code leaseIds}, a dry run that writes nothing. */
+	private static Decision decide(Budget budget, String key, CounterState state, long cost, boolean expensive,
+			long nowMillis, Supplier<String> leaseIds) {
+		boolean dryRun = leaseIds == null;
+		List<Window> windows = budget.windows();
+		int n = windows.size();
+		boolean[] room = new boolean[n];
+		// Fixed windows: the end of the window that counts now, and what it counted.
+		long[] resets = new long[n];
+		long[] before = new long[n];
+		boolean roomInWindows = true;
+		for (int i = 0; i < n; i++) {
+			Window w = windows.get(i);
+			switch (w.algorithm()) {
+				case FIXED_WINDOW -> {
+					resets[i] = FixedWindowArithmetic.resetOf(w, state, i, nowMillis);
+					if (!dryRun && state.reset(i) < resets[i]) {
+						// A refusal still moves the key to the newest window, as for a
+						// budget of fixed windows only.
+						state.restart(i, resets[i]);
+					}
+					before[i] = FixedWindowArithmetic.countedIn(w, state, i, nowMillis);
+					room[i] = cost <= w.limit() - before[i];
+				}
+				case SLIDING_WINDOW -> room[i] = cost <= w.limit()
+						- SlidingWindowArithmetic.alive(w, (state != null) ? state.slide(i) : null, nowMillis);
+				case TOKEN_BUCKET ->
+					room[i] = TokenBucketArithmetic.fits(w, TokenBucketArithmetic.debt(w, state, i, nowMillis), cost);
+			}
+			roomInWindows &= room[i];
+		}
+		if (!dryRun) {
+			state.shape = null;
+		}
+
+		ConcurrencyBound bound = expensive ? budget.concurrency().orElse(null) : null;
+		int held = 0;
+		if (bound != null && state != null) {
+			if (!dryRun) {
+				state.dropExpiredLeases(nowMillis);
+			}
+			held = FixedWindowArithmetic.liveLeases(state, nowMillis);
+		}
+		boolean leaseFree = bound == null || held < bound.max();
+		boolean admitted = roomInWindows && leaseFree && !dryRun;
+		boolean counts = !dryRun && (admitted || budget.countRefused());
+
+		BoundVerdict[] verdicts = new BoundVerdict[(bound != null) ? n + 1 : n];
+		for (int i = 0; i < n; i++) {
+			Window w = windows.get(i);
+			boolean refused = !room[i];
+			switch (w.algorithm()) {
+				case FIXED_WINDOW -> {
+					long after = counts ? before[i] + cost : before[i];
+					if (counts) {
+						state.count(i, after);
+					}
+					verdicts[i] = BoundVerdict.window(w, after, resets[i], refused);
+				}
+				case SLIDING_WINDOW -> {
+					if (counts) {
+						SlidingWindowArithmetic.count(w, state, i, cost, nowMillis);
+					}
+					verdicts[i] = SlidingWindowArithmetic.verdict(w, (state != null) ? state.slide(i) : null, cost,
+							refused, nowMillis);
+				}
+				case TOKEN_BUCKET -> {
+					if (counts) {
+						TokenBucketArithmetic.count(w, state, i, cost, nowMillis);
+					}
+					verdicts[i] = TokenBucketArithmetic.verdict(w, TokenBucketArithmetic.debt(w, state, i, nowMillis),
+							cost, refused, nowMillis);
+				}
+			}
+		}
+		Lease lease = null;
+		if (bound != null) {
+			if (admitted) {
+				lease = new Lease(budget.name(), key, leaseIds.get(), nowMillis + bound.leaseMillis());
+				state.addLease(lease.id(), lease.expiresAtMillis());
+				held++;
+			}
+			verdicts[n] = BoundVerdict.concurrency(bound, held,
+					FixedWindowArithmetic.earliestLiveLease(state, nowMillis), !leaseFree);
+		}
+		return Decision.of(budget.name(), nowMillis, List.of(verdicts), lease);
+	}
+
+}

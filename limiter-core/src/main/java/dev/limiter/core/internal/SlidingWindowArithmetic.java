@@ -1,0 +1,130 @@
+package dev.limiter.core.internal;
+
+import java.util.Arrays;
+
+import dev.limiter.core.BoundVerdict;
+import dev.limiter.core.Window;
+
+/**
+ * A sliding window, once, in Java (ADR 0008): admissions counted in buckets of the
+ * window's resolution {@code s}; bucket {@code b} holds what was admitted in
+ * {@code [b * s, (b + 1) * s)} and counts until {@code (b + 1) * s + duration}, the
+ * latest moment any of its admissions ages out. Rounding every expiry later is what keeps
+ * the bound exact: no span of length {@code duration} ever holds more than {@code limit},
+ * and an admission is held at most one resolution step longer than a log of every
+ * admission would hold it. {@code take.lua} is the only other implementation.
+ *
+ * <p>
+ * State per window: {@code [n, b_1, c_1, ..., b_n, c_n]}, buckets in ascending order. A
+ * clock that went back counts in the newest bucket seen and reads the buckets as at its
+ * start; only buckets that had expired by the newest bucket's start are ever dropped, so
+ * a clock going back never sees fewer admissions than a later one would.
+ */
+final class SlidingWindowArithmetic {
+
+	private SlidingWindowArithmetic() {
+	}
+
+	/** The moment the buckets are read at: now, or the newest bucket's start if later. */
+	static long effectiveNow(Window w, long[] buckets, long nowMillis) {
+		if (buckets == null || buckets[0] == 0) {
+			return nowMillis;
+		}
+		return Math.max(nowMillis, newest(buckets) * w.resolutionMillis());
+	}
+
+	/** When what bucket {@code b} holds stops counting. */
+	static long expiry(Window w, long b) {
+		return (b + 1) * w.resolutionMillis() + w.durationMillis();
+	}
+
+	/** Units that still count at {@code nowMillis}. */
+	static long alive(Window w, long[] buckets, long nowMillis) {
+		if (buckets == null) {
+			return 0;
+		}
+		long at = effectiveNow(w, buckets, nowMillis);
+		long alive = 0;
+		int n = (int) buckets[0];
+		for (int j = 0; j < n; j++) {
+			if (expiry(w, buckets[1 + 2 * j]) > at) {
+				alive += buckets[2 + 2 * j];
+			}
+		}
+		return alive;
+	}
+
+	/** Counts {@code cost} at {@code nowMillis} in window {@code i} of {@code state}. */
+	static void count(Window w, CounterState state, int i, long cost, long nowMillis) {
+		long[] buckets = state.slide(i);
+		long at = effectiveNow(w, buckets, nowMillis);
+		long current = Math.floorDiv(at, w.resolutionMillis());
+		if (buckets == null) {
+			buckets = new long[5];
+		}
+		int n = (int) buckets[0];
+		if (n > 0 && buckets[1 + 2 * (n - 1)] == current) {
+			buckets[2 + 2 * (n - 1)] += cost;
+		}
+		else {
+			if (1 + 2 * (n + 1) > buckets.length) {
+				buckets = Arrays.copyOf(buckets, buckets.length * 2 + 1);
+			}
+			buckets[1 + 2 * n] = current;
+			buckets[2 + 2 * n] = cost;
+			n++;
+		}
+		// Drop only what had expired by the newest bucket's start (see the class
+		// comment).
+		long from = current * w.resolutionMillis();
+		int drop = 0;
+		while (drop < n && expiry(w, buckets[1 + 2 * drop]) <= from) {
+			drop++;
+		}
+		if (drop > 0) {
+			System.arraycopy(buckets, 1 + 2 * drop, buckets, 1, 2 * (n - drop));
+			Arrays.fill(buckets, 1 + 2 * (n - drop), 1 + 2 * n, 0);
+			n -= drop;
+		}
+		buckets[0] = n;
+		state.slide(i, buckets);
+		// Kept as the window's reset, so an idle key is recognised without its budget.
+		state.restart(i, expiry(w, current));
+	}
+
+	/**
+	 * How the window stands at {@code nowMillis}: {@code remaining} what could be
+	 * admitted now, the reset when the last counted admission ages out (now when none
+	 * counts), and the retry as {@link BoundVerdict#retryAtMillis()} says: for a refusal,
+	 * when enough buckets have aged out for {@code cost}; otherwise when the oldest one
+	 * does.
+	 */
+	static BoundVerdict verdict(Window w, long[] buckets, long cost, boolean refused, long nowMillis) {
+		long at = effectiveNow(w, buckets, nowMillis);
+		long alive = alive(w, buckets, nowMillis);
+		long limit = w.limit();
+		long reset = nowMillis;
+		long retry = Long.MAX_VALUE;
+		if (alive > 0) {
+			int n = (int) buckets[0];
+			reset = expiry(w, buckets[1 + 2 * (n - 1)]);
+			// What may still count once the retry comes: room for the cost, or one unit
+			// more than now.
+			long target = refused ? limit - cost : alive - 1;
+			long left = alive;
+			for (int j = 0; j < n && left > target; j++) {
+				long expiry = expiry(w, buckets[1 + 2 * j]);
+				if (expiry > at) {
+					left -= buckets[2 + 2 * j];
+					retry = expiry;
+				}
+			}
+		}
+		return BoundVerdict.window(w, limit - alive, reset, refused, retry);
+	}
+
+	private static long newest(long[] buckets) {
+		return buckets[1 + 2 * ((int) buckets[0] - 1)];
+	}
+
+}

@@ -1,0 +1,86 @@
+package dev.limiter.core.internal;
+
+import dev.limiter.core.BoundVerdict;
+import dev.limiter.core.Window;
+
+/**
+ * A token bucket, once, in Java (ADR 0009), as the generic cell rate algorithm: one
+ * theoretical arrival time {@code TAT} per key, the moment the bucket is full again. With
+ * {@code T = duration / limit}, a request of cost {@code c} at {@code now} is admitted
+ * when {@code max(TAT, now) + c * T - now <= burst * T}, and moves {@code TAT} there.
+ * {@code take.lua} is the only other implementation.
+ *
+ * <p>
+ * Exact with integers only: {@code TAT} is kept as whole milliseconds (the window's reset
+ * slot) plus a remainder in {@code 1 / limit} of a millisecond (its count slot), and
+ * every comparison is made on "debt" {@code X = (TAT - now) * limit}, in
+ * millisecond-tokens, so {@code c * T} is {@code c * duration}. A clock that goes back
+ * only sees more debt: it can never admit more.
+ */
+final class TokenBucketArithmetic {
+
+	private TokenBucketArithmetic() {
+	}
+
+	/** The debt at {@code nowMillis}: how far {@code TAT} lies ahead, times the limit. */
+	static long debt(Window w, CounterState state, int i, long nowMillis) {
+		if (state == null) {
+			return 0;
+		}
+		return Math.max(0, (state.reset(i) - nowMillis) * w.limit() + state.count(i));
+	}
+
+	/** Whether {@code cost} tokens are there at {@code nowMillis}. */
+	static boolean fits(Window w, long debt, long cost) {
+		return debt + cost * w.durationMillis() <= w.burst() * w.durationMillis();
+	}
+
+	/** Takes {@code cost} tokens at {@code nowMillis}, moving {@code TAT} on. */
+	static void count(Window w, CounterState state, int i, long cost, long nowMillis) {
+		long debt = debt(w, state, i, nowMillis);
+		long limit = w.limit();
+		long millis = (debt > 0) ? state.reset(i) : nowMillis;
+		long fraction = (debt > 0) ? state.count(i) : 0;
+		long add = cost * w.durationMillis();
+		millis += add / limit;
+		fraction += add % limit;
+		if (fraction >= limit) {
+			fraction -= limit;
+			millis++;
+		}
+		state.restart(i, millis);
+		state.count(i, fraction);
+	}
+
+	/**
+	 * How the bucket stands with {@code debt} at {@code nowMillis}: {@code remaining} the
+	 * whole tokens there, the reset when it is full again, and the retry as
+	 * {@link BoundVerdict#retryAtMillis()} says: for a refusal, when {@code cost} tokens
+	 * are there; otherwise when the next whole token is ({@link Long#MAX_VALUE} when
+	 * full).
+	 */
+	static BoundVerdict verdict(Window w, long debt, long cost, boolean refused, long nowMillis) {
+		long duration = w.durationMillis();
+		long limit = w.limit();
+		long missing = ceilDiv(debt, duration);
+		long remaining = w.burst() - missing;
+		long reset = nowMillis + ceilDiv(debt, limit);
+		long retry;
+		if (refused) {
+			retry = nowMillis + ceilDiv(debt - (w.burst() - cost) * duration, limit);
+		}
+		else if (debt == 0) {
+			retry = Long.MAX_VALUE;
+		}
+		else {
+			retry = nowMillis + ceilDiv(debt - (missing - 1) * duration, limit);
+		}
+		return BoundVerdict.window(w, remaining, reset, refused, retry);
+	}
+
+	/** {@code a / b} rounded up, for {@code a >= 0} and {@code b > 0}. */
+	private static long ceilDiv(long a, long b) {
+		return -Math.floorDiv(-a, b);
+	}
+
+}

@@ -1,0 +1,326 @@
+package dev.limiter.redis;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongFunction;
+import java.util.function.Supplier;
+
+import dev.limiter.core.RateLimitStoreException;
+import dev.limiter.core.RequestStoreTime;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.script.RedisScript;
+import org.springframework.util.ClassUtils;
+
+/**
+ * The one Redis call layer of the limiter's stores, for every spring-data-redis client:
+ * Lettuce's shared connection ({@link LettuceDriver}: written from the calling thread,
+ * answered on the event loop) or any other client, Jedis first
+ * ({@link BlockingRedisDriver}: on a small pool). Whatever the client and the connection
+ * factory's own timeouts, one request waits at most one timeout over all its calls
+ * ({@link RequestStoreTime}); a script is sent as EVALSHA and, when the server answers
+ * NOSCRIPT, once more as EVAL (here and nowhere else); the scripts are loaded while
+ * connecting. A call that fails or times out throws a {@link RateLimitStoreException}.
+ *
+ * <p>
+ * No class of a client that is not on the class path is ever loaded: Lettuce's driver is
+ * only named when Lettuce is present.
+ */
+public final class RedisScriptCalls {
+
+	/**
+	 * The longest start-up waits for the first connection, when that is longer than the
+	 * request timeout.
+	 */
+	static final Duration STARTUP_CONNECT = Duration.ofSeconds(5);
+
+	private static final Log logger = LogFactory.getLog(RedisScriptCalls.class);
+
+	private static final boolean LETTUCE_PRESENT = ClassUtils.isPresent(
+			"io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands", RedisScriptCalls.class.getClassLoader());
+
+	private final RedisDriver driver;
+
+	private final Duration timeout;
+
+	private final long timeoutNanos;
+
+	/**
+	 * @param connectionFactory any spring-data-redis connection factory
+	 * @param timeout how long one request may wait in total, over all its calls
+	 * @param maxBlockingCalls calls on the pool that may wait at once; more fail at once
+	 * as saturated
+	 * @param scripts the scripts to load while connecting, so that the first EVALSHA
+	 * finds them
+	 */
+	public RedisScriptCalls(RedisConnectionFactory connectionFactory, Duration timeout, int maxBlockingCalls,
+			List<RedisScript<List>> scripts) {
+		this.timeout = timeout;
+		this.timeoutNanos = timeout.toNanos();
+		List<byte[]> scriptBytes = scripts.stream().map(RedisScriptCalls::bytes).toList();
+		ThreadPoolExecutor pool = pool(maxBlockingCalls);
+		long startupNanos = Math.max(timeoutNanos, STARTUP_CONNECT.toNanos());
+		RedisDriver lettuce = LETTUCE_PRESENT
+				? LettuceDriver.sharedConnectionOf(connectionFactory, pool, scriptBytes, startupNanos) : null;
+		this.driver = lettuce != null ? lettuce
+				: new BlockingRedisDriver(connectionFactory, pool, maxBlockingCalls, scriptBytes);
+		connectEagerly(startupNanos);
+	}
+
+	public Duration timeout() {
+		return timeout;
+	}
+
+	/**
+	 * The client the calls go through, as {@code spring.data.redis.client-type} names it
+	 * ({@code lettuce} or {@code jedis}).
+	 */
+	public String client() {
+		return driver.client();
+	}
+
+	/** Deletes keys within the request's timeout. */
+	public void delete(List<String> names) {
+		byte[][] keys = bytes(names.toArray());
+		timed(deadline -> await(sent(() -> driver.delete(keys)), deadline));
+	}
+
+	/**
+	 * Sends ZREM and returns at once; a failure is only logged at debug. On Lettuce's
+	 * shared connection commands run in the order they were written, so a decision this
+	 * thread asks for next already sees the member gone.
+	 */
+	public void removeWithoutWaiting(String key, String member) {
+		byte[] keyBytes = key.getBytes(StandardCharsets.UTF_8);
+		byte[] memberBytes = member.getBytes(StandardCharsets.UTF_8);
+		CompletableFuture<?> sent = sent(() -> driver.zrem(keyBytes, memberBytes));
+		driver.sentWithoutWaiting(sent);
+		sent.exceptionally(failure -> notWaitedForFailed("release a lease", failure));
+	}
+
+	/**
+	 * Runs a script within the request's timeout and returns its reply, never
+	 * {@code null}.
+	 */
+	public List<Object> execute(RedisScript<List> script, List<String> scriptKeys, Object[] args) {
+		CompletableFuture<List<Object>> reply = script(script, scriptKeys, args);
+		return replyOf(timed(deadline -> await(reply, deadline)));
+	}
+
+	/**
+	 * Sends a script and returns at once; a failure is only logged at debug, saying what
+	 * could not be done.
+	 * @param what what the script does, as in "could not ..."
+	 */
+	public void executeWithoutWaiting(RedisScript<List> script, List<String> scriptKeys, Object[] args, String what) {
+		CompletableFuture<List<Object>> sent = script(script, scriptKeys, args);
+		driver.sentWithoutWaiting(sent);
+		sent.exceptionally(failure -> notWaitedForFailed(what, failure));
+	}
+
+	/**
+	 * Sends a script and returns at once; the returned call reads the reply, waiting for
+	 * it within what the request has left of its timeout at that moment (the time the
+	 * script travelled meanwhile is not a wait).
+	 */
+	public Supplier<List<Object>> send(RedisScript<List> script, List<String> scriptKeys, Object[] args) {
+		CompletableFuture<List<Object>> reply = script(script, scriptKeys, args);
+		return () -> replyOf(timed(deadline -> await(reply, deadline)));
+	}
+
+	/**
+	 * Sends a script and returns at once; the stage completes with the reply, or
+	 * exceptionally with a {@link RateLimitStoreException} when none came within the
+	 * timeout.
+	 */
+	public CompletionStage<List<Object>> sendWithoutWaiting(RedisScript<List> script, List<String> scriptKeys,
+			Object[] args) {
+		CompletableFuture<List<Object>> sent = script(script, scriptKeys, args);
+		driver.sentWithoutWaiting(sent);
+		return sent.orTimeout(timeoutNanos, TimeUnit.NANOSECONDS).handle((answer, failure) -> {
+			if (failure == null && answer != null) {
+				return answer;
+			}
+			Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause()
+					: failure;
+			if (cause instanceof RateLimitStoreException storeFailure) {
+				throw storeFailure;
+			}
+			throw new RateLimitStoreException(
+					cause == null ? "Redis store got no answer from its script" : "Redis store failed: " + cause,
+					cause);
+		});
+	}
+
+	/**
+	 * The one EVALSHA → EVAL fallback: EVAL loads the script into the server's cache, so
+	 * the next call's EVALSHA finds it.
+	 */
+	private CompletableFuture<List<Object>> script(RedisScript<List> script, List<String> scriptKeys, Object[] args) {
+		byte[][] keyBytes = bytes(scriptKeys.toArray());
+		byte[][] argBytes = bytes(args);
+		return sent(() -> driver.evalSha(script.getSha1(), keyBytes, argBytes)
+			.exceptionallyCompose(failure -> noScript(failure) ? driver.eval(bytes(script), keyBytes, argBytes)
+					: CompletableFuture.failedFuture(failure)));
+	}
+
+	/**
+	 * A command that fails while being sent fails its future like one that fails later.
+	 */
+	private static <T> CompletableFuture<T> sent(Supplier<CompletableFuture<T>> command) {
+		try {
+			return command.get();
+		}
+		catch (RuntimeException ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
+	}
+
+	private static List<Object> replyOf(List<Object> raw) {
+		if (raw == null) {
+			throw new RateLimitStoreException("Redis store got no answer from its script");
+		}
+		return raw;
+	}
+
+	/** NOSCRIPT, by the server's error text: every client reports it in its message. */
+	private static boolean noScript(Throwable failure) {
+		for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+			if (t.getMessage() != null && t.getMessage().contains("NOSCRIPT")) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * Runs one call against the request's deadline and books the time it took on the
+	 * request.
+	 */
+	private <T> T timed(LongFunction<T> call) {
+		long start = System.nanoTime();
+		try {
+			return call.apply(requestDeadline(start));
+		}
+		finally {
+			RequestStoreTime.spend(System.nanoTime() - start);
+		}
+	}
+
+	/**
+	 * The end of this call's wait: one timeout per request, so a call gets what earlier
+	 * calls of the same request left. A request that has used it all fails at once, and
+	 * the breaker counts that like any timeout: a store slower than the timeout per
+	 * request degrades even when each call alone is faster.
+	 */
+	private long requestDeadline(long start) {
+		long left = timeoutNanos - RequestStoreTime.spentNanos();
+		if (left <= 0) {
+			throw new RateLimitStoreException(
+					"Redis store: this request already waited " + timeout.toMillis() + "ms for it");
+		}
+		return start + left;
+	}
+
+	private <T> T await(Future<T> future, long deadline) {
+		try {
+			return future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+		}
+		catch (TimeoutException ex) {
+			future.cancel(false);
+			throw new RateLimitStoreException("Redis store did not answer within " + timeout.toMillis() + "ms", ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new RateLimitStoreException("interrupted while waiting for the Redis store", ex);
+		}
+		catch (ExecutionException ex) {
+			Throwable cause = ex.getCause() != null ? ex.getCause() : ex;
+			if (cause instanceof CompletionException && cause.getCause() != null) {
+				cause = cause.getCause();
+			}
+			if (cause instanceof RateLimitStoreException storeFailure) {
+				throw storeFailure;
+			}
+			throw new RateLimitStoreException("Redis store failed: " + cause.getMessage(), cause);
+		}
+	}
+
+	/**
+	 * Connects now, so that the first decision does not pay for it. Start-up may wait
+	 * longer than one request would (a JVM still loading classes easily spends a second
+	 * on the first connection), but a Redis that is down holds it for at most
+	 * {@link #STARTUP_CONNECT} (the first decisions then go to the fallback).
+	 */
+	private void connectEagerly(long startupNanos) {
+		try {
+			await(sent(driver::connect), System.nanoTime() + startupNanos);
+		}
+		catch (RateLimitStoreException notYet) {
+			logger.debug("Redis store not connected at start-up; it keeps trying on demand", notYet);
+		}
+	}
+
+	/**
+	 * Only at debug: what is sent without waiting expires by itself (a lease, a
+	 * reservation), so a lost command only holds a slot until then.
+	 */
+	private <T> T notWaitedForFailed(String what, Throwable failure) {
+		if (logger.isDebugEnabled()) {
+			logger.debug("Redis store could not " + what + "; it will expire by itself", failure);
+		}
+		return null;
+	}
+
+	private static ThreadPoolExecutor pool(int maxBlockingCalls) {
+		AtomicInteger threads = new AtomicInteger();
+		return new ThreadPoolExecutor(0, maxBlockingCalls, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), runnable -> {
+			Thread thread = new Thread(runnable, "limiter-redis-" + threads.incrementAndGet());
+			thread.setDaemon(true);
+			return thread;
+		});
+	}
+
+	private static byte[] bytes(RedisScript<List> script) {
+		return script.getScriptAsString().getBytes(StandardCharsets.UTF_8);
+	}
+
+	private static byte[][] bytes(Object[] values) {
+		byte[][] bytes = new byte[values.length][];
+		for (int i = 0; i < values.length; i++) {
+			bytes[i] = String.valueOf(values[i]).getBytes(StandardCharsets.UTF_8);
+		}
+		return bytes;
+	}
+
+	/**
+	 * Reads the script once, with this class's own class loader: a resource resolved
+	 * later through a thread's context class loader may belong to a web application that
+	 * has since been stopped.
+	 */
+	public static RedisScript<List> script(String name) {
+		try (var in = RedisScriptCalls.class.getResourceAsStream(name)) {
+			if (in == null) {
+				throw new IllegalStateException("missing script dev/limiter/redis/" + name);
+			}
+			return RedisScript.of(new String(in.readAllBytes(), StandardCharsets.UTF_8), List.class);
+		}
+		catch (java.io.IOException ex) {
+			throw new IllegalStateException("cannot read script dev/limiter/redis/" + name, ex);
+		}
+	}
+
+}

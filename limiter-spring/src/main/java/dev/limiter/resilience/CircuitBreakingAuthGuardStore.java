@@ -1,0 +1,88 @@
+package dev.limiter.resilience;
+
+import java.util.Objects;
+import java.util.concurrent.CompletionStage;
+
+import dev.limiter.core.Lease;
+import dev.limiter.core.guard.AuthGuardStore;
+import dev.limiter.core.guard.GuardState;
+import dev.limiter.core.guard.PendingReservation;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+
+/**
+ * The guard's store behind the limiter's circuit breaker, with the limiter's own store's
+ * policy ({@link StoreCircuitBreaker}): a guard call that times out counts against Redis
+ * exactly as a decision does, and an open breaker spares the guard its round trip.
+ * Success settlements and releases are sent without waiting and are not counted, as for
+ * lease releases.
+ *
+ * @param store the guard's store
+ * @param breaker the breaker it shares with the limiter's store
+ */
+public record CircuitBreakingAuthGuardStore(AuthGuardStore store,
+		StoreCircuitBreaker breaker) implements AuthGuardStore {
+
+	public CircuitBreakingAuthGuardStore {
+		Objects.requireNonNull(store, "store");
+		Objects.requireNonNull(breaker, "breaker");
+	}
+
+	/** The guard's store behind a breaker of its own. */
+	public CircuitBreakingAuthGuardStore(AuthGuardStore store, CircuitBreaker breaker) {
+		this(store, new StoreCircuitBreaker(breaker));
+	}
+
+	@Override
+	public Reservation reserve(String addressKey, long nowMillis) {
+		return breaker.call(() -> store.reserve(addressKey, nowMillis));
+	}
+
+	/**
+	 * Sent at once while the breaker is closed, and its answer recorded by the breaker
+	 * when it is read (the wait is the time after the lookup, which is what a request
+	 * pays). Otherwise the reservation is asked for through the breaker when it is read,
+	 * as {@link #reserve} would.
+	 */
+	@Override
+	public PendingReservation reserveAsync(String addressKey, long nowMillis) {
+		if (!breaker.settled()) {
+			return () -> reserve(addressKey, nowMillis);
+		}
+		PendingReservation pending;
+		try {
+			pending = store.reserveAsync(addressKey, nowMillis);
+		}
+		catch (RuntimeException failedToSend) {
+			return () -> breaker.call(() -> {
+				throw failedToSend;
+			});
+		}
+		return () -> breaker.call(pending::await);
+	}
+
+	@Override
+	public Failure fail(String addressKey, Lease reservation, long nowMillis) {
+		return breaker.call(() -> store.fail(addressKey, reservation, nowMillis));
+	}
+
+	@Override
+	public CompletionStage<Failure> failAsync(String addressKey, Lease reservation, long nowMillis) {
+		return breaker.callAsync(() -> store.failAsync(addressKey, reservation, nowMillis));
+	}
+
+	@Override
+	public void succeed(String addressKey, Lease reservation, boolean clearFailures, long nowMillis) {
+		store.succeed(addressKey, reservation, clearFailures, nowMillis);
+	}
+
+	@Override
+	public void release(Lease reservation, long nowMillis) {
+		store.release(reservation, nowMillis);
+	}
+
+	@Override
+	public GuardState state(String addressKey, long nowMillis) {
+		return breaker.call(() -> store.state(addressKey, nowMillis));
+	}
+
+}

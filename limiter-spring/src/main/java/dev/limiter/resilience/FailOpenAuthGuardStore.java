@@ -1,0 +1,137 @@
+package dev.limiter.resilience;
+
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+import dev.limiter.core.Lease;
+import dev.limiter.core.RateLimitStoreException;
+import dev.limiter.core.guard.AuthGuardPolicy;
+import dev.limiter.core.guard.AuthGuardStore;
+import dev.limiter.core.guard.GuardState;
+import dev.limiter.core.guard.PendingReservation;
+import dev.limiter.core.guard.StoreBackedAuthGuardStore;
+import dev.limiter.core.internal.InMemoryRateLimitStore;
+
+/**
+ * The guard's counterpart of {@link FailOpenRateLimitStore}: asks the authoritative guard
+ * store while it answers, and an in-process one (same rules, bounded keys) when it
+ * throws; answers from the fallback are marked degraded. A reservation is always settled
+ * where it was taken: the fallback's leases name it as their issuer. Part of the
+ * {@link FailurePolicy}.
+ */
+public final class FailOpenAuthGuardStore implements AuthGuardStore {
+
+	private final AuthGuardStore authoritative;
+
+	private final InMemoryRateLimitStore memory;
+
+	private final StoreBackedAuthGuardStore fallback;
+
+	public FailOpenAuthGuardStore(AuthGuardStore authoritative, AuthGuardPolicy policy, int fallbackMaxKeys) {
+		this.authoritative = Objects.requireNonNull(authoritative, "authoritative");
+		this.memory = new InMemoryRateLimitStore(fallbackMaxKeys);
+		this.fallback = new StoreBackedAuthGuardStore(memory, policy);
+	}
+
+	public AuthGuardStore authoritative() {
+		return authoritative;
+	}
+
+	@Override
+	public Reservation reserve(String addressKey, long nowMillis) {
+		try {
+			return authoritative.reserve(addressKey, nowMillis);
+		}
+		catch (RateLimitStoreException unavailable) {
+			return fallbackReservation(addressKey, nowMillis);
+		}
+	}
+
+	@Override
+	public PendingReservation reserveAsync(String addressKey, long nowMillis) {
+		PendingReservation pending;
+		try {
+			pending = authoritative.reserveAsync(addressKey, nowMillis);
+		}
+		catch (RateLimitStoreException unavailable) {
+			return PendingReservation.of(fallbackReservation(addressKey, nowMillis));
+		}
+		return () -> {
+			try {
+				return pending.await();
+			}
+			catch (RateLimitStoreException unavailable) {
+				return fallbackReservation(addressKey, nowMillis);
+			}
+		};
+	}
+
+	private Reservation fallbackReservation(String addressKey, long nowMillis) {
+		return fallback.reserve(addressKey, nowMillis).asDegraded().withLeaseIssuedBy(memory);
+	}
+
+	@Override
+	public Failure fail(String addressKey, Lease reservation, long nowMillis) {
+		if (fromFallback(reservation)) {
+			return fallback.fail(addressKey, reservation, nowMillis);
+		}
+		try {
+			return authoritative.fail(addressKey, reservation, nowMillis);
+		}
+		catch (RateLimitStoreException unavailable) {
+			// Counted where it can be: the authoritative reservation expires by itself.
+			return fallback.fail(addressKey, null, nowMillis);
+		}
+	}
+
+	@Override
+	public CompletionStage<Failure> failAsync(String addressKey, Lease reservation, long nowMillis) {
+		if (fromFallback(reservation)) {
+			return CompletableFuture.completedFuture(fallback.fail(addressKey, reservation, nowMillis));
+		}
+		CompletionStage<Failure> sent;
+		try {
+			sent = authoritative.failAsync(addressKey, reservation, nowMillis);
+		}
+		catch (RateLimitStoreException unavailable) {
+			sent = CompletableFuture.failedFuture(unavailable);
+		}
+		// Counted where it can be: the authoritative reservation expires by itself.
+		return sent.exceptionally(unavailable -> fallback.fail(addressKey, null, nowMillis));
+	}
+
+	@Override
+	public void succeed(String addressKey, Lease reservation, boolean clearFailures, long nowMillis) {
+		if (fromFallback(reservation)) {
+			fallback.succeed(addressKey, reservation, clearFailures, nowMillis);
+			return;
+		}
+		fallback.succeed(addressKey, null, clearFailures, nowMillis);
+		authoritative.succeed(addressKey, reservation, clearFailures, nowMillis);
+	}
+
+	@Override
+	public void release(Lease reservation, long nowMillis) {
+		if (fromFallback(reservation)) {
+			fallback.release(reservation, nowMillis);
+			return;
+		}
+		authoritative.release(reservation, nowMillis);
+	}
+
+	@Override
+	public GuardState state(String addressKey, long nowMillis) {
+		try {
+			return authoritative.state(addressKey, nowMillis);
+		}
+		catch (RateLimitStoreException unavailable) {
+			return fallback.state(addressKey, nowMillis);
+		}
+	}
+
+	private boolean fromFallback(Lease reservation) {
+		return reservation != null && reservation.issuer() == memory;
+	}
+
+}

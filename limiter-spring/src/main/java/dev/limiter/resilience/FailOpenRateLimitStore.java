@@ -1,0 +1,214 @@
+package dev.limiter.resilience;
+
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
+
+import dev.limiter.core.Budget;
+import dev.limiter.core.Decision;
+import dev.limiter.core.KeyState;
+import dev.limiter.core.Lease;
+import dev.limiter.core.RateLimitStore;
+import dev.limiter.core.StoreMode;
+import dev.limiter.core.StoreModeListener;
+import dev.limiter.core.StoreNotCalledException;
+import dev.limiter.core.StoreUnavailableException;
+import dev.limiter.core.internal.InMemoryRateLimitStore;
+
+/**
+ * Fail open, degraded and loud: decides with the authoritative store while it answers,
+ * and with an in-process fallback (the same arithmetic, bounded keys) when it throws.
+ * Fallback decisions are marked {@link Decision#degraded()}; when even the fallback
+ * fails, the request is admitted {@link FailurePolicy#uncounted uncounted}. Budgets that
+ * must fail closed get a {@link StoreUnavailableException} instead. Part of the
+ * {@link FailurePolicy}.
+ *
+ * <p>
+ * The authoritative store is expected to bound its own latency (a timeout, a circuit
+ * breaker); this class only decides what happens once it has failed. The mode changes
+ * once per outage: a call that was already in flight when the outage was noticed cannot
+ * end it by succeeding late, a call that was in flight when it ended cannot start a new
+ * one by failing late, and when a guard stands in front of the store (a circuit breaker)
+ * the outage ends only once the guard has settled (closed again), so that a half-open
+ * breaker's refusals never start a second outage right after the first one ended.
+ */
+public final class FailOpenRateLimitStore implements RateLimitStore {
+
+	private final RateLimitStore authoritative;
+
+	private final InMemoryRateLimitStore fallback;
+
+	private final Predicate<Budget> failsClosed;
+
+	private final long closedRetryAfterMillis;
+
+	private final StoreModeListener listener;
+
+	private final BooleanSupplier guardSettled;
+
+	private final AtomicLong calls = new AtomicLong();
+
+	/**
+	 * The call number at which the current outage was noticed; -1 while authoritative.
+	 */
+	private final AtomicLong degradedSinceCall = new AtomicLong(-1);
+
+	/**
+	 * The call number at which the last outage ended; calls up to it were in flight
+	 * during that outage.
+	 */
+	private final AtomicLong recoveredAtCall = new AtomicLong(-1);
+
+	/**
+	 * @param authoritative the store whose counters are the truth
+	 * @param fallbackMaxKeys bound on the fallback's keys
+	 * @param failsClosed budgets that refuse instead of falling back
+	 * @param closedRetryAfterMillis the retry-after hint given with a fail-closed refusal
+	 * @param listener told of each change of mode
+	 */
+	public FailOpenRateLimitStore(RateLimitStore authoritative, int fallbackMaxKeys, Predicate<Budget> failsClosed,
+			long closedRetryAfterMillis, StoreModeListener listener) {
+		this(authoritative, fallbackMaxKeys, failsClosed, closedRetryAfterMillis, listener, () -> true);
+	}
+
+	/**
+	 * @param authoritative the store whose counters are the truth, possibly behind a
+	 * guard
+	 * @param fallbackMaxKeys bound on the fallback's keys
+	 * @param failsClosed budgets that refuse instead of falling back
+	 * @param closedRetryAfterMillis the retry-after hint given with a fail-closed refusal
+	 * @param listener told of each change of mode
+	 * @param guardSettled whether the guard in front of the store is back to normal (its
+	 * breaker closed): an outage ends only on a success while it is, and the guard's
+	 * {@link StoreNotCalledException refusals} while it is start none
+	 */
+	public FailOpenRateLimitStore(RateLimitStore authoritative, int fallbackMaxKeys, Predicate<Budget> failsClosed,
+			long closedRetryAfterMillis, StoreModeListener listener, BooleanSupplier guardSettled) {
+		this.guardSettled = Objects.requireNonNull(guardSettled, "guardSettled");
+		this.authoritative = Objects.requireNonNull(authoritative, "authoritative");
+		this.fallback = new InMemoryRateLimitStore(fallbackMaxKeys);
+		this.failsClosed = Objects.requireNonNull(failsClosed, "failsClosed");
+		this.closedRetryAfterMillis = closedRetryAfterMillis;
+		this.listener = Objects.requireNonNull(listener, "listener");
+	}
+
+	@Override
+	public Decision take(Budget budget, String key, long cost, boolean expensive, long nowMillis) {
+		// a caller's mistake, not a store failure: it must neither trip the breaker nor
+		// reach the fallback
+		budget.checkCost(cost);
+		long call = calls.incrementAndGet();
+		try {
+			Decision decision = authoritative.take(budget, key, cost, expensive, nowMillis);
+			if (decision.allowed()) {
+				// Only an admission proves the store answered: a refusal may come from a
+				// decorator's local memory of keys over their limit (no store call at
+				// all), which must not end an outage.
+				succeeded(call);
+			}
+			return decision.withLeaseIssuedBy(authoritative);
+		}
+		catch (RuntimeException failure) {
+			failed(call, failure);
+			if (failsClosed.test(budget)) {
+				throw new StoreUnavailableException(budget.name(), closedRetryAfterMillis, failure);
+			}
+			try {
+				return fallback.take(budget, key, cost, expensive, nowMillis).asDegraded().withLeaseIssuedBy(fallback);
+			}
+			catch (RuntimeException fallbackFailure) {
+				fallbackFailure.addSuppressed(failure);
+				return FailurePolicy.uncounted(budget, nowMillis);
+			}
+		}
+	}
+
+	/**
+	 * Hands the lease back to the store that issued it (its {@link Lease#issuer()}), else
+	 * to the authoritative.
+	 */
+	@Override
+	public void release(Lease lease, long nowMillis) {
+		RateLimitStore issuer = lease.issuer();
+		(issuer == null || issuer == this ? authoritative : issuer).release(lease, nowMillis);
+	}
+
+	/** Renewed where it was taken, as it is released. */
+	@Override
+	public boolean renew(Lease lease, long expiresAtMillis, long nowMillis) {
+		RateLimitStore issuer = lease.issuer();
+		return (issuer == null || issuer == this ? authoritative : issuer).renew(lease, expiresAtMillis, nowMillis);
+	}
+
+	/**
+	 * Reads the authoritative counters, or the fallback's (degraded) ones when the store
+	 * cannot answer.
+	 */
+	@Override
+	public KeyState peek(Budget budget, String key, long nowMillis) {
+		try {
+			return authoritative.peek(budget, key, nowMillis);
+		}
+		catch (RuntimeException failure) {
+			// a block read from the fallback must say so, or a 429 built on it would
+			// claim an exact count
+			return fallback.peek(budget, key, nowMillis).asDegraded();
+		}
+	}
+
+	/**
+	 * Resets the key in both the fallback and the store; a store failure is rethrown
+	 * after the fallback reset.
+	 */
+	@Override
+	public void reset(Budget budget, String key) {
+		fallback.reset(budget, key);
+		authoritative.reset(budget, key);
+	}
+
+	@Override
+	public String name() {
+		return authoritative.name();
+	}
+
+	public StoreMode mode() {
+		return degradedSinceCall.get() < 0 ? StoreMode.AUTHORITATIVE : StoreMode.DEGRADED;
+	}
+
+	/** Keys the fallback holds right now. */
+	public int fallbackKeys() {
+		return fallback.size();
+	}
+
+	public RateLimitStore authoritative() {
+		return authoritative;
+	}
+
+	private void succeeded(long call) {
+		long since = degradedSinceCall.get();
+		if (since >= 0 && call > since && guardSettled.getAsBoolean()) {
+			// written before the mode flips, so that no late failure of an older call
+			// slips in between
+			recoveredAtCall.accumulateAndGet(calls.get(), Math::max);
+			if (degradedSinceCall.compareAndSet(since, -1)) {
+				listener.recovered(authoritative.name());
+			}
+		}
+	}
+
+	private void failed(long call, RuntimeException failure) {
+		if (degradedSinceCall.get() >= 0 || call <= recoveredAtCall.get()) {
+			return;
+		}
+		if (failure instanceof StoreNotCalledException && guardSettled.getAsBoolean()) {
+			// refused just before the guard closed: this call is decided by the fallback,
+			// but the store is fine
+			return;
+		}
+		if (degradedSinceCall.compareAndSet(-1, call)) {
+			listener.degraded(authoritative.name(), failure);
+		}
+	}
+
+}

@@ -1,0 +1,162 @@
+package dev.limiter.autoconfigure;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+
+import dev.limiter.core.Budget;
+import dev.limiter.core.ConcurrencyBound;
+import dev.limiter.core.InvalidValueException;
+import dev.limiter.core.Window;
+import dev.limiter.core.guard.AuthGuardPolicy;
+import dev.limiter.redis.RedisRateLimitStore;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+/**
+ * Each invalid value names its own property: the properties are bound as Spring Boot
+ * binds them, resolved, and the error's property compared, one case per validated
+ * property. The property comes from the field the core type names, never from its
+ * message.
+ */
+class LimiterConfigurationResolverTests {
+
+	static Stream<Arguments> invalidValues() {
+		return Stream.of(
+				// a window's limit and duration (the core Window)
+				invalid("limiter.budgets.standard.windows.minute.limit",
+						"limiter.budgets.standard.windows.minute.limit=0"),
+				invalid("limiter.budgets.anonymous.windows.hour.limit",
+						"limiter.budgets.anonymous.windows.hour.limit=-1"),
+				invalid("limiter.budgets.standard.windows.minute.duration",
+						"limiter.budgets.standard.windows.minute.duration=0s"),
+				invalid("limiter.budgets.standard.windows.minute.duration",
+						"limiter.budgets.standard.windows.minute.duration=1500ms"),
+				invalid("limiter.budgets.premium.windows.day.duration", "limiter.budgets.premium.windows.day.limit=10"),
+				invalid("limiter.budgets.premium.windows.day.limit", "limiter.budgets.premium.windows.day.duration=1d"),
+				// a window's name (its key)
+				invalid("limiter.budgets.standard.windows.concurrency",
+						"limiter.budgets.standard.windows.concurrency.limit=1",
+						"limiter.budgets.standard.windows.concurrency.duration=1m"),
+				// a budget's name (its key) and its windows (the core Budget)
+				invalid("limiter.budgets.a b", "limiter.budgets[a b].windows.minute.limit=1",
+						"limiter.budgets[a b].windows.minute.duration=1m"),
+				invalid("limiter.budgets.premium.windows", "limiter.budgets.premium.count-refused=true"),
+				// the concurrency bound (the core ConcurrencyBound)
+				invalid("limiter.budgets.standard.concurrency.max", "limiter.budgets.standard.concurrency.max=0"),
+				invalid("limiter.budgets.standard.concurrency.lease", "limiter.budgets.standard.concurrency.lease=0s"),
+				invalid("limiter.budgets.premium.concurrency.max", "limiter.budgets.premium.windows.m.limit=1",
+						"limiter.budgets.premium.windows.m.duration=1m",
+						"limiter.budgets.premium.concurrency.lease=1s"),
+				// the guard (the core AuthGuardPolicy)
+				invalid("limiter.auth-guard.threshold", "limiter.auth-guard.threshold=0"),
+				invalid("limiter.auth-guard.window", "limiter.auth-guard.window=0s"),
+				invalid("limiter.auth-guard.block", "limiter.auth-guard.block=0s"),
+				invalid("limiter.auth-guard.max-pending", "limiter.auth-guard.max-pending=0"),
+				invalid("limiter.auth-guard.remember-authenticated", "limiter.auth-guard.remember-authenticated=-1s"),
+				// what the resolver checks itself
+				invalid("limiter.memory.max-keys", "limiter.memory.max-keys=0"),
+				invalid("limiter.fallback.max-keys", "limiter.fallback.max-keys=0"),
+				invalid("limiter.redis.timeout", "limiter.redis.timeout=0s"),
+				invalid("limiter.redis.key-prefix", "limiter.redis.key-prefix="),
+				invalid("limiter.default-budget", "limiter.default-budget=gold"),
+				invalid("limiter.anonymous-budget", "limiter.anonymous-budget=guest"),
+				invalid("limiter.max-request-body", "limiter.max-request-body=-1B"),
+				invalid("limiter.routes[0].pattern", "limiter.routes[0].budget=standard"),
+				invalid("limiter.routes[0].pattern", "limiter.routes[0].pattern=/a/{id"),
+				invalid("limiter.routes[1].budget", "limiter.routes[0].pattern=/a", "limiter.routes[1].pattern=/b",
+						"limiter.routes[1].budget=gold"),
+				invalid("limiter.routes[0].reason", "limiter.routes[0].pattern=/x", "limiter.routes[0].exempt=true"),
+				invalid("limiter.routes[0].methods[1]", "limiter.routes[0].pattern=/x",
+						"limiter.routes[0].methods[0]=GET", "limiter.routes[0].methods[1]=G3T"));
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@MethodSource("invalidValues")
+	void resolveWhenAValueIsInvalidShouldNameItsProperty(String property, List<String> values) {
+		InvalidLimiterConfigurationException ex = rejected(() -> LimiterConfigurationResolver.resolve(bind(values)));
+		assertThat(ex.getProperty()).isEqualTo(property);
+		assertThat(ex.getMessage()).contains("'" + property + "'");
+	}
+
+	@Test
+	void resolveWhenACoreTypeRejectsAValueShouldGiveTheReasonWithoutRepeatingTheField() {
+		assertThat(rejected(() -> LimiterConfigurationResolver
+			.resolve(bind(List.of("limiter.budgets.standard.windows.minute.limit=0")))).getReason())
+			.isEqualTo("must be at least 1, was 0");
+		assertThat(rejected(
+				() -> LimiterConfigurationResolver.resolve(bind(List.of("limiter.budgets.standard.concurrency.max=0"))))
+			.getReason()).isEqualTo("must be at least 1, was 0");
+	}
+
+	@Test
+	void invalidWhenTheMessageNamesAnotherFieldShouldStillNameTheRejectedOne() {
+		// The message mentions the duration; the field says the limit was rejected.
+		InvalidValueException ex = new InvalidValueException(Window.Field.LIMIT, "window 'minute' (duration 1m): ",
+				"the limit must be at least 1");
+		assertThat(LimiterConfigurationResolver.invalid("budgets.standard.windows.minute", ex).getProperty())
+			.isEqualTo("limiter.budgets.standard.windows.minute.limit");
+	}
+
+	@Test
+	void invalidWhenTheRedisStoreBuilderRejectsAValueShouldNameThatValuesProperty() {
+		LettuceConnectionFactory connections = new LettuceConnectionFactory();
+		InvalidValueException prefix = catchThrowableOfType(InvalidValueException.class,
+				() -> RedisRateLimitStore.builder(connections).keyPrefix("a{b}").build());
+		InvalidValueException timeout = catchThrowableOfType(InvalidValueException.class,
+				() -> RedisRateLimitStore.builder(connections).timeout(Duration.ZERO));
+		assertThat(LimiterConfigurationResolver.invalid("redis", prefix).getProperty())
+			.isEqualTo("limiter.redis.key-prefix");
+		assertThat(LimiterConfigurationResolver.invalid("redis", timeout).getProperty())
+			.isEqualTo("limiter.redis.timeout");
+	}
+
+	@Test
+	void propertyWhenAnyFieldOfAConfiguredTypeShouldBeMappedUnlessNoPropertySetsIt() {
+		Set<Enum<?>> noProperty = Set.of(Budget.Field.COST, AuthGuardPolicy.Field.LOOKUP_LEASE,
+				RedisRateLimitStore.Field.EXPIRY_MARGIN, RedisRateLimitStore.Field.MAX_BLOCKING_CALLS);
+		Stream
+			.of(EnumSet.allOf(Window.Field.class), EnumSet.allOf(Budget.Field.class),
+					EnumSet.allOf(ConcurrencyBound.Field.class), EnumSet.allOf(AuthGuardPolicy.Field.class),
+					EnumSet.allOf(RedisRateLimitStore.Field.class))
+			.flatMap(Set::stream)
+			.forEach(field -> assertThat(LimiterConfigurationResolver.property(field)).as(field.toString())
+				.matches(property -> noProperty.contains(field) ? property == null : property != null));
+	}
+
+	private static Arguments invalid(String property, String... values) {
+		return Arguments.of(property, Arrays.asList(values));
+	}
+
+	private static LimiterProperties bind(List<String> values) {
+		Map<String, String> map = new LinkedHashMap<>();
+		for (String value : values) {
+			int equals = value.indexOf('=');
+			map.put(value.substring(0, equals), value.substring(equals + 1));
+		}
+		return new Binder(new MapConfigurationPropertySource(map)).bindOrCreate("limiter", LimiterProperties.class);
+	}
+
+	private static InvalidLimiterConfigurationException rejected(ThrowingCallable call) {
+		InvalidLimiterConfigurationException ex = catchThrowableOfType(InvalidLimiterConfigurationException.class,
+				call);
+		assertThat(ex).as("rejected").isNotNull();
+		return ex;
+	}
+
+}

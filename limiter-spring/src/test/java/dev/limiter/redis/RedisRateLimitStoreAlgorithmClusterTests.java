@@ -1,0 +1,22 @@
+package dev.limiter.redis;
+
+import dev.limiter.core.RateLimitStore;
+import dev.limiter.core.contract.WindowAlgorithmContractTests;
+import dev.limiter.test.redis.RedisClusterExtension;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The algorithms' contract, unchanged, on a real three-master Redis Cluster: the script
+ * alone, with no local memory.
+ */
+class RedisRateLimitStoreAlgorithmClusterTests extends WindowAlgorithmContractTests {
+
+	@RegisterExtension
+	static RedisClusterExtension redis = RedisClusterExtension.shared();
+
+	@Override
+	protected RateLimitStore createStore() {
+		return RedisRateLimitStore.builder(redis.classConnectionFactory()).timeout(RedisTestTimeouts.GENEROUS).build();
+	}
+
+}
