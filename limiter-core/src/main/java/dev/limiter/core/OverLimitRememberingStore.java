@@ -100,6 +100,11 @@ public final class OverLimitRememberingStore implements RateLimitStore {
 	}
 
 	@Override
+	public boolean renew(Lease lease, long expiresAtMillis, long nowMillis) {
+		return store.renew(lease, expiresAtMillis, nowMillis);
+	}
+
+	@Override
 	public KeyState peek(Budget budget, String key, long nowMillis) {
 		return store.peek(budget, key, nowMillis);
 	}
