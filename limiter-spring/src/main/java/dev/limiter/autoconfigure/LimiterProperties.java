@@ -91,6 +91,14 @@ public class LimiterProperties {
 	 */
 	private DataSize maxRequestBody;
 
+	/** Budgets an application defines at run time. */
+	@NestedConfigurationProperty
+	private final BudgetDefinitionsProperties budgetDefinitions = new BudgetDefinitionsProperties();
+
+	/** The limits in the OpenAPI document (springdoc). */
+	@NestedConfigurationProperty
+	private final OpenApiProperties openapi = new OpenApiProperties();
+
 	/**
 	 * The budgets that exist before any configuration: {@code standard} and
 	 * {@code anonymous}. A budget of the same name under {@code limiter.budgets} starts
@@ -202,6 +210,14 @@ public class LimiterProperties {
 
 	public FallbackProperties getFallback() {
 		return fallback;
+	}
+
+	public BudgetDefinitionsProperties getBudgetDefinitions() {
+		return budgetDefinitions;
+	}
+
+	public OpenApiProperties getOpenapi() {
+		return openapi;
 	}
 
 }

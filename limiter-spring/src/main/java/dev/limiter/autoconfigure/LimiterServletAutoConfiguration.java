@@ -3,22 +3,27 @@ package dev.limiter.autoconfigure;
 import java.security.Principal;
 import java.time.Clock;
 
+import dev.limiter.core.LeaseRenewer;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.routes.PropertiesRouteResolver;
 import dev.limiter.servlet.AuthenticationCredentialIdentity;
+import dev.limiter.servlet.BudgetDefinitions;
 import dev.limiter.servlet.DefaultKeyResolver;
 import dev.limiter.servlet.DefaultRateLimitResponseWriter;
 import dev.limiter.servlet.JwtCredentialIdentity;
 import dev.limiter.servlet.OAuth2TokenCredentialIdentity;
 import dev.limiter.servlet.RateLimitFilter;
 import dev.limiter.servlet.SecurityContextPrincipals;
+import dev.limiter.spring.BudgetDefinitionSelector;
 import dev.limiter.spring.BudgetOptions;
 import dev.limiter.spring.BudgetRegistry;
 import dev.limiter.spring.BudgetSelector;
 import dev.limiter.spring.CredentialIdentity;
+import dev.limiter.spring.CurrentRateLimitRules;
 import dev.limiter.spring.KeyResolver;
 import dev.limiter.spring.RateLimitObserver;
 import dev.limiter.spring.RateLimitResponseWriter;
+import dev.limiter.spring.RateLimitRules;
 import dev.limiter.spring.RouteResolver;
 import jakarta.servlet.DispatcherType;
 
@@ -74,13 +79,33 @@ public class LimiterServletAutoConfiguration {
 		return new DefaultRateLimitResponseWriter(settings.headers().xRateLimit(), settings.headers().ietf());
 	}
 
+	/**
+	 * The budgets, options and routes the filter reads once per request; a configuration
+	 * refresh (Spring Cloud) replaces them as a whole.
+	 */
 	@Bean
 	@ConditionalOnMissingBean
-	public RateLimitFilter rateLimitFilter(LimiterSettings settings, BudgetRegistry budgets,
+	public CurrentRateLimitRules limiterRules(LimiterSettings settings, BudgetRegistry budgets,
+			ObjectProvider<BudgetOptions> options, RouteResolver routeResolver) {
+		return new CurrentRateLimitRules(
+				new RateLimitRules(budgets, options.getIfAvailable(settings::options), routeResolver));
+	}
+
+	/** The budgets {@link BudgetDefinitionSelector} beans define, cached and bounded. */
+	@Bean
+	@ConditionalOnMissingBean
+	public BudgetDefinitions limiterBudgetDefinitions(LimiterSettings settings,
+			ObjectProvider<BudgetDefinitionSelector> selectors) {
+		return new BudgetDefinitions(selectors.orderedStream().toList(), settings.maxBudgetDefinitions());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	public RateLimitFilter rateLimitFilter(LimiterSettings settings, CurrentRateLimitRules rules,
 			ObjectProvider<RateLimitStore> stores, @Qualifier(LimiterAutoConfiguration.CLOCK_BEAN_NAME) Clock clock,
-			KeyResolver keyResolver, RouteResolver routeResolver, ObjectProvider<BudgetSelector> budgetSelectors,
-			RateLimitResponseWriter responseWriter, ObjectProvider<BudgetOptions> options,
-			ObjectProvider<RateLimitObserver> observers) {
+			KeyResolver keyResolver, ObjectProvider<BudgetSelector> budgetSelectors, BudgetDefinitions definitions,
+			RateLimitResponseWriter responseWriter, ObjectProvider<RateLimitObserver> observers,
+			ObjectProvider<LeaseRenewer> leaseRenewer) {
 		RateLimitStore store = stores.getIfAvailable();
 		if (store == null) {
 			throw new InvalidLimiterConfigurationException("limiter.store", "is '"
@@ -88,9 +113,18 @@ public class LimiterServletAutoConfiguration {
 					+ "' but no RateLimitStore bean provides it (for redis: add spring-boot-starter-data-redis and "
 					+ "configure a RedisConnectionFactory)");
 		}
-		return new RateLimitFilter(budgets, store, clock, keyResolver, routeResolver,
-				budgetSelectors.orderedStream().toList(), responseWriter, options.getIfAvailable(settings::options),
-				observers.orderedStream().toList());
+		return new RateLimitFilter(rules, store, clock, keyResolver, budgetSelectors.orderedStream().toList(),
+				definitions, responseWriter, observers.orderedStream().toList(), leaseRenewer.getIfAvailable());
+	}
+
+	/**
+	 * Renews the lease of every expensive request still in flight, on one daemon thread,
+	 * every third of its length (docs/adr/0008-leases.md); stopped with the context.
+	 */
+	@Bean(destroyMethod = "close")
+	@ConditionalOnMissingBean
+	public LeaseRenewer limiterLeaseRenewer(@Qualifier(LimiterAutoConfiguration.CLOCK_BEAN_NAME) Clock clock) {
+		return new LeaseRenewer(clock::millis);
 	}
 
 	@Bean(name = REGISTRATION_BEAN_NAME)

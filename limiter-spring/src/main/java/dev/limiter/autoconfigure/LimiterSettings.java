@@ -32,11 +32,12 @@ import dev.limiter.spring.BudgetRegistry;
  * @param authGuard the guard's policy; empty when
  * {@code limiter.auth-guard.enabled=false}
  * @param maxRequestBodyBytes {@code limiter.max-request-body} in bytes; empty when unset
+ * @param maxBudgetDefinitions {@code limiter.budget-definitions.max-cached}
  */
 public record LimiterSettings(BudgetRegistry budgets, BudgetOptions options, List<RouteRule> routes, StoreType store,
 		HeaderStyle headers, boolean inventoryStrict, int memoryMaxKeys, int fallbackMaxKeys,
 		Set<String> failClosedBudgets, String redisKeyPrefix, Duration redisTimeout,
-		Optional<AuthGuardPolicy> authGuard, OptionalLong maxRequestBodyBytes) {
+		Optional<AuthGuardPolicy> authGuard, OptionalLong maxRequestBodyBytes, int maxBudgetDefinitions) {
 
 	public LimiterSettings {
 		routes = List.copyOf(routes);

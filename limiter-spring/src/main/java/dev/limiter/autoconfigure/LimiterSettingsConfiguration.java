@@ -18,6 +18,15 @@ public class LimiterSettingsConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	public LimiterSettings limiterSettings(LimiterProperties properties, Environment environment) {
+		return resolve(properties, environment);
+	}
+
+	/**
+	 * The checks and the resolution of start-up, in one place, so that a refreshed
+	 * configuration is judged exactly as the first one; throws
+	 * {@link InvalidLimiterConfigurationException}.
+	 */
+	public static LimiterSettings resolve(LimiterProperties properties, Environment environment) {
 		UnknownLimiterProperties.check(environment);
 		return LimiterConfigurationResolver.resolve(properties);
 	}

@@ -3,6 +3,8 @@ package dev.limiter.metrics;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.ToDoubleFunction;
 
 import dev.limiter.core.BoundVerdict;
 import dev.limiter.core.Decision;
@@ -10,6 +12,8 @@ import dev.limiter.spring.RateLimitObserver;
 import dev.limiter.spring.RateLimitOutcome;
 import dev.limiter.spring.RoutePolicy;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
@@ -28,6 +32,18 @@ public class MicrometerRateLimitObserver implements RateLimitObserver {
 
 	/** Counter of admitted requests that left less than 20 % of a window. */
 	public static final String NEAR_LIMIT = "limiter.near.limit";
+
+	/** Gauge of the concurrency leases this instance's requests hold now. */
+	public static final String LEASES_ACTIVE = "limiter.leases.active";
+
+	/** Gauge of the run-time budget definitions cached. */
+	public static final String BUDGET_DEFINITIONS = "limiter.budget.definitions";
+
+	/** Gauge of the bound on the run-time budget definitions cached. */
+	public static final String BUDGET_DEFINITIONS_MAX = "limiter.budget.definitions.max";
+
+	/** Counter of the run-time budget definitions forgotten to stay within the bound. */
+	public static final String BUDGET_DEFINITIONS_EVICTED = "limiter.budget.definitions.evicted";
 
 	/**
 	 * Tag value where a tag does not apply (an exempt request has no budget, no reason,
@@ -49,6 +65,9 @@ public class MicrometerRateLimitObserver implements RateLimitObserver {
 	 */
 	private final Map<String, Counter> allowed = new ConcurrentHashMap<>();
 
+	/** Leases held by this instance's requests, by budget; each has its gauge. */
+	private final Map<String, AtomicLong> leases = new ConcurrentHashMap<>();
+
 	public MicrometerRateLimitObserver(MeterRegistry registry, String storeName) {
 		this.registry = registry;
 		this.storeLatency = Timer.builder(STORE_LATENCY)
@@ -68,6 +87,9 @@ public class MicrometerRateLimitObserver implements RateLimitObserver {
 			requests(new RequestTags(decision.budget(), outcome.tag(), reason, mode)).increment();
 		}
 		storeLatency.record(storeNanos, TimeUnit.NANOSECONDS);
+		if (decision.lease().isPresent()) {
+			leases(decision.budget()).incrementAndGet();
+		}
 		if (outcome == RateLimitOutcome.ALLOWED) {
 			BoundVerdict nearest = nearestToLimit(decision);
 			if (nearest != null && nearest.remaining() * 5 < nearest.limit()) {
@@ -81,6 +103,27 @@ public class MicrometerRateLimitObserver implements RateLimitObserver {
 					.increment();
 			}
 		}
+	}
+
+	@Override
+	public void onLeaseReleased(String budget) {
+		leases(budget).decrementAndGet();
+	}
+
+	private AtomicLong leases(String budget) {
+		AtomicLong held = leases.get(budget);
+		if (held != null) {
+			return held;
+		}
+		return leases.computeIfAbsent(budget, name -> {
+			AtomicLong count = new AtomicLong();
+			Gauge.builder(LEASES_ACTIVE, count, AtomicLong::get)
+				.description("Concurrency leases the requests of this instance hold now (expensive requests in flight)")
+				.tag("budget", name)
+				.strongReference(true)
+				.register(registry);
+			return count;
+		});
 	}
 
 	@Override
@@ -111,6 +154,28 @@ public class MicrometerRateLimitObserver implements RateLimitObserver {
 					.tag("reason", t.reason())
 					.tag("mode", t.mode())
 					.register(registry));
+	}
+
+	/**
+	 * Meters of the run-time budget definitions' cache.
+	 * @param cache the cache the meters read
+	 * @param cached identities cached now
+	 * @param evicted identities forgotten since start-up
+	 * @param max the cache's bound
+	 */
+	public static <T> void bindBudgetDefinitions(MeterRegistry registry, T cache, ToDoubleFunction<T> cached,
+			ToDoubleFunction<T> evicted, int max) {
+		// the cache is a bean, held by the context: Micrometer keeps only a weak
+		// reference
+		Gauge.builder(BUDGET_DEFINITIONS, cache, cached)
+			.description("Budget definitions built at run time and cached, by their application-given identity")
+			.register(registry);
+		Gauge.builder(BUDGET_DEFINITIONS_MAX, () -> max)
+			.description("The bound of the budget definitions cached (limiter.budget-definitions.max-cached)")
+			.register(registry);
+		FunctionCounter.builder(BUDGET_DEFINITIONS_EVICTED, cache, evicted)
+			.description("Budget definitions forgotten to keep the cache within limiter.budget-definitions.max-cached")
+			.register(registry);
 	}
 
 	/** The window with the smallest share left. */

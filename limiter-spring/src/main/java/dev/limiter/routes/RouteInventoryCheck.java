@@ -20,7 +20,8 @@ import org.springframework.web.servlet.mvc.method.RequestMappingInfoHandlerMappi
  * {@link RouteInventory}, logs it at INFO as a table, and fails start-up on any
  * annotation problem and, when strict, on every handler that falls to the default budget
  * implicitly, every rule that matches no handler and every expensive handler whose budget
- * has no concurrency bound (not strict, each of those is a WARN line).
+ * has no concurrency bound (not strict, each of those is a WARN line). A refresh rechecks
+ * the same way.
  */
 public class RouteInventoryCheck implements SmartInitializingSingleton {
 
@@ -47,7 +48,9 @@ public class RouteInventoryCheck implements SmartInitializingSingleton {
 		this.strict = strict;
 	}
 
-	/** The inventory built at start-up. */
+	/**
+	 * The inventory built at start-up, or by the latest refresh that was put in force.
+	 */
 	public RouteInventory inventory() {
 		return inventory;
 	}
@@ -55,6 +58,46 @@ public class RouteInventoryCheck implements SmartInitializingSingleton {
 	@Override
 	public void afterSingletonsInstantiated() {
 		List<String> problems = new ArrayList<>();
+		RouteInventory built = build(rules, policies, budgets, problems);
+		if (!problems.isEmpty()) {
+			throw new RouteInventoryException(problems);
+		}
+		install(built);
+		List<String> strictProblems = strictProblems(built, strict);
+		if (!strictProblems.isEmpty()) {
+			throw new RouteInventoryException(strictProblems);
+		}
+	}
+
+	/**
+	 * The inventory of other rules and budgets (a refreshed configuration), checked as at
+	 * start-up but not put in force.
+	 * @throws RouteInventoryException with every problem start-up would fail on
+	 */
+	public RouteInventory recheck(List<RouteRule> rules, HandlerPolicies policies, BudgetRegistry budgets,
+			boolean strict) {
+		List<String> problems = new ArrayList<>();
+		RouteInventory built = build(rules, policies, budgets, problems);
+		problems.addAll(strictProblems(built, strict));
+		if (!problems.isEmpty()) {
+			throw new RouteInventoryException(problems);
+		}
+		return built;
+	}
+
+	/** Puts an inventory in force and logs it. */
+	public void install(RouteInventory built) {
+		this.inventory = built;
+		logger.info("Limiter route inventory (" + built.entries().size() + " handlers, "
+				+ built.implicitDefaults().size() + " on the default budget implicitly, " + built.deadRules().size()
+				+ " rules matching no handler):" + built.toTable());
+		for (RouteInventory.Entry entry : built.expensiveWithoutConcurrency()) {
+			logger.warn(unbounded(entry));
+		}
+	}
+
+	private RouteInventory build(List<RouteRule> rules, HandlerPolicies policies, BudgetRegistry budgets,
+			List<String> problems) {
 		RouteInventoryBuilder builder = new RouteInventoryBuilder(rules, policies, budgets);
 		BeanFactoryUtils.beansOfTypeIncludingAncestors(beanFactory, RequestMappingInfoHandlerMapping.class, true, false)
 			.values()
@@ -66,19 +109,12 @@ public class RouteInventoryCheck implements SmartInitializingSingleton {
 			.stream()
 			.sorted(AnnotationAwareOrderComparator.INSTANCE)
 			.forEach(builder::addRouterFunctions);
-		RouteInventory built = builder.build();
-		if (!problems.isEmpty()) {
-			throw new RouteInventoryException(problems);
-		}
-		this.inventory = built;
-		logger.info("Limiter route inventory (" + built.entries().size() + " handlers, "
-				+ built.implicitDefaults().size() + " on the default budget implicitly, " + built.deadRules().size()
-				+ " rules matching no handler):" + built.toTable());
-		for (RouteInventory.Entry entry : built.expensiveWithoutConcurrency()) {
-			logger.warn(unbounded(entry));
-		}
+		return builder.build();
+	}
+
+	private static List<String> strictProblems(RouteInventory built, boolean strict) {
+		List<String> strictProblems = new ArrayList<>();
 		if (strict) {
-			List<String> strictProblems = new ArrayList<>();
 			for (RouteInventory.Entry entry : built.implicitDefaults()) {
 				strictProblems.add("handler " + entry.methodsLabel() + " " + entry.pattern() + " (" + entry.handler()
 						+ ") falls to the default budget '" + entry.budget() + "' implicitly");
@@ -89,10 +125,8 @@ public class RouteInventoryCheck implements SmartInitializingSingleton {
 			for (RouteInventory.Entry entry : built.expensiveWithoutConcurrency()) {
 				strictProblems.add(unbounded(entry));
 			}
-			if (!strictProblems.isEmpty()) {
-				throw new RouteInventoryException(strictProblems);
-			}
 		}
+		return strictProblems;
 	}
 
 	private static String unbounded(RouteInventory.Entry entry) {

@@ -3,10 +3,12 @@ package dev.limiter.servlet;
 import java.io.IOException;
 import java.time.Clock;
 import java.util.List;
+import java.util.function.Supplier;
 
 import dev.limiter.core.Budget;
 import dev.limiter.core.Decision;
 import dev.limiter.core.Lease;
+import dev.limiter.core.LeaseRenewer;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RequestStoreTime;
 import dev.limiter.core.StoreUnavailableException;
@@ -19,6 +21,7 @@ import dev.limiter.spring.CallerKey;
 import dev.limiter.spring.KeyResolver;
 import dev.limiter.spring.RateLimitObserver;
 import dev.limiter.spring.RateLimitResponseWriter;
+import dev.limiter.spring.RateLimitRules;
 import dev.limiter.spring.RoutePolicy;
 import dev.limiter.spring.RouteResolver;
 import dev.limiter.web.PendingVerdict;
@@ -36,8 +39,9 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * Counts every request that is not exempt against its budget and key, refuses it with the
  * response writer's 429 when a bound is spent (the handler is not called), and otherwise
  * adds the counter headers just before the response commits unless the application marked
- * the response cacheable by a shared cache. An expensive request's lease is handed back
- * when the request completes: synchronously, asynchronously or by an exception.
+ * the response cacheable by a shared cache. An expensive request's lease is renewed while
+ * it runs and handed back when it completes: synchronously, asynchronously or by an
+ * exception.
  *
  * <p>
  * A budget in shadow mode is decided and counted the same way, but a refused request goes
@@ -62,19 +66,20 @@ public class RateLimitFilter extends OncePerRequestFilter {
 
 	private final KeyResolver keyResolver;
 
-	private final RouteResolver routeResolver;
+	/** Budgets, options and routes: read once per request, replaced by a refresh. */
+	private final Supplier<RateLimitRules> rules;
 
 	private final BudgetChoice budgetChoice;
 
 	private final RateLimitResponseWriter responseWriter;
-
-	private final BudgetOptions options;
 
 	private final RateLimitObservers observers;
 
 	private final ShadowRefusalLog shadowLog = new ShadowRefusalLog();
 
 	private final OutageLog outageLog;
+
+	private final LeaseRenewer leaseRenewer;
 
 	public RateLimitFilter(BudgetRegistry budgets, RateLimitStore store, Clock clock, KeyResolver keyResolver,
 			RouteResolver routeResolver, List<BudgetSelector> budgetSelectors, RateLimitResponseWriter responseWriter) {
@@ -85,17 +90,38 @@ public class RateLimitFilter extends OncePerRequestFilter {
 	public RateLimitFilter(BudgetRegistry budgets, RateLimitStore store, Clock clock, KeyResolver keyResolver,
 			RouteResolver routeResolver, List<BudgetSelector> budgetSelectors, RateLimitResponseWriter responseWriter,
 			BudgetOptions options, List<RateLimitObserver> observers) {
+		this(fixed(new RateLimitRules(budgets, options, routeResolver)), store, clock, keyResolver, budgetSelectors,
+				BudgetDefinitions.NONE, responseWriter, observers);
+	}
+
+	/**
+	 * @param rules the budgets, options and routes in force, read once per request
+	 * @param definitions the budgets the application defines at run time
+	 */
+	public RateLimitFilter(Supplier<RateLimitRules> rules, RateLimitStore store, Clock clock, KeyResolver keyResolver,
+			List<BudgetSelector> budgetSelectors, BudgetDefinitions definitions, RateLimitResponseWriter responseWriter,
+			List<RateLimitObserver> observers) {
+		this(rules, store, clock, keyResolver, budgetSelectors, definitions, responseWriter, observers, null);
+	}
+
+	public RateLimitFilter(Supplier<RateLimitRules> rules, RateLimitStore store, Clock clock, KeyResolver keyResolver,
+			List<BudgetSelector> budgetSelectors, BudgetDefinitions definitions, RateLimitResponseWriter responseWriter,
+			List<RateLimitObserver> observers, LeaseRenewer leaseRenewer) {
+		this.leaseRenewer = leaseRenewer;
 		this.store = store;
 		this.clock = clock;
 		this.keyResolver = keyResolver;
-		this.routeResolver = routeResolver;
-		this.budgetChoice = new BudgetChoice(budgets, budgetSelectors);
+		this.rules = rules;
+		this.budgetChoice = new BudgetChoice(budgetSelectors, definitions);
 		this.responseWriter = responseWriter;
-		this.options = options;
 		this.observers = new RateLimitObservers(observers);
 		this.outageLog = new OutageLog(logger,
 				"Rate-limit store '{store}' failed; admitting requests uncounted until it answers again: ",
 				"Rate-limit store '{store}' answers again; requests are counted");
+	}
+
+	private static Supplier<RateLimitRules> fixed(RateLimitRules rules) {
+		return () -> rules;
 	}
 
 	/**
@@ -123,7 +149,10 @@ public class RateLimitFilter extends OncePerRequestFilter {
 			continueAsyncDispatch(request, response, chain);
 			return;
 		}
-		RoutePolicy route = routeResolver.resolve(request);
+		// One read: this request is decided by these rules even if a refresh swaps them.
+		RateLimitRules rules = this.rules.get();
+		BudgetOptions options = rules.options();
+		RoutePolicy route = rules.routes().resolve(request);
 		if (route.exempt()) {
 			observers.exempt(route);
 			if (PendingVerdict.refused(request)) {
@@ -133,11 +162,13 @@ public class RateLimitFilter extends OncePerRequestFilter {
 			return;
 		}
 		CallerKey caller = keyResolver.resolve(request);
-		Budget budget = budgetChoice.budgetFor(request, route, caller);
+		BudgetChoice.Chosen chosen = budgetChoice.choose(rules.budgets(), request, route, caller);
+		Budget budget = chosen.budget();
 		Decision decision;
 		long started = System.nanoTime();
 		try {
-			decision = take(budget, RouteScopedKeys.counterKey(caller, route, options, budget.name()),
+			decision = take(budget,
+					chosen.counterKey(RouteScopedKeys.counterKey(caller, route, options, budget.name())),
 					route.expensive());
 		}
 		catch (StoreUnavailableException unavailable) {
@@ -161,19 +192,22 @@ public class RateLimitFilter extends OncePerRequestFilter {
 		if (shadowRefused) {
 			shadowLog.refused(decision, route);
 		}
-		proceed(request, response, chain, decision, shadowRefused);
+		proceed(request, response, chain, budget, decision, shadowRefused);
 	}
 
 	/**
 	 * Runs the handler, adds the counters just before the response commits, and hands the
 	 * lease back at the end.
 	 */
-	private void proceed(HttpServletRequest request, HttpServletResponse response, FilterChain chain, Decision decision,
-			boolean shadowRefused) throws ServletException, IOException {
-		RequestEnd release = decision.withLeaseIssuedBy(store)
-			.lease()
-			.map(lease -> RequestEnd.of(() -> release(lease)))
-			.orElse(null);
+	private void proceed(HttpServletRequest request, HttpServletResponse response, FilterChain chain, Budget budget,
+			Decision decision, boolean shadowRefused) throws ServletException, IOException {
+		RequestEnd release = decision.withLeaseIssuedBy(store).lease().map(lease -> {
+			Runnable stopRenewing = LeaseRenewer.keepUntilStopped(leaseRenewer, lease, budget);
+			return RequestEnd.of(() -> {
+				stopRenewing.run();
+				release(lease);
+			});
+		}).orElse(null);
 		CommitHookResponseWrapper wrapped = new CommitHookResponseWrapper(response,
 				() -> writeCountersUnlessCacheable(request, response, decision, shadowRefused));
 		request.setAttribute(RESPONSE_ATTRIBUTE, wrapped);
@@ -242,6 +276,9 @@ public class RateLimitFilter extends OncePerRequestFilter {
 		catch (RuntimeException ex) {
 			logger.warn("Could not release a lease of budget '" + lease.budget() + "' on store '" + store.name()
 					+ "'; it expires by itself: " + ex);
+		}
+		finally {
+			observers.released(lease.budget());
 		}
 	}
 

@@ -26,7 +26,8 @@ class SecurityConfiguration {
 			.formLogin(form -> form.disable())
 			.sessionManagement(session -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
 			.authorizeHttpRequests(authorize -> authorize
-				.requestMatchers("/try", "/public/**", "/actuator/health/**", "/actuator/health", "/error")
+				.requestMatchers("/try", "/public/**", "/actuator/health/**", "/actuator/health", "/error",
+						"/v3/api-docs", "/v3/api-docs/**", "/v3/api-docs.yaml")
 				.permitAll()
 				// The operations surface reads every caller's counters and can reset
 				// them: operators only.

@@ -4,10 +4,13 @@ import dev.limiter.autoconfigure.ConditionalOnLimiterEnabled;
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
 import dev.limiter.autoconfigure.LimiterServletAutoConfiguration;
 import dev.limiter.core.RateLimitStore;
+import dev.limiter.metrics.MicrometerGuardEvents;
 import dev.limiter.metrics.MicrometerRateLimitObserver;
+import dev.limiter.servlet.BudgetDefinitions;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -38,6 +41,33 @@ public class LimiterMetricsAutoConfiguration {
 	public MicrometerRateLimitObserver limiterMeters(MeterRegistry registry, ObjectProvider<RateLimitStore> stores) {
 		RateLimitStore store = stores.getIfAvailable();
 		return new MicrometerRateLimitObserver(registry, store == null ? "none" : store.name());
+	}
+
+	/** The authentication guard's refusals and blocks. */
+	@Bean
+	@ConditionalOnMissingBean
+	public MicrometerGuardEvents limiterGuardMeters(MeterRegistry registry) {
+		return new MicrometerGuardEvents(registry);
+	}
+
+	/**
+	 * {@code limiter.budget.definitions} (identities cached) and
+	 * {@code limiter.budget.definitions.evicted}, when an application defines budgets at
+	 * run time.
+	 */
+	@Bean
+	@ConditionalOnMissingBean(name = "limiterBudgetDefinitionMeters")
+	public SmartInitializingSingleton limiterBudgetDefinitionMeters(MeterRegistry registry,
+			ObjectProvider<BudgetDefinitions> definitions) {
+		// once every singleton exists: the application's selectors are never made early
+		// for a meter
+		return () -> {
+			BudgetDefinitions cached = definitions.getIfAvailable();
+			if (cached != null && cached.any()) {
+				MicrometerRateLimitObserver.bindBudgetDefinitions(registry, cached, BudgetDefinitions::size,
+						BudgetDefinitions::evictions, cached.maxCached());
+			}
+		};
 	}
 
 }

@@ -1,0 +1,45 @@
+package dev.limiter.autoconfigure.openapi;
+
+import dev.limiter.autoconfigure.ConditionalOnLimiterEnabled;
+import dev.limiter.autoconfigure.LimiterServletAutoConfiguration;
+import dev.limiter.autoconfigure.LimiterSettings;
+import dev.limiter.autoconfigure.routes.LimiterRoutesAutoConfiguration;
+import dev.limiter.openapi.RateLimitOpenApiCustomizer;
+import dev.limiter.routes.RouteInventoryCheck;
+import dev.limiter.spring.BudgetDefinitionSelector;
+import dev.limiter.spring.BudgetSelector;
+import dev.limiter.spring.CurrentRateLimitRules;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * The limits in springdoc-openapi's document, when springdoc is on the classpath and
+ * {@code limiter.openapi.enabled} is not {@code false}: every counted operation gains its
+ * {@code 429}, the counter headers and an {@code x-ratelimit} extension, read from the
+ * route inventory. springdoc is optional: without it this class is skipped by its class
+ * condition and none of springdoc's or swagger's classes is loaded.
+ */
+@AutoConfiguration(after = { LimiterRoutesAutoConfiguration.class, LimiterServletAutoConfiguration.class })
+@ConditionalOnClass(name = "org.springdoc.core.customizers.GlobalOpenApiCustomizer")
+@ConditionalOnLimiterEnabled
+@ConditionalOnProperty(prefix = "limiter.openapi", name = "enabled", matchIfMissing = true)
+@ConditionalOnBean({ RouteInventoryCheck.class, CurrentRateLimitRules.class })
+public class LimiterOpenApiAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	public RateLimitOpenApiCustomizer limiterOpenApiCustomizer(RouteInventoryCheck inventory,
+			CurrentRateLimitRules rules, LimiterSettings settings, ObjectProvider<BudgetSelector> selectors,
+			ObjectProvider<BudgetDefinitionSelector> definitions) {
+		return new RateLimitOpenApiCustomizer(inventory::inventory, rules::budgets, settings.headers().xRateLimit(),
+				settings.headers().ietf(),
+				selectors.orderedStream().findAny().isPresent() || definitions.orderedStream().findAny().isPresent());
+	}
+
+}

@@ -1,0 +1,185 @@
+package dev.limiter.servlet;
+
+import java.security.Principal;
+import java.time.Duration;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+
+import dev.limiter.core.Budget;
+import dev.limiter.core.ConcurrencyBound;
+import dev.limiter.core.Window;
+import dev.limiter.spring.BudgetDefinition;
+import dev.limiter.spring.BudgetDefinitionSelector;
+import dev.limiter.spring.BudgetRegistry;
+import jakarta.servlet.http.HttpServletRequest;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+/**
+ * The budgets {@link BudgetDefinitionSelector}s build at run time: each definition is
+ * validated like a configured budget the first time its identity is met and cached by
+ * that identity, so a request whose identity is cached builds nothing. The cache is
+ * bounded: past {@code maxCached} identities, an arbitrary one is forgotten (and built
+ * again when met again). Counters are kept per identity: the counter key of a defined
+ * budget carries the identity, so two definitions never share a counter, whatever their
+ * names.
+ */
+public final class BudgetDefinitions {
+
+	/** Identities kept by default. */
+	public static final int DEFAULT_MAX_CACHED = 10_000;
+
+	/** None defined: every request keeps a configured budget. */
+	public static final BudgetDefinitions NONE = new BudgetDefinitions(List.of(), 1);
+
+	private static final Log logger = LogFactory.getLog(RateLimitFilter.class);
+
+	private static final char SEPARATOR = '#';
+
+	private final List<BudgetDefinitionSelector> selectors;
+
+	private final int maxCached;
+
+	private final Map<String, Defined> cache = new ConcurrentHashMap<>();
+
+	private final LongAdder evictions = new LongAdder();
+
+	/**
+	 * @param selectors the application's selectors, in order
+	 * @param maxCached most identities cached at once
+	 */
+	public BudgetDefinitions(List<BudgetDefinitionSelector> selectors, int maxCached) {
+		if (maxCached < 1) {
+			throw new IllegalArgumentException("max-cached must be at least 1, was " + maxCached);
+		}
+		this.selectors = List.copyOf(selectors);
+		this.maxCached = maxCached;
+	}
+
+	/** Whether any selector may define a budget. */
+	public boolean any() {
+		return !selectors.isEmpty();
+	}
+
+	/** Identities cached now. */
+	public int size() {
+		return cache.size();
+	}
+
+	/** Identities forgotten to keep the cache within its bound, since start-up. */
+	public long evictions() {
+		return evictions.sum();
+	}
+
+	public int maxCached() {
+		return maxCached;
+	}
+
+	/**
+	 * The defined budget of this caller, {@code null} when no selector answers or the
+	 * definition it names is invalid.
+	 */
+	BudgetChoice.Chosen choose(BudgetRegistry budgets, HttpServletRequest request, Principal principal,
+			String routeBudget) {
+		for (BudgetDefinitionSelector selector : selectors) {
+			Optional<String> identity = selector.select(request, principal, routeBudget);
+			if (identity.isPresent()) {
+				Defined defined = cache.get(identity.get());
+				if (defined == null) {
+					defined = define(selector, identity.get(), budgets, routeBudget);
+				}
+				return defined.chosen;
+			}
+		}
+		return null;
+	}
+
+	private Defined define(BudgetDefinitionSelector selector, String identity, BudgetRegistry budgets,
+			String routeBudget) {
+		Defined defined;
+		try {
+			Budget budget = validate(selector.define(identity), budgets);
+			defined = new Defined(new BudgetChoice.Chosen(budget, SEPARATOR + encode(identity)));
+		}
+		catch (RuntimeException ex) {
+			// Remembered as invalid, so the WARN is written once per identity and the
+			// selector is not asked again on every request.
+			logger.warn("BudgetDefinitionSelector " + selector.getClass().getName()
+					+ " defined an invalid budget for identity '" + identity + "': " + ex.getMessage() + "; using '"
+					+ routeBudget + "'");
+			defined = new Defined(null);
+		}
+		makeRoom();
+		Defined raced = cache.putIfAbsent(identity, defined);
+		return raced != null ? raced : defined;
+	}
+
+	private void makeRoom() {
+		Iterator<String> identities = cache.keySet().iterator();
+		while (cache.size() >= maxCached && identities.hasNext()) {
+			identities.next();
+			identities.remove();
+			evictions.increment();
+		}
+	}
+
+	/**
+	 * A definition as a core budget, with the rules of a configured one; throws
+	 * {@link IllegalArgumentException} naming what is wrong.
+	 */
+	static Budget validate(BudgetDefinition definition, BudgetRegistry budgets) {
+		if (definition == null) {
+			throw new IllegalArgumentException("define returned no definition");
+		}
+		if (budgets.find(definition.name()).isPresent()) {
+			throw new IllegalArgumentException("name '" + definition.name()
+					+ "' is a configured budget's; a defined budget needs a name of its own");
+		}
+		Budget.Builder builder = Budget.builder(definition.name()).countRefused(definition.countRefused());
+		for (BudgetDefinition.WindowDefinition window : definition.windows()) {
+			if (window.duration() == null) {
+				throw new IllegalArgumentException("window '" + window.name() + "' duration must be set");
+			}
+			Window built = Window.of(window.name(), window.limit(), window.duration());
+			if (built.durationMillis() % 1000 != 0) {
+				throw new IllegalArgumentException("window '" + window.name()
+						+ "' duration must be a whole number of seconds, was " + window.duration());
+			}
+			builder.window(built);
+		}
+		if (definition.concurrencyMax() != null) {
+			Duration lease = definition.concurrencyLease() != null ? definition.concurrencyLease()
+					: ConcurrencyBound.DEFAULT_LEASE;
+			builder.concurrency(new ConcurrencyBound(definition.concurrencyMax(), lease));
+		}
+		return builder.build();
+	}
+
+	/**
+	 * The identity in a counter key: no separator and no Cluster hash-tag brace left raw,
+	 * so the identity after the last separator is read back unambiguously.
+	 */
+	static String encode(String identity) {
+		StringBuilder out = new StringBuilder(identity.length() + 8);
+		for (int i = 0; i < identity.length(); i++) {
+			char c = identity.charAt(i);
+			switch (c) {
+				case '%' -> out.append("%25");
+				case '#' -> out.append("%23");
+				case '{' -> out.append("%7B");
+				case '}' -> out.append("%7D");
+				default -> out.append(c);
+			}
+		}
+		return out.toString();
+	}
+
+	/** A cached identity: its budget, or {@code null} chosen when it is invalid. */
+	private record Defined(BudgetChoice.Chosen chosen) {
+	}
+
+}

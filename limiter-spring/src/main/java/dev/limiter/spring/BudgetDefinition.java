@@ -1,0 +1,117 @@
+package dev.limiter.spring;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A budget built by the application at run time (from a plan row, a tenant's contract):
+ * windows, an optional concurrency bound, whether refusals count. Only data: the limiter
+ * validates it as it validates a configured budget, once per identity (see
+ * {@link BudgetDefinitionSelector}).
+ *
+ * <p>
+ * Its {@link #name()} is what responses and meters show (the {@code budget} of a 429
+ * body, the {@code budget} tag): keep the names few, such as one per plan. Counters are
+ * kept per identity, never per name, so two definitions never share a counter.
+ */
+public final class BudgetDefinition {
+
+	private final String name;
+
+	private final List<WindowDefinition> windows;
+
+	private final Integer concurrencyMax;
+
+	private final Duration concurrencyLease;
+
+	private final boolean countRefused;
+
+	private BudgetDefinition(Builder builder) {
+		this.name = builder.name;
+		this.windows = List.copyOf(builder.windows);
+		this.concurrencyMax = builder.concurrencyMax;
+		this.concurrencyLease = builder.concurrencyLease;
+		this.countRefused = builder.countRefused;
+	}
+
+	/**
+	 * @param name shown in responses and meters; like a configured budget's name
+	 * ({@code [A-Za-z0-9_-]{1,64}}) and not one of them
+	 */
+	public static Builder builder(String name) {
+		return new Builder(name);
+	}
+
+	public String name() {
+		return name;
+	}
+
+	public List<WindowDefinition> windows() {
+		return windows;
+	}
+
+	/** The most expensive requests in flight at once, {@code null} for no bound. */
+	public Integer concurrencyMax() {
+		return concurrencyMax;
+	}
+
+	/** How long a lease lives if never handed back, {@code null} for the default. */
+	public Duration concurrencyLease() {
+		return concurrencyLease;
+	}
+
+	public boolean countRefused() {
+		return countRefused;
+	}
+
+	/**
+	 * One window: {@code limit} requests per {@code duration}.
+	 *
+	 * @param name the window's name ({@code minute})
+	 * @param limit requests per window
+	 * @param duration the window's length, whole seconds
+	 */
+	public record WindowDefinition(String name, long limit, Duration duration) {
+	}
+
+	/** Collects a definition; nothing is checked until the limiter uses it. */
+	public static final class Builder {
+
+		private final String name;
+
+		private final List<WindowDefinition> windows = new ArrayList<>();
+
+		private Integer concurrencyMax;
+
+		private Duration concurrencyLease;
+
+		private boolean countRefused;
+
+		private Builder(String name) {
+			this.name = name;
+		}
+
+		public Builder window(String windowName, long limit, Duration duration) {
+			windows.add(new WindowDefinition(windowName, limit, duration));
+			return this;
+		}
+
+		public Builder concurrency(int max, Duration lease) {
+			this.concurrencyMax = max;
+			this.concurrencyLease = lease;
+			return this;
+		}
+
+		public Builder countRefused(boolean countRefused) {
+			this.countRefused = countRefused;
+			return this;
+		}
+
+		public BudgetDefinition build() {
+			return new BudgetDefinition(this);
+		}
+
+	}
+
+}
