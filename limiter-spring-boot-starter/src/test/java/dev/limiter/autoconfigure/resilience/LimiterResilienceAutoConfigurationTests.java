@@ -41,8 +41,24 @@ class LimiterResilienceAutoConfigurationTests {
 				assertThat(context.getBean(CircuitBreakerRegistry.class).find("limiter")).containsSame(breaker);
 				assertThat(breaker.getCircuitBreakerConfig().getWaitIntervalFunctionInOpenState().apply(1))
 					.isEqualTo(7000L);
+				assertThat(breaker.getCircuitBreakerConfig().getMinimumNumberOfCalls())
+					.as("the limiter's defaults under the keys the application set")
+					.isEqualTo(new LimiterCircuitBreakerSettings().getMinimumNumberOfCalls());
 				assertThat(context).doesNotHaveBean("limiterCircuitBreakerMeterBinder");
 			});
+	}
+
+	@Test
+	void breakerWhenResilience4jSpringBoot3IsPresentAndTheInstanceIsNotConfiguredShouldKeepTheLimitersDefaults() {
+		runner.withConfiguration(AutoConfigurations.of(CircuitBreakerAutoConfiguration.class)).run(context -> {
+			assertThat(context).hasNotFailed();
+			CircuitBreaker breaker = context.getBean(LimiterResilienceAutoConfiguration.BREAKER_BEAN_NAME,
+					CircuitBreaker.class);
+			assertThat(context.getBean(CircuitBreakerRegistry.class).find("limiter")).containsSame(breaker);
+			assertThat(breaker.getCircuitBreakerConfig().getMinimumNumberOfCalls())
+				.as("a handful of failures opens it, not Resilience4j's default 100")
+				.isEqualTo(new LimiterCircuitBreakerSettings().getMinimumNumberOfCalls());
+		});
 	}
 
 	@Test
