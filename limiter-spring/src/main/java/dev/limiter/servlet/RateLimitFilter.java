@@ -73,6 +73,8 @@ public class RateLimitFilter extends OncePerRequestFilter {
 
 	private final RateLimitResponseWriter responseWriter;
 
+	private final CounterHeaders counterHeaders;
+
 	private final RateLimitObservers observers;
 
 	private final ShadowRefusalLog shadowLog = new ShadowRefusalLog();
@@ -114,6 +116,7 @@ public class RateLimitFilter extends OncePerRequestFilter {
 		this.rules = rules;
 		this.budgetChoice = new BudgetChoice(budgetSelectors, definitions);
 		this.responseWriter = responseWriter;
+		this.counterHeaders = new CounterHeaders(responseWriter);
 		this.observers = new RateLimitObservers(observers);
 		this.outageLog = new OutageLog(logger,
 				"Rate-limit store '{store}' failed; admitting requests uncounted until it answers again: ",
@@ -209,7 +212,7 @@ public class RateLimitFilter extends OncePerRequestFilter {
 			});
 		}).orElse(null);
 		CommitHookResponseWrapper wrapped = new CommitHookResponseWrapper(response,
-				() -> writeCountersUnlessCacheable(request, response, decision, shadowRefused));
+				() -> counterHeaders.write(request, response, decision, shadowRefused));
 		request.setAttribute(RESPONSE_ATTRIBUTE, wrapped);
 		try {
 			chain.doFilter(request, wrapped);
@@ -279,24 +282,6 @@ public class RateLimitFilter extends OncePerRequestFilter {
 		}
 		finally {
 			observers.released(lease.budget());
-		}
-	}
-
-	private void writeCountersUnlessCacheable(HttpServletRequest request, HttpServletResponse response,
-			Decision decision, boolean shadowRefused) {
-		if (!SharedCacheability.isSharedCacheable(request, response)) {
-			try {
-				responseWriter.writeCounters(response, decision);
-			}
-			catch (RuntimeException ex) {
-				// the application's response is whole without counters; a 500 over it
-				// would be worse
-				logger.warn("RateLimitResponseWriter " + responseWriter.getClass().getName()
-						+ " failed to write the counters: " + ex);
-			}
-			if (shadowRefused) {
-				response.setHeader(SHADOW_HEADER, "refused");
-			}
 		}
 	}
 
