@@ -1,15 +1,13 @@
 /**
- * What happens when a store fails, in one place: the failure policy
- * ({@link dev.limiter.resilience.FailurePolicy}: the breaker, fail open on a fallback,
- * fail closed per budget, an uncounted admission), the one place that builds every store
- * stack and states its order ({@link dev.limiter.resilience.StoreStack}), the breaker
- * ({@link dev.limiter.resilience.StoreCircuitBreaker}) and the outage's one WARN and one
- * INFO ({@link dev.limiter.resilience.OutageLog}). Read {@code FailurePolicy} first to
- * know what a request gets when Redis times out.
+ * The limiter's one failure policy, whole: what happens when a store call fails, times
+ * out or finds the circuit breaker open, for the limiter's store and the guard's alike.
+ * Read {@link dev.limiter.resilience.FailurePolicy} first, top-down; then
+ * {@link dev.limiter.resilience.StoreStack}, the one place that puts the policy around a
+ * store, in a stated order.
  *
  * <p>
- * Internal: configured through {@code resilience4j.circuitbreaker.instances.limiter.*}
- * and the budgets' {@code on-store-failure}; what happens in an outage is specified in
- * {@code docs/}.
+ * Internal: configured through {@code resilience4j.circuitbreaker.instances.limiter.*},
+ * {@code limiter.fallback.max-keys} and the budgets' {@code on-store-failure}; what
+ * happens in an outage is specified in {@code docs/operations.md} and ADR 0004.
  */
 package dev.limiter.resilience;
