@@ -277,11 +277,11 @@ def wrk_parse(path):
 
 http = defaultdict(lambda: defaultdict(dict))
 for f in sorted(glob.glob(os.path.join(R, "http-*-c*-r*.txt"))):
-    m = re.match(r"http-(\w+)-c(\d+)-r(\d+)\.txt", os.path.basename(f))
+    m = re.match(r"http-([\w-]+)-c(\d+)-r(\d+)\.txt", os.path.basename(f))
     http[m.group(1)][int(m.group(2))][int(m.group(3))] = wrk_parse(f)
 cpu = defaultdict(dict)
 for f in sorted(glob.glob(os.path.join(R, "http-*-cpu-r*.json"))):
-    m = re.match(r"http-(\w+)-cpu-r(\d+)\.json", os.path.basename(f))
+    m = re.match(r"http-([\w-]+)-cpu-r(\d+)\.json", os.path.basename(f))
     cpu[m.group(1)][int(m.group(2))] = json.load(open(f))
 
 # A figure from a machine busier than its cores judges nothing: when any HTTP round started with a 1-minute load
@@ -375,6 +375,30 @@ if http:
             w("")
             http_verdict("Context switches per request: Redis ≤ limiter-off + 1",
                          f"+{switches['redis'] - switches['off']:.2f}", switches["redis"] - switches["off"] <= 1)
+        peers = [("bucket4j", "a filter on Bucket4j's Lettuce proxy manager (GET + compare-and-swap)")]
+        peer_rows = [(p, what) for p, what in peers if p in work and f"{p}-off" in work]
+        if peer_rows and "redis" in work:
+            w("**HTTP peers**, each against its own limiter-off run (the same app without its filter), in the same "
+              "rounds, the same token, the same budget as the sample's in this run (`dev.limiter.benchmarks.peers`; "
+              "hot key only: one token under every connection):")
+            w("")
+            w("| app | req/s (32 conn.) | % of its off | request work added, µs | context switches added |")
+            w("|---|---:|---:|---:|---:|")
+            sw = {m: min(v.get("contextSwitchesPerRequest", float("nan")) for v in rounds.values())
+                  for m, rounds in cpu.items() if rounds}
+            limiter_added = work["redis"] - work["off"]
+            w(f"| limiter on Redis | {fmt(agg['redis']['rps'])} | {agg['redis']['rps'] / off['rps']:.0%} | "
+              f"{limiter_added:+.0f} | {sw['redis'] - sw['off']:+.2f} |")
+            cheapest = None
+            for p, what in peer_rows:
+                rps = max(x["rps"] for x in http[p][32].values())
+                rps_off = max(x["rps"] for x in http[f"{p}-off"][32].values())
+                added = work[p] - work[f"{p}-off"]
+                cheapest = added if cheapest is None else min(cheapest, added)
+                w(f"| {what} | {fmt(rps)} | {rps / rps_off:.0%} | {added:+.0f} | {sw[p] - sw[p + '-off']:+.2f} |")
+            w("")
+            http_verdict("HTTP: limiter on Redis adds ≤ half the request work the cheaper peer adds (hot key)",
+                         f"{limiter_added:.0f} vs {cheapest:.0f} µs", limiter_added <= cheapest / 2)
     rounds = sorted({r for mode in http.values() for r in mode.get(32, {})})
     if rounds:
         w("Every round (in the order run; load = the machine's 1-minute load average before → after the measured "
@@ -384,7 +408,8 @@ if http:
         w("| round | mode | req/s (32 conn.) | CPU µs per request | load before → after |")
         w("|---:|---|---:|---:|---|")
         for r in rounds:
-            modes = sorted(("off", "memory", "redis"), key=lambda m: cpu.get(m, {}).get(r, {}).get("order", 0))
+            modes = sorted([m for m in http if r in http[m].get(32, {})],
+                           key=lambda m: cpu.get(m, {}).get(r, {}).get("order", 0))
             for mode in modes:
                 x = http[mode][32].get(r)
                 if not x:

@@ -102,6 +102,12 @@ class RequestPathTimeoutTests {
 
 	@BeforeAll
 	void start() {
+		// What a class run before left in the shared fields must not be stopped twice
+		// when
+		// this one is skipped.
+		redis = null;
+		proxy = null;
+		app = null;
 		if (virtualThreads()) {
 			VirtualThreadsAvailable.assume();
 		}

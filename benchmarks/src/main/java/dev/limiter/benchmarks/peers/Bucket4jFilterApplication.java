@@ -1,0 +1,138 @@
+package dev.limiter.benchmarks.peers;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.Map;
+
+import io.github.bucket4j.Bandwidth;
+import io.github.bucket4j.BucketConfiguration;
+import io.github.bucket4j.ConsumptionProbe;
+import io.github.bucket4j.distributed.ExpirationAfterWriteStrategy;
+import io.github.bucket4j.redis.lettuce.cas.LettuceBasedProxyManager;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.codec.RedisCodec;
+import io.lettuce.core.codec.StringCodec;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.http.CacheControl;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.filter.OncePerRequestFilter;
+
+/**
+ * The HTTP peer a team writes without limiter: a plain Boot app whose servlet filter keys
+ * a Bucket4j bucket on the bearer token (SHA-256, as limiter keys it) in Redis through
+ * Bucket4j's Lettuce proxy manager (GET, then a compare-and-swap, retried on conflicts),
+ * with limiter's default budget (600 a minute and 36,000 an hour per token), in front of
+ * the same constant route as the sample app. {@code peer.bucket4j.enabled=false} is its
+ * own limiter-off run. Run by {@code benchmarks/run}; never in {@code mvn verify}.
+ */
+@SpringBootApplication(proxyBeanMethods = false)
+public class Bucket4jFilterApplication {
+
+	/** The sample app's {@code /s/agents.md} body, byte for byte. */
+	static final String AGENTS_MD = """
+			# agents.md
+
+			This service remembers and recalls short notes. Send `Authorization: Bearer <token>`;
+			get a trial token with `POST /try`.
+			""";
+
+	public static void main(String[] args) {
+		SpringApplication app = new SpringApplication(Bucket4jFilterApplication.class);
+		app.setDefaultProperties(Map.of("limiter.enabled", "false", "spring.main.banner-mode", "off"));
+		app.run(args);
+	}
+
+	@RestController
+	static class ConstantRoute {
+
+		@GetMapping("/s/agents.md")
+		ResponseEntity<String> agents() {
+			return ResponseEntity.ok()
+				.cacheControl(CacheControl.maxAge(Duration.ofSeconds(60)).cachePublic())
+				.contentType(MediaType.valueOf("text/markdown;charset=UTF-8"))
+				.body(AGENTS_MD);
+		}
+
+	}
+
+	@Bean(destroyMethod = "shutdown")
+	@ConditionalOnProperty(name = "peer.bucket4j.enabled", havingValue = "true", matchIfMissing = true)
+	RedisClient bucket4jRedisClient(@Value("${peer.redis.host:127.0.0.1}") String host,
+			@Value("${peer.redis.port:6379}") int port) {
+		return RedisClient.create(RedisURI.create(host, port));
+	}
+
+	@Bean
+	@ConditionalOnProperty(name = "peer.bucket4j.enabled", havingValue = "true", matchIfMissing = true)
+	FilterRegistrationBean<OncePerRequestFilter> bucket4jFilter(RedisClient client,
+			@Value("${peer.budget.per-minute:600}") long perMinute,
+			@Value("${peer.budget.per-hour:36000}") long perHour) {
+		StatefulRedisConnection<String, byte[]> connection = client
+			.connect(RedisCodec.of(StringCodec.UTF8, ByteArrayCodec.INSTANCE));
+		LettuceBasedProxyManager<String> buckets = LettuceBasedProxyManager.builderFor(connection)
+			.withExpirationStrategy(
+					ExpirationAfterWriteStrategy.basedOnTimeForRefillingBucketUpToMax(Duration.ofSeconds(2)))
+			.build();
+		BucketConfiguration configuration = BucketConfiguration.builder()
+			.addLimit(
+					Bandwidth.builder().capacity(perMinute).refillIntervally(perMinute, Duration.ofMinutes(1)).build())
+			.addLimit(Bandwidth.builder().capacity(perHour).refillIntervally(perHour, Duration.ofHours(1)).build())
+			.build();
+		FilterRegistrationBean<OncePerRequestFilter> registration = new FilterRegistrationBean<>(
+				new OncePerRequestFilter() {
+
+					@Override
+					protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response,
+							FilterChain chain) throws ServletException, IOException {
+						String authorization = request.getHeader("Authorization");
+						String key = "peer:"
+								+ (authorization == null ? "anon:" + request.getRemoteAddr() : sha256(authorization));
+						ConsumptionProbe probe = buckets.getProxy(key, () -> configuration)
+							.tryConsumeAndReturnRemaining(1);
+						if (probe.isConsumed()) {
+							response.setHeader("X-RateLimit-Remaining", Long.toString(probe.getRemainingTokens()));
+							chain.doFilter(request, response);
+						}
+						else {
+							long seconds = Math.max(1, (probe.getNanosToWaitForRefill() + 999_999_999) / 1_000_000_000);
+							response.setStatus(429);
+							response.setHeader("Retry-After", Long.toString(seconds));
+						}
+					}
+
+				});
+		registration.setOrder(0);
+		return registration;
+	}
+
+	static String sha256(String value) {
+		try {
+			return HexFormat.of()
+				.formatHex(MessageDigest.getInstance("SHA-256").digest(value.getBytes(StandardCharsets.UTF_8)));
+		}
+		catch (NoSuchAlgorithmException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+}
