@@ -1,10 +1,10 @@
 /**
- * The limiter in springdoc-openapi's document: each counted operation's {@code 429},
- * counter headers and {@code x-ratelimit} extension, read from the route inventory.
- * Loaded only when springdoc is on the classpath.
+ * The limits written into the application's OpenAPI document (springdoc-openapi,
+ * optional): each counted operation's {@code 429}, its counter headers and an {@code
+ * x-ratelimit} extension, read from the route inventory.
  *
  * <p>
- * A user may rely on the extension's name and the problem schema's name; the class is
- * internal.
+ * Internal: what the document gains is specified in {@code docs/configuration.md}
+ * (OpenAPI); turned off with {@code limiter.openapi.enabled=false}.
  */
 package dev.limiter.openapi;

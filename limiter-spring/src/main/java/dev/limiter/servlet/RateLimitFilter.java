@@ -8,6 +8,7 @@ import java.util.function.Supplier;
 import dev.limiter.core.Budget;
 import dev.limiter.core.Decision;
 import dev.limiter.core.Lease;
+import dev.limiter.core.LeaseRenewer;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RequestStoreTime;
 import dev.limiter.core.StoreUnavailableException;
@@ -38,8 +39,9 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * Counts every request that is not exempt against its budget and key, refuses it with the
  * response writer's 429 when a bound is spent (the handler is not called), and otherwise
  * adds the counter headers just before the response commits unless the application marked
- * the response cacheable by a shared cache. An expensive request's lease is handed back
- * when the request completes: synchronously, asynchronously or by an exception.
+ * the response cacheable by a shared cache. An expensive request's lease is renewed while
+ * it runs and handed back when it completes: synchronously, asynchronously or by an
+ * exception.
  *
  * <p>
  * A budget in shadow mode is decided and counted the same way, but a refused request goes
@@ -77,6 +79,8 @@ public class RateLimitFilter extends OncePerRequestFilter {
 
 	private final OutageLog outageLog;
 
+	private final LeaseRenewer leaseRenewer;
+
 	public RateLimitFilter(BudgetRegistry budgets, RateLimitStore store, Clock clock, KeyResolver keyResolver,
 			RouteResolver routeResolver, List<BudgetSelector> budgetSelectors, RateLimitResponseWriter responseWriter) {
 		this(budgets, store, clock, keyResolver, routeResolver, budgetSelectors, responseWriter, BudgetOptions.DEFAULTS,
@@ -97,6 +101,13 @@ public class RateLimitFilter extends OncePerRequestFilter {
 	public RateLimitFilter(Supplier<RateLimitRules> rules, RateLimitStore store, Clock clock, KeyResolver keyResolver,
 			List<BudgetSelector> budgetSelectors, BudgetDefinitions definitions, RateLimitResponseWriter responseWriter,
 			List<RateLimitObserver> observers) {
+		this(rules, store, clock, keyResolver, budgetSelectors, definitions, responseWriter, observers, null);
+	}
+
+	public RateLimitFilter(Supplier<RateLimitRules> rules, RateLimitStore store, Clock clock, KeyResolver keyResolver,
+			List<BudgetSelector> budgetSelectors, BudgetDefinitions definitions, RateLimitResponseWriter responseWriter,
+			List<RateLimitObserver> observers, LeaseRenewer leaseRenewer) {
+		this.leaseRenewer = leaseRenewer;
 		this.store = store;
 		this.clock = clock;
 		this.keyResolver = keyResolver;
@@ -181,19 +192,22 @@ public class RateLimitFilter extends OncePerRequestFilter {
 		if (shadowRefused) {
 			shadowLog.refused(decision, route);
 		}
-		proceed(request, response, chain, decision, shadowRefused);
+		proceed(request, response, chain, budget, decision, shadowRefused);
 	}
 
 	/**
 	 * Runs the handler, adds the counters just before the response commits, and hands the
 	 * lease back at the end.
 	 */
-	private void proceed(HttpServletRequest request, HttpServletResponse response, FilterChain chain, Decision decision,
-			boolean shadowRefused) throws ServletException, IOException {
-		RequestEnd release = decision.withLeaseIssuedBy(store)
-			.lease()
-			.map(lease -> RequestEnd.of(() -> release(lease)))
-			.orElse(null);
+	private void proceed(HttpServletRequest request, HttpServletResponse response, FilterChain chain, Budget budget,
+			Decision decision, boolean shadowRefused) throws ServletException, IOException {
+		RequestEnd release = decision.withLeaseIssuedBy(store).lease().map(lease -> {
+			Runnable stopRenewing = LeaseRenewer.keepUntilStopped(leaseRenewer, lease, budget);
+			return RequestEnd.of(() -> {
+				stopRenewing.run();
+				release(lease);
+			});
+		}).orElse(null);
 		CommitHookResponseWrapper wrapped = new CommitHookResponseWrapper(response,
 				() -> writeCountersUnlessCacheable(request, response, decision, shadowRefused));
 		request.setAttribute(RESPONSE_ATTRIBUTE, wrapped);

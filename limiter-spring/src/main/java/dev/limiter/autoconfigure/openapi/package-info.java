@@ -1,6 +1,6 @@
 /**
- * Spring Boot wiring, one concern: the OpenAPI customizer, when springdoc-openapi is on
- * the classpath and {@code limiter.openapi.enabled} is not {@code false}.
+ * Spring Boot wiring, one concern: the OpenAPI customizer's auto-configuration, skipped
+ * without springdoc on the class path.
  *
  * <p>
  * A user may rely on the auto-configuration class name (for {@code
