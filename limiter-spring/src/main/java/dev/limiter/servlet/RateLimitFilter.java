@@ -277,6 +277,9 @@ public class RateLimitFilter extends OncePerRequestFilter {
 			logger.warn("Could not release a lease of budget '" + lease.budget() + "' on store '" + store.name()
 					+ "'; it expires by itself: " + ex);
 		}
+		finally {
+			observers.released(lease.budget());
+		}
 	}
 
 	private void writeCountersUnlessCacheable(HttpServletRequest request, HttpServletResponse response,

@@ -34,6 +34,10 @@ final class RateLimitObservers {
 		each(observer -> observer.onDecision(route, decision, outcome, storeNanos));
 	}
 
+	void released(String budget) {
+		each(observer -> observer.onLeaseReleased(budget));
+	}
+
 	private void each(Consumer<RateLimitObserver> call) {
 		for (RateLimitObserver observer : observers) {
 			try {
