@@ -119,7 +119,7 @@ public class LimiterServletAutoConfiguration {
 
 	/**
 	 * Renews the lease of every expensive request still in flight, on one daemon thread,
-	 * every third of its length (docs/adr/0008-leases.md); stopped with the context.
+	 * every third of its length (docs/adr/0010-leases.md); stopped with the context.
 	 */
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean
