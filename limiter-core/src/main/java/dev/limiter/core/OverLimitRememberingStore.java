@@ -183,6 +183,9 @@ public final class OverLimitRememberingStore implements RateLimitStore {
 			return false;
 		}
 		if (!decision.anyWindowExhausted()) {
+			if (!entries.isEmpty()) {
+				forgetEnded(new Id(budget.name(), key), decision.decidedAtMillis());
+			}
 			return false;
 		}
 		Id id = new Id(budget.name(), key);
@@ -212,6 +215,20 @@ public final class OverLimitRememberingStore implements RateLimitStore {
 		}
 		entries.put(id, new Entry(budget, List.copyOf(windows), now, validUntil));
 		return true;
+	}
+
+	/**
+	 * Forgets a remembered window that had ended when an answer with room was decided:
+	 * that answer counted in a later window, and the store keeps counting in the later
+	 * one even for a clock that goes back, so the remembered refusal must not come back
+	 * with it. (A request that needs a lease reaches the store without passing
+	 * {@link #refuse}, so this is where such an entry goes.)
+	 */
+	private void forgetEnded(Id id, long decidedAtMillis) {
+		Entry entry = entries.get(id);
+		if (entry != null && decidedAtMillis >= entry.validUntilMillis) {
+			entries.remove(id, entry);
+		}
 	}
 
 	private void purgeExpired(long nowMillis) {

@@ -121,6 +121,28 @@ class OverLimitRememberingStoreTests extends RateLimitStoreContractTests {
 	}
 
 	@Test
+	void takeWhenAnAnswerWithRoomCameFromALaterWindowShouldNotBringTheOldRefusalBackForAClockThatWentBack() {
+		OverLimitRememberingStore remembering = new OverLimitRememberingStore(counting);
+		for (int i = 0; i < 5; i++) {
+			remembering.take(FIVE, key, 1, false, T0 + 1_000 + i);
+		}
+		// The next minute, through the store (a lease is asked of the store), with room.
+		assertThat(remembering.take(FIVE, key, 1, true, T0 + 61_000).allowed()).isTrue();
+		int askedBefore = counting.takes.get();
+
+		// A clock that went back into the exhausted minute: the store counts in the later
+		// minute, which has room, and so must the memory answer.
+		Decision back = remembering.take(FIVE, key, 1, false, T0 + 59_000);
+
+		assertThat(counting.takes.get()).as("the store was asked").isEqualTo(askedBefore + 1);
+		assertThat(back.allowed()).isTrue();
+		assertThat(
+				back.verdicts().stream().filter(v -> v.name().equals("minute")).findFirst().orElseThrow().remaining())
+			.as("counted in the later minute: the leased request and this one")
+			.isEqualTo(3);
+	}
+
+	@Test
 	void takeWhenTheClockWentBackBehindTheRefusalShouldAskTheStore() {
 		OverLimitRememberingStore remembering = new OverLimitRememberingStore(counting);
 		for (int i = 0; i < 6; i++) {
