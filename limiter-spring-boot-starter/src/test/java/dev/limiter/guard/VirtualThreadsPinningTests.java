@@ -88,7 +88,11 @@ class VirtualThreadsPinningTests {
 				get(port, "/hello", "Bearer sp_good-warm");
 			}
 			recording.enable("jdk.VirtualThreadPinned").withThreshold(Duration.ZERO).withStackTrace();
-			recording.enable("jdk.VirtualThreadStart");
+			// Not jdk.VirtualThreadStart as well: on JDK 25 committing that event can
+			// itself pin
+			// (a contended monitor inside JFR's event writer), which says nothing of the
+			// request path. That the load ran on virtual threads is counted by the
+			// filter.
 			recording.start();
 
 			List<Integer> statuses = load(port);
@@ -105,9 +109,6 @@ class VirtualThreadsPinningTests {
 					.isZero();
 				assertThat(requestThreads.get(true).get()).as("requests on virtual threads")
 					.isGreaterThanOrEqualTo(CLIENT_THREADS * REQUESTS_PER_THREAD);
-				assertThat(events).filteredOn(e -> e.getEventType().getName().equals("jdk.VirtualThreadStart"))
-					.as("JFR saw the virtual threads")
-					.isNotEmpty();
 				assertThat(events).filteredOn(e -> e.getEventType().getName().equals("jdk.VirtualThreadPinned"))
 					.as("pinned virtual threads")
 					.isEmpty();
