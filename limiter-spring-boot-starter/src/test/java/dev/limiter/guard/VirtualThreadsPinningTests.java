@@ -94,7 +94,11 @@ class VirtualThreadsPinningTests {
 			load(port);
 			requestThreads.clear();
 			recording.enable("jdk.VirtualThreadPinned").withThreshold(Duration.ZERO).withStackTrace();
-			recording.enable("jdk.VirtualThreadStart");
+			// Not jdk.VirtualThreadStart as well: on JDK 25 committing that event can
+			// itself pin
+			// (a contended monitor inside JFR's event writer), which says nothing of the
+			// request path. That the load ran on virtual threads is counted by the
+			// filter.
 			recording.start();
 
 			List<Integer> statuses = load(port);
@@ -111,9 +115,6 @@ class VirtualThreadsPinningTests {
 					.isZero();
 				assertThat(requestThreads.get(true).get()).as("requests on virtual threads")
 					.isGreaterThanOrEqualTo(CLIENT_THREADS * REQUESTS_PER_THREAD);
-				assertThat(events).filteredOn(e -> e.getEventType().getName().equals("jdk.VirtualThreadStart"))
-					.as("JFR saw the virtual threads")
-					.isNotEmpty();
 				assertThat(events).filteredOn(e -> e.getEventType().getName().equals("jdk.VirtualThreadPinned"))
 					.as("pinned virtual threads")
 					.isEmpty();
