@@ -83,9 +83,8 @@ class VirtualThreadsPinningTests {
 					.run();
 				Recording recording = new Recording()) {
 			int port = ((ServletWebServerApplicationContext) app).getWebServer().getPort();
-			// Warm: connecting and loading the scripts happen before the recording, and
-			// so
-			// does one round of the same concurrent load, so that the JDK's own first-use
+			// Warm: connecting, loading the scripts and one round of the same concurrent
+			// load happen before the recording, so that the JDK's own first-use
 			// initialisations under contention (class initialisers, a lock's first
 			// thread-local) are not taken for the request path's.
 			for (int i = 0; i < 20; i++) {
@@ -95,10 +94,8 @@ class VirtualThreadsPinningTests {
 			requestThreads.clear();
 			recording.enable("jdk.VirtualThreadPinned").withThreshold(Duration.ZERO).withStackTrace();
 			// Not jdk.VirtualThreadStart as well: on JDK 25 committing that event can
-			// itself pin
-			// (a contended monitor inside JFR's event writer), which says nothing of the
-			// request path. That the load ran on virtual threads is counted by the
-			// filter.
+			// itself pin (a contended monitor inside JFR's event writer), which says
+			// nothing of the request path. The filter counts the virtual threads.
 			recording.start();
 
 			List<Integer> statuses = load(port);
