@@ -6,14 +6,10 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.LongFunction;
 import java.util.function.Supplier;
 
 import dev.limiter.core.RateLimitStoreException;
@@ -54,9 +50,7 @@ public final class RedisScriptCalls {
 
 	private final RedisDriver driver;
 
-	private final Duration timeout;
-
-	private final long timeoutNanos;
+	private final RequestTimeout requestTimeout;
 
 	/**
 	 * @param connectionFactory any spring-data-redis connection factory
@@ -68,8 +62,8 @@ public final class RedisScriptCalls {
 	 */
 	public RedisScriptCalls(RedisConnectionFactory connectionFactory, Duration timeout, int maxBlockingCalls,
 			List<RedisScript<List>> scripts) {
-		this.timeout = timeout;
-		this.timeoutNanos = timeout.toNanos();
+		this.requestTimeout = new RequestTimeout(timeout);
+		long timeoutNanos = timeout.toNanos();
 		List<byte[]> scriptBytes = scripts.stream().map(RedisScriptCalls::bytes).toList();
 		ThreadPoolExecutor pool = pool(maxBlockingCalls);
 		long startupNanos = Math.max(timeoutNanos, STARTUP_CONNECT.toNanos());
@@ -81,7 +75,7 @@ public final class RedisScriptCalls {
 	}
 
 	public Duration timeout() {
-		return timeout;
+		return requestTimeout.timeout();
 	}
 
 	/**
@@ -95,7 +89,7 @@ public final class RedisScriptCalls {
 	/** Deletes keys within the request's timeout. */
 	public void delete(List<String> names) {
 		byte[][] keys = bytes(names.toArray());
-		timed(deadline -> await(sent(() -> driver.delete(keys)), deadline));
+		requestTimeout.await(sent(() -> driver.delete(keys)));
 	}
 
 	/**
@@ -117,7 +111,7 @@ public final class RedisScriptCalls {
 	 */
 	public List<Object> execute(RedisScript<List> script, List<String> scriptKeys, Object[] args) {
 		CompletableFuture<List<Object>> reply = script(script, scriptKeys, args);
-		return replyOf(timed(deadline -> await(reply, deadline)));
+		return replyOf(requestTimeout.await(reply));
 	}
 
 	/**
@@ -138,7 +132,7 @@ public final class RedisScriptCalls {
 	 */
 	public Supplier<List<Object>> send(RedisScript<List> script, List<String> scriptKeys, Object[] args) {
 		CompletableFuture<List<Object>> reply = script(script, scriptKeys, args);
-		return () -> replyOf(timed(deadline -> await(reply, deadline)));
+		return () -> replyOf(requestTimeout.await(reply));
 	}
 
 	/**
@@ -150,7 +144,7 @@ public final class RedisScriptCalls {
 			Object[] args) {
 		CompletableFuture<List<Object>> sent = script(script, scriptKeys, args);
 		driver.sentWithoutWaiting(sent);
-		return sent.orTimeout(timeoutNanos, TimeUnit.NANOSECONDS).handle((answer, failure) -> {
+		return sent.orTimeout(requestTimeout.timeout().toNanos(), TimeUnit.NANOSECONDS).handle((answer, failure) -> {
 			if (failure == null && answer != null) {
 				return answer;
 			}
@@ -207,59 +201,6 @@ public final class RedisScriptCalls {
 	}
 
 	/**
-	 * Runs one call against the request's deadline and books the time it took on the
-	 * request.
-	 */
-	private <T> T timed(LongFunction<T> call) {
-		long start = System.nanoTime();
-		try {
-			return call.apply(requestDeadline(start));
-		}
-		finally {
-			RequestStoreTime.spend(System.nanoTime() - start);
-		}
-	}
-
-	/**
-	 * The end of this call's wait: one timeout per request, so a call gets what earlier
-	 * calls of the same request left. A request that has used it all fails at once, and
-	 * the breaker counts that like any timeout: a store slower than the timeout per
-	 * request degrades even when each call alone is faster.
-	 */
-	private long requestDeadline(long start) {
-		long left = timeoutNanos - RequestStoreTime.spentNanos();
-		if (left <= 0) {
-			throw new RateLimitStoreException(
-					"Redis store: this request already waited " + timeout.toMillis() + "ms for it");
-		}
-		return start + left;
-	}
-
-	private <T> T await(Future<T> future, long deadline) {
-		try {
-			return future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-		}
-		catch (TimeoutException ex) {
-			future.cancel(false);
-			throw new RateLimitStoreException("Redis store did not answer within " + timeout.toMillis() + "ms", ex);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new RateLimitStoreException("interrupted while waiting for the Redis store", ex);
-		}
-		catch (ExecutionException ex) {
-			Throwable cause = ex.getCause() != null ? ex.getCause() : ex;
-			if (cause instanceof CompletionException && cause.getCause() != null) {
-				cause = cause.getCause();
-			}
-			if (cause instanceof RateLimitStoreException storeFailure) {
-				throw storeFailure;
-			}
-			throw new RateLimitStoreException("Redis store failed: " + cause.getMessage(), cause);
-		}
-	}
-
-	/**
 	 * Connects now, so that the first decision does not pay for it. Start-up may wait
 	 * longer than one request would (a JVM still loading classes easily spends a second
 	 * on the first connection), but a Redis that is down holds it for at most
@@ -267,7 +208,7 @@ public final class RedisScriptCalls {
 	 */
 	private void connectEagerly(long startupNanos) {
 		try {
-			await(sent(driver::connect), System.nanoTime() + startupNanos);
+			requestTimeout.awaitUntil(sent(driver::connect), System.nanoTime() + startupNanos);
 		}
 		catch (RateLimitStoreException notYet) {
 			logger.debug("Redis store not connected at start-up; it keeps trying on demand", notYet);
