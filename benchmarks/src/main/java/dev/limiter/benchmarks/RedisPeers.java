@@ -159,14 +159,13 @@ final class RedisPeers implements AutoCloseable {
 		long now = System.currentTimeMillis();
 		String tagged = "limiter:{standard:" + key + "}";
 		// The layout take.lua expects (see RedisKeys and TakeScriptCodec): one hash for
-		// the windows, then the
-		// leases; eight fixed arguments (the last: not a dry run), then per window its
-		// limit, its end and its field.
+		// the windows, then the leases; eight fixed arguments (the last: not a dry run),
+		// then per fixed window "f", its limit, its end, 0 and its field.
 		byte[][] keys = { (tagged + ":w").getBytes(StandardCharsets.UTF_8),
 				(tagged + ":leases").getBytes(StandardCharsets.UTF_8) };
-		String[] args = { Long.toString(now), "1", "0", "2000", "0", "0", "", "0", Long.toString(OPEN_MINUTE),
-				Long.toString(Math.floorDiv(now, 60_000L) * 60_000L + 60_000L), "minute:60000",
-				Long.toString(OPEN_HOUR), Long.toString(Math.floorDiv(now, 3_600_000L) * 3_600_000L + 3_600_000L),
+		String[] args = { Long.toString(now), "1", "0", "2000", "0", "0", "", "0", "f", Long.toString(OPEN_MINUTE),
+				Long.toString(Math.floorDiv(now, 60_000L) * 60_000L + 60_000L), "0", "minute:60000", "f",
+				Long.toString(OPEN_HOUR), Long.toString(Math.floorDiv(now, 3_600_000L) * 3_600_000L + 3_600_000L), "0",
 				"hour:3600000" };
 		byte[][] argBytes = new byte[args.length][];
 		for (int i = 0; i < args.length; i++) {
