@@ -194,7 +194,8 @@ public final class LimiterConfigurationResolver {
 		WindowAlgorithm algorithm = (value == null) ? WindowAlgorithm.FIXED_WINDOW
 				: core(at, () -> WindowAlgorithm.fromValue(value.trim()));
 		Window window = core(at,
-				() -> new Window(name, limit, duration, algorithm, properties.getBurst(), properties.getResolution()));
+				() -> new Window(name, limit, duration, algorithm, properties.getBurst(), properties.getResolution(),
+						(properties.getUnit() != null) ? properties.getUnit().trim() : Window.REQUESTS));
 		if (window.durationMillis() % 1000 != 0) {
 			// RateLimit-Policy's w, X-RateLimit-Window and Retry-After speak whole
 			// seconds only
@@ -267,6 +268,7 @@ public final class LimiterConfigurationResolver {
 				case ALGORITHM -> "algorithm";
 				case BURST -> "burst";
 				case RESOLUTION -> "resolution";
+				case UNIT -> "unit";
 			};
 		}
 		if (field instanceof Budget.Field budget) {

@@ -11,6 +11,7 @@ import dev.limiter.core.Decision;
 import dev.limiter.core.KeyState;
 import dev.limiter.core.Lease;
 import dev.limiter.core.RateLimitStore;
+import dev.limiter.core.Settlement;
 
 /**
  * Counters in this process: a lock-free index finds a key's entry, whose own lock
@@ -73,20 +74,51 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 
 	@Override
 	public Decision take(Budget budget, String key, long cost, boolean expensive, long nowMillis) {
+		return take(budget, key, cost, null, expensive, nowMillis);
+	}
+
+	@Override
+	public Decision reserve(Budget budget, String key, long[] amounts, boolean expensive, long nowMillis) {
+		budget.checkAmounts(amounts);
+		return take(budget, key, 0, amounts, expensive, nowMillis);
+	}
+
+	@Override
+	public void settle(Settlement settlement, long nowMillis) {
+		Budget budget = settlement.budget();
+		StoreEntry entry = find(budget.name(), settlement.key());
+		if (entry == null || !settlement.changesAnything()) {
+			return;
+		}
+		entry.lock();
+		try {
+			// A removed entry or one of another shape forgot the reservation: dropped.
+			if (!entry.removed && entry.windowCount() == budget.windows().size()) {
+				WindowLayout.adopt(entry, budget.windows());
+				BudgetArithmetic.settle(entry, settlement, nowMillis);
+			}
+		}
+		finally {
+			entry.unlock();
+		}
+	}
+
+	/** {@code amounts} when the request reserves per window, else {@code cost}. */
+	private Decision take(Budget budget, String key, long cost, long[] amounts, boolean expensive, long nowMillis) {
 		Map<String, StoreEntry> home = home(budget.name());
 		StoreEntry entry = home.get(key);
 		if (entry != null) {
 			entry.lock();
 			try {
 				if (!entry.removed) {
-					return decide(entry, budget, key, cost, expensive, nowMillis);
+					return decide(entry, budget, key, cost, amounts, expensive, nowMillis);
 				}
 			}
 			finally {
 				entry.unlock();
 			}
 		}
-		return insertAndTake(home, budget, key, cost, expensive, nowMillis);
+		return insertAndTake(home, budget, key, cost, amounts, expensive, nowMillis);
 	}
 
 	@Override
@@ -164,7 +196,8 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 	}
 
 	/** Needs {@code entry}'s lock, and {@code entry} not removed. */
-	private Decision decide(StoreEntry entry, Budget budget, String key, long cost, boolean expensive, long nowMillis) {
+	private Decision decide(StoreEntry entry, Budget budget, String key, long cost, long[] amounts, boolean expensive,
+			long nowMillis) {
 		int windowCount = budget.windows().size();
 		if (entry.windowCount() != windowCount) {
 			entry.clear(windowCount);
@@ -173,17 +206,23 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 		if (!entry.referenced) {
 			entry.referenced = true;
 		}
-		return BudgetArithmetic.take(budget, key, entry, cost, expensive, nowMillis, leaseIds);
+		return (amounts != null) ? BudgetArithmetic.reserve(budget, key, entry, amounts, expensive, nowMillis, leaseIds)
+				: BudgetArithmetic.take(budget, key, entry, cost, expensive, nowMillis, leaseIds);
 	}
 
 	/**
 	 * A key the index did not hold: under its segment's lock, looks again, adds it if
 	 * still missing, decides, then keeps the store within its bounds.
 	 */
-	private Decision insertAndTake(Map<String, StoreEntry> home, Budget budget, String key, long cost,
+	private Decision insertAndTake(Map<String, StoreEntry> home, Budget budget, String key, long cost, long[] amounts,
 			boolean expensive, long nowMillis) {
 		// A request that can never be admitted creates no key.
-		budget.checkCost(cost);
+		if (amounts == null && budget.hasUnits()) {
+			budget.checkAmounts(budget.amounts(cost, Map.of()));
+		}
+		else if (amounts == null) {
+			budget.checkCost(cost);
+		}
 		Segment segment = partitions.segmentFor(budget.name(), key);
 		synchronized (segment) {
 			StoreEntry entry = home.get(key);
@@ -195,7 +234,7 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 			Decision decision;
 			entry.lock();
 			try {
-				decision = decide(entry, budget, key, cost, expensive, nowMillis);
+				decision = decide(entry, budget, key, cost, amounts, expensive, nowMillis);
 			}
 			finally {
 				entry.unlock();
