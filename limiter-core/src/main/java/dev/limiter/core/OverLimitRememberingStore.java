@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -101,8 +102,8 @@ public final class OverLimitRememberingStore implements RateLimitStore {
 	}
 
 	@Override
-	public void settle(Settlement settlement, long nowMillis) {
-		store.settle(settlement, nowMillis);
+	public CompletionStage<Void> settle(Settlement settlement, long nowMillis) {
+		return store.settle(settlement, nowMillis);
 	}
 
 	@Override

@@ -1,5 +1,7 @@
 package dev.limiter.core;
 
+import java.util.concurrent.CompletionStage;
+
 /**
  * Where counters live. Every implementation applies the same rule (ADR 0001) and passes
  * the same contract test suite.
@@ -65,12 +67,14 @@ public interface RateLimitStore {
 	 * where that instance still counts ({@link Settlement#lands}); elsewhere it is
 	 * dropped. Never below zero: a refund larger than what is counted leaves nothing. A
 	 * key reset or forgotten since drops the whole settlement. Implementations backed by
-	 * a network may send it without waiting; it is never on the response path. Settling
-	 * the same reservation once is the caller's part ({@link Reservation#settle}).
+	 * a network send it without waiting; it is never on the response path. Settling the
+	 * same reservation once is the caller's part ({@link Reservation#settle}).
+	 * @return completes once applied (or dropped); exceptionally with a
+	 * {@link RateLimitStoreException} when the store could not tell within its timeout
 	 * @throws UnsupportedOperationException from a store that does not count units (the
 	 * default)
 	 */
-	default void settle(Settlement settlement, long nowMillis) {
+	default CompletionStage<Void> settle(Settlement settlement, long nowMillis) {
 		throw new UnsupportedOperationException("the " + name() + " store does not count units other than requests");
 	}
 

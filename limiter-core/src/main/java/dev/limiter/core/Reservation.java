@@ -42,12 +42,13 @@ public final class Reservation {
 
 	/**
 	 * The reservation an admitted decision made; empty when it was refused (a refused
-	 * request has nothing to settle) or the budget counts requests only.
+	 * request has nothing to settle), counted nothing (a store failure let it through) or
+	 * the budget counts requests only.
 	 * @param amounts what the decision took from each window
 	 * ({@link Budget#amounts(long, Map)})
 	 */
 	public static Optional<Reservation> of(Budget budget, String key, Decision decision, long[] amounts) {
-		if (!decision.allowed() || !budget.hasUnits()) {
+		if (!decision.allowed() || !decision.counted() || !budget.hasUnits()) {
 			return Optional.empty();
 		}
 		List<Window> windows = budget.windows();

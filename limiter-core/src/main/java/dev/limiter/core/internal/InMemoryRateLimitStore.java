@@ -1,6 +1,8 @@
 package dev.limiter.core.internal;
 
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
@@ -50,6 +52,9 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 	 */
 	static final long EXPIRY_MARGIN_MILLIS = 2_000;
 
+	/** What every settlement answers: applied (or dropped) before it returns. */
+	private static final CompletionStage<Void> SETTLED = CompletableFuture.completedStage(null);
+
 	/** Per budget name, its keys' entries. */
 	private final Map<String, Map<String, StoreEntry>> index = new ConcurrentHashMap<>();
 
@@ -84,11 +89,11 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 	}
 
 	@Override
-	public void settle(Settlement settlement, long nowMillis) {
+	public CompletionStage<Void> settle(Settlement settlement, long nowMillis) {
 		Budget budget = settlement.budget();
 		StoreEntry entry = find(budget.name(), settlement.key());
 		if (entry == null || !settlement.changesAnything()) {
-			return;
+			return SETTLED;
 		}
 		entry.lock();
 		try {
@@ -101,6 +106,7 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 		finally {
 			entry.unlock();
 		}
+		return SETTLED;
 	}
 
 	/** {@code amounts} when the request reserves per window, else {@code cost}. */

@@ -17,6 +17,7 @@ import dev.limiter.core.Decision;
 import dev.limiter.core.KeyState;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.Reservation;
+import dev.limiter.core.Settlement;
 import dev.limiter.core.Window;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -76,7 +77,20 @@ public abstract class ReserveSettleContractTests {
 	}
 
 	private void settle(Reservation reservation, long tokens, long now) {
-		reservation.settle(Map.of("tokens", tokens)).ifPresent((s) -> store.settle(s, now));
+		reservation.settle(Map.of("tokens", tokens)).ifPresent((s) -> settled(store, s, now));
+	}
+
+	/**
+	 * Settles and waits for the store to say it is done: a store may send a settlement
+	 * without waiting, and the test reads its effect next, perhaps on another connection.
+	 */
+	protected static void settled(RateLimitStore store, Settlement settlement, long now) {
+		try {
+			store.settle(settlement, now).toCompletableFuture().get(30, TimeUnit.SECONDS);
+		}
+		catch (Exception ex) {
+			throw new AssertionError("settlement failed", ex);
+		}
 	}
 
 	private BoundVerdict window(Budget budget, String name, long now) {
@@ -120,7 +134,7 @@ public abstract class ReserveSettleContractTests {
 	@Test
 	void settleWhenNothingIsReportedShouldKeepTheEstimate() {
 		Reservation reservation = reserved(COMPLETION, 100, T0 + 1_000);
-		reservation.settle(Map.of()).ifPresent((s) -> store.settle(s, T0 + 1_100));
+		reservation.settle(Map.of()).ifPresent((s) -> settled(store, s, T0 + 1_100));
 
 		assertThat(window(COMPLETION, "tokens", T0 + 1_200).remaining()).isEqualTo(1_900);
 		assertThat(reservation.settled()).isTrue();
@@ -199,7 +213,7 @@ public abstract class ReserveSettleContractTests {
 					Decision decision = store.reserve(budget, key, amounts, false, T0 + 1_000);
 					Reservation reservation = Reservation.of(budget, key, decision, amounts).orElseThrow();
 					long actual = (thread * 7L + i * 13L) % 200;
-					reservation.settle(Map.of("tokens", actual)).ifPresent((s) -> store.settle(s, T0 + 1_001));
+					reservation.settle(Map.of("tokens", actual)).ifPresent((s) -> settled(store, s, T0 + 1_001));
 					sum += actual;
 				}
 				return sum;
