@@ -160,8 +160,13 @@ public final class LimiterConfigurationResolver {
 				throw invalid(at + "methods[" + m + "]", "must be an HTTP method name such as GET or POST");
 			}
 		}
+		Map<String, Long> estimates = (route.getEstimates() == null) ? Map.of() : route.getEstimates();
+		String badEstimate = RoutePolicy.checkEstimates(estimates);
+		if (badEstimate != null) {
+			throw invalid(at + "estimates", badEstimate);
+		}
 		return new RouteRule(route.getPattern(), methods, new RoutePolicy(route.getPattern(), route.getBudget(),
-				route.isExpensive(), route.isExempt(), route.getReason()));
+				route.isExpensive(), route.isExempt(), route.getReason(), estimates));
 	}
 
 	private static void requireBudget(Map<String, BudgetProperties> budgets, String name, String property) {

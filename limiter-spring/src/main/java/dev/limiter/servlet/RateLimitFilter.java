@@ -3,6 +3,7 @@ package dev.limiter.servlet;
 import java.io.IOException;
 import java.time.Clock;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 
 import dev.limiter.core.Budget;
@@ -10,6 +11,8 @@ import dev.limiter.core.Decision;
 import dev.limiter.core.Lease;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RequestStoreTime;
+import dev.limiter.core.Reservation;
+import dev.limiter.core.Settlement;
 import dev.limiter.core.StoreUnavailableException;
 import dev.limiter.resilience.FailurePolicy;
 import dev.limiter.resilience.OutageLog;
@@ -21,6 +24,7 @@ import dev.limiter.spring.KeyResolver;
 import dev.limiter.spring.RateLimitObserver;
 import dev.limiter.spring.RateLimitResponseWriter;
 import dev.limiter.spring.RateLimitRules;
+import dev.limiter.spring.RateLimitUsage;
 import dev.limiter.spring.RoutePolicy;
 import dev.limiter.spring.RouteResolver;
 import dev.limiter.web.PendingVerdict;
@@ -155,10 +159,11 @@ public class RateLimitFilter extends OncePerRequestFilter {
 		Budget budget = chosen.budget();
 		Decision decision;
 		long started = System.nanoTime();
+		String counterKey = chosen.counterKey(RouteScopedKeys.counterKey(caller, route, options, budget.name()));
+		// A budget in units reserves each unit's estimate with the request (ADR 0012).
+		long[] amounts = budget.hasUnits() ? budget.amounts(1, route.estimates()) : null;
 		try {
-			decision = take(budget,
-					chosen.counterKey(RouteScopedKeys.counterKey(caller, route, options, budget.name())),
-					route.expensive());
+			decision = take(budget, counterKey, route.expensive(), amounts);
 		}
 		catch (StoreUnavailableException unavailable) {
 			if (!PendingVerdict.refused(request)) {
@@ -181,7 +186,12 @@ public class RateLimitFilter extends OncePerRequestFilter {
 		if (shadowRefused) {
 			shadowLog.refused(decision, route);
 		}
-		proceed(request, response, chain, decision, shadowRefused);
+		Reservation reservation = (amounts != null) ? Reservation.of(budget, counterKey, decision, amounts).orElse(null)
+				: null;
+		if (reservation != null) {
+			observers.reserved(reservation);
+		}
+		proceed(request, response, chain, decision, shadowRefused, reservation);
 	}
 
 	/**
@@ -189,11 +199,28 @@ public class RateLimitFilter extends OncePerRequestFilter {
 	 * lease back at the end.
 	 */
 	private void proceed(HttpServletRequest request, HttpServletResponse response, FilterChain chain, Decision decision,
-			boolean shadowRefused) throws ServletException, IOException {
-		RequestEnd release = decision.withLeaseIssuedBy(store)
-			.lease()
-			.map(lease -> RequestEnd.of(() -> release(lease)))
-			.orElse(null);
+			boolean shadowRefused, Reservation reservation) throws ServletException, IOException {
+		Lease lease = decision.withLeaseIssuedBy(store).lease().orElse(null);
+		RateLimitUsage usage = null;
+		if (reservation != null) {
+			usage = new RateLimitUsage();
+			request.setAttribute(RateLimitUsage.ATTRIBUTE, usage);
+		}
+		RateLimitUsage reported = usage;
+		// One end for both: the lease comes back and the reservation is settled exactly
+		// once, however the request ends (returned, threw, timed out, client gone).
+		RequestEnd release = (lease == null && reservation == null) ? null : RequestEnd.of(() -> {
+			try {
+				if (lease != null) {
+					release(lease);
+				}
+			}
+			finally {
+				if (reservation != null) {
+					settle(reservation, reported);
+				}
+			}
+		});
 		CommitHookResponseWrapper wrapped = new CommitHookResponseWrapper(response,
 				() -> writeCountersUnlessCacheable(request, response, decision, shadowRefused));
 		request.setAttribute(RESPONSE_ATTRIBUTE, wrapped);
@@ -239,10 +266,11 @@ public class RateLimitFilter extends OncePerRequestFilter {
 	 * application's own store, or the in-memory one), so the {@link FailurePolicy}'s last
 	 * resort applies: admitted uncounted, and the outage logged once.
 	 */
-	private Decision take(Budget budget, String key, boolean expensive) {
+	private Decision take(Budget budget, String key, boolean expensive, long[] amounts) {
 		long now = clock.millis();
 		try {
-			Decision decision = store.take(budget, key, 1, expensive, now);
+			Decision decision = (amounts != null) ? store.reserve(budget, key, amounts, expensive, now)
+					: store.take(budget, key, 1, expensive, now);
 			outageLog.recovered(store.name());
 			return decision;
 		}
@@ -262,6 +290,35 @@ public class RateLimitFilter extends OncePerRequestFilter {
 		catch (RuntimeException ex) {
 			logger.warn("Could not release a lease of budget '" + lease.budget() + "' on store '" + store.name()
 					+ "'; it expires by itself: " + ex);
+		}
+	}
+
+	/**
+	 * Settles what {@code usage} reported against {@code reservation}, once: sent to the
+	 * store without waiting (the in-process store applies it at once, under the key's
+	 * lock); a failure is counted, never retried, never thrown at the response.
+	 */
+	private void settle(Reservation reservation, RateLimitUsage usage) {
+		Settlement settlement = reservation.settle(usage.close().orElse(Map.of())).orElse(null);
+		if (settlement == null) {
+			return;
+		}
+		long now = clock.millis();
+		String budget = reservation.budget().name();
+		try {
+			observers.settled(reservation, settlement, now);
+			if (settlement.changesAnything()) {
+				store.settle(settlement, now).whenComplete((done, failure) -> {
+					if (failure != null) {
+						observers.settlementFailed(budget, failure);
+					}
+				});
+			}
+		}
+		catch (RuntimeException ex) {
+			observers.settlementFailed(budget, ex);
+			logger.warn("Could not settle a reservation of budget '" + budget + "' on store '" + store.name()
+					+ "'; its estimate stays counted: " + ex);
 		}
 	}
 
