@@ -50,6 +50,20 @@ public record Lease(String budget, String key, String id, long expiresAtMillis, 
 		issuer.release(this, nowMillis);
 	}
 
+	/**
+	 * Asks the store that issued this lease to keep it until {@code expiresAtMillis}
+	 * ({@link RateLimitStore#renew}); the lease's own {@link #expiresAtMillis} stays what
+	 * it was when issued.
+	 * @return whether the lease was still held
+	 * @throws IllegalStateException if no store bound this lease
+	 */
+	public boolean renew(long expiresAtMillis, long nowMillis) {
+		if (issuer == null) {
+			throw new IllegalStateException("lease " + id + " of budget '" + budget + "' names no issuing store");
+		}
+		return issuer.renew(this, expiresAtMillis, nowMillis);
+	}
+
 	@Override
 	public boolean equals(Object o) {
 		return o instanceof Lease l && budget.equals(l.budget) && key.equals(l.key) && id.equals(l.id)

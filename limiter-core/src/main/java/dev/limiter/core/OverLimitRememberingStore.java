@@ -26,7 +26,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * bucket that costs more than one unit, or what such a request learnt, since their room
  * for several units comes back later than for one. A request from a clock that went back
  * behind the refusal it would repeat asks the store too. {@link #reset} forgets the key,
- * also when the reset races a decision of the same key.
+ * also when the reset races a decision of the same key. The admission that leaves a
+ * window at 0 is remembered like a refusal, and an answer with room that arrives after it
+ * (sent earlier, by a concurrent request) does not make it forgotten: refusals after
+ * exhaustion cost the store nothing at any concurrency, past the requests already on
+ * their way.
  *
  * <p>
  * Bounded: at most {@code maxEntries}; when full, entries whose windows have reset are
@@ -112,6 +116,11 @@ public final class OverLimitRememberingStore implements RateLimitStore {
 	}
 
 	@Override
+	public boolean renew(Lease lease, long expiresAtMillis, long nowMillis) {
+		return store.renew(lease, expiresAtMillis, nowMillis);
+	}
+
+	@Override
 	public KeyState peek(Budget budget, String key, long nowMillis) {
 		return store.peek(budget, key, nowMillis);
 	}
@@ -171,17 +180,25 @@ public final class OverLimitRememberingStore implements RateLimitStore {
 	}
 
 	/**
-	 * Remembers the key if a window has nothing left, else forgets it.
+	 * Remembers the key if a window has nothing left: the refusal that followed, and the
+	 * admission that took the last unit alike. An answer with room never forgets a
+	 * remembered window: until that window resets no count of the key can move (only a
+	 * {@link #reset}, which forgets by itself), so such an answer left the store before
+	 * the one that exhausted it and merely arrived after it (concurrent requests), and
+	 * forgetting on it would send the refusals that follow back to the store.
 	 * @return whether the key is now remembered
 	 */
 	private boolean learn(Budget budget, String key, long cost, Decision decision) {
 		// The common case (room left) is decided without allocating: it is on every
 		// admission's path. A sliding window's or a token bucket's verdict tells when one
 		// unit would be admitted only when it was decided for one unit.
-		if (!decision.anyWindowExhausted() || (cost != 1 && !budget.allFixed())) {
+		if (cost != 1 && !budget.allFixed()) {
 			if (!entries.isEmpty()) {
 				entries.remove(new Id(budget.name(), key));
 			}
+			return false;
+		}
+		if (!decision.anyWindowExhausted()) {
 			return false;
 		}
 		Id id = new Id(budget.name(), key);
@@ -200,9 +217,6 @@ public final class OverLimitRememberingStore implements RateLimitStore {
 			}
 		}
 		if (!exhausted) {
-			if (!entries.isEmpty()) {
-				entries.remove(id);
-			}
 			return false;
 		}
 		long now = decision.decidedAtMillis();

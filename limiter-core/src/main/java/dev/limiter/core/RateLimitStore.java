@@ -85,6 +85,18 @@ public interface RateLimitStore {
 	 */
 	void release(Lease lease, long nowMillis);
 
+	/**
+	 * Keeps a lease of a request still in flight: moves its expiry to
+	 * {@code expiresAtMillis} (never earlier than it was) if it is still live at
+	 * {@code nowMillis}. A lease that expired, was released or was forgotten is not
+	 * brought back: another request may hold its slot by now.
+	 * @return whether the lease was still held (and now lives until
+	 * {@code expiresAtMillis})
+	 */
+	default boolean renew(Lease lease, long expiresAtMillis, long nowMillis) {
+		return false;
+	}
+
 	/** Reads one key's counters at {@code nowMillis} without counting anything. */
 	KeyState peek(Budget budget, String key, long nowMillis);
 

@@ -53,6 +53,45 @@ class OverLimitRememberingStoreTests extends RateLimitStoreContractTests {
 	}
 
 	@Test
+	void takeWhenTheAdmissionLeavesAWindowAtZeroShouldRefuseTheNextWithoutAskingTheStore() {
+		OverLimitRememberingStore remembering = new OverLimitRememberingStore(counting);
+		for (int i = 0; i < 5; i++) {
+			assertThat(remembering.take(FIVE, key, 1, false, T0 + i).allowed()).isTrue();
+		}
+
+		Decision next = remembering.take(FIVE, key, 1, false, T0 + 10);
+
+		assertThat(counting.takes.get()).as("the fifth admission left the minute at 0").isEqualTo(5);
+		assertThat(next.allowed()).isFalse();
+		assertThat(next).isEqualTo(counting.delegate.take(FIVE, key, 1, false, T0 + 10));
+	}
+
+	@Test
+	void takeWhenAnAnswerWithRoomArrivesAfterTheOneThatExhaustedTheWindowShouldStillRefuseLocally() {
+		// Two concurrent requests: the store admits the first with one unit left, then
+		// the
+		// second with none; the second's answer reaches the instance first.
+		ReorderingStore reordering = new ReorderingStore(counting);
+		OverLimitRememberingStore remembering = new OverLimitRememberingStore(reordering);
+		for (int i = 0; i < 3; i++) {
+			remembering.take(FIVE, key, 1, false, T0 + i);
+		}
+		Decision earlier = counting.take(FIVE, key, 1, false, T0 + 3);
+		assertThat(remembering.take(FIVE, key, 1, false, T0 + 4).allowed()).as("the last unit").isTrue();
+		reordering.next = earlier;
+		assertThat(remembering.take(FIVE, key, 1, false, T0 + 3).verdicts().get(0).remaining())
+			.as("the late answer, with room")
+			.isEqualTo(1);
+		int asked = counting.takes.get();
+
+		Decision refused = remembering.take(FIVE, key, 1, false, T0 + 20);
+
+		assertThat(refused.allowed()).isFalse();
+		assertThat(counting.takes.get()).as("refused from memory").isEqualTo(asked);
+		assertThat(refused).isEqualTo(counting.delegate.take(FIVE, key, 1, false, T0 + 20));
+	}
+
+	@Test
 	void takeWhenTheBudgetCountsRefusalsShouldAskTheStoreEveryTime() {
 		Budget counted = Budget.builder("counted")
 			.window("minute", 1, Duration.ofMinutes(1))
@@ -123,6 +162,37 @@ class OverLimitRememberingStoreTests extends RateLimitStoreContractTests {
 	@Test
 	void maxEntriesWhenNegativeShouldBeRejected() {
 		assertThatThrownBy(() -> new OverLimitRememberingStore(counting, -1)).hasMessageContaining("negative");
+	}
+
+	/**
+	 * Hands back an answer computed earlier once, as if it had travelled longer than the
+	 * next one.
+	 */
+	private static final class ReorderingStore extends ForwardingRateLimitStore {
+
+		final RateLimitStore delegate;
+
+		Decision next;
+
+		ReorderingStore(RateLimitStore delegate) {
+			this.delegate = delegate;
+		}
+
+		@Override
+		protected RateLimitStore delegate() {
+			return delegate;
+		}
+
+		@Override
+		public Decision take(Budget budget, String key, long cost, boolean expensive, long nowMillis) {
+			Decision late = next;
+			if (late != null) {
+				next = null;
+				return late;
+			}
+			return delegate.take(budget, key, cost, expensive, nowMillis);
+		}
+
 	}
 
 	/** Counts the decisions that reach the store. */

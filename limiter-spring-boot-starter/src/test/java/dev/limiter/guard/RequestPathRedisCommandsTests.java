@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
 
+import dev.limiter.test.VirtualThreadsAvailable;
 import dev.limiter.test.redis.RedisMonitor;
 import dev.limiter.test.redis.RedisServerExtension;
 import dev.limiter.test.web.MutableClock;
@@ -42,6 +43,14 @@ class RequestPathRedisCommandsTests {
 		return "lettuce";
 	}
 
+	/**
+	 * Spring Boot's {@code spring.threads.virtual.enabled}; the virtual-thread subclass
+	 * runs the same tests with Tomcat's requests on virtual threads.
+	 */
+	protected boolean virtualThreads() {
+		return false;
+	}
+
 	@RegisterExtension
 	static RedisServerExtension redis = RedisServerExtension.perClass();
 
@@ -61,8 +70,12 @@ class RequestPathRedisCommandsTests {
 
 	@BeforeAll
 	void start() throws Exception {
+		if (virtualThreads()) {
+			VirtualThreadsAvailable.assume();
+		}
 		app = new SpringApplicationBuilder(GuardTestApplication.class)
 			.properties("server.port=0", "limiter.store=redis", "spring.data.redis.client-type=" + clientType(),
+					"spring.threads.virtual.enabled=" + virtualThreads(),
 					"spring.data.redis.host=" + redis.server().host(), "spring.data.redis.port=" + redis.port(),
 					"limiter.budgets.standard.windows.minute.limit=5",
 					"limiter.budgets.anonymous.windows.minute.limit=3", "limiter.auth-guard.threshold=3",

@@ -12,6 +12,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import dev.limiter.autoconfigure.resilience.LimiterResilienceAutoConfiguration;
+import dev.limiter.test.VirtualThreadsAvailable;
 import dev.limiter.test.redis.DelayingProxy;
 import dev.limiter.test.redis.RedisServerProcess;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
@@ -65,6 +66,14 @@ class RequestPathTimeoutTests {
 		return "lettuce";
 	}
 
+	/**
+	 * Spring Boot's {@code spring.threads.virtual.enabled}; the virtual-thread subclass
+	 * runs the same tests with Tomcat's requests on virtual threads.
+	 */
+	protected boolean virtualThreads() {
+		return false;
+	}
+
 	private static final long TIMEOUT_MILLIS = 600;
 
 	/** Issue 11's target: the worst wait is the timeout plus this. */
@@ -93,10 +102,14 @@ class RequestPathTimeoutTests {
 
 	@BeforeAll
 	void start() {
+		if (virtualThreads()) {
+			VirtualThreadsAvailable.assume();
+		}
 		redis = RedisServerProcess.start();
 		proxy = new DelayingProxy(redis.port());
 		app = new SpringApplicationBuilder(GuardTestApplication.class, ServerTime.class)
 			.properties("server.port=0", "limiter.store=redis", "spring.data.redis.client-type=" + clientType(),
+					"spring.threads.virtual.enabled=" + virtualThreads(),
 					"limiter.redis.timeout=" + TIMEOUT_MILLIS + "ms", "spring.data.redis.host=127.0.0.1",
 					"spring.data.redis.port=" + proxy.port(), "limiter.budgets.standard.windows.minute.limit=1000000",
 					"limiter.budgets.anonymous.windows.minute.limit=1000000", "limiter.routes[0].pattern=/expensive",

@@ -5,7 +5,9 @@ import java.util.UUID;
 
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
 import dev.limiter.autoconfigure.LimiterServletAutoConfiguration;
+import dev.limiter.autoconfigure.openapi.LimiterOpenApiAutoConfiguration;
 import dev.limiter.autoconfigure.redis.LimiterRedisAutoConfiguration;
+import dev.limiter.autoconfigure.refresh.LimiterRefreshAutoConfiguration;
 import dev.limiter.autoconfigure.resilience.LimiterResilienceAutoConfiguration;
 import dev.limiter.boot4.actuate.LimiterHealthContributorAutoConfiguration;
 import dev.limiter.boot4.redis.Boot4ClusterTopologyRefreshCustomizer;
@@ -18,6 +20,7 @@ import dev.limiter.redis.RedisRateLimitStore;
 import dev.limiter.resilience.CircuitBreakingRateLimitStore;
 import dev.limiter.resilience.FailOpenRateLimitStore;
 import dev.limiter.servlet.RateLimitFilter;
+import dev.limiter.spring.CurrentRateLimitRules;
 import dev.limiter.test.redis.RedisServerExtension;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
@@ -214,6 +217,25 @@ class Boot4StarterAutoConfigurationTests {
 					LimiterAutoConfiguration.class.getName(), LimiterRedisAutoConfiguration.class.getName())
 			.doesNotContain("dev.limiter.autoconfigure.actuate.LimiterHealthContributorAutoConfiguration",
 					"dev.limiter.autoconfigure.redis.LimiterLettuceAutoConfiguration");
+	}
+
+	@Test
+	void integrationsWhenSpringdocAndSpringCloudAreAbsentOnBoot4ShouldBeListedAndBackOff() {
+		java.util.List<String> imports = ImportCandidates.load(AutoConfiguration.class, getClass().getClassLoader())
+			.getCandidates();
+		// springdoc's and Spring Cloud's types are not on this class path: named, not
+		// loaded
+		assertThat(imports).contains(LimiterOpenApiAutoConfiguration.class.getName(),
+				LimiterRefreshAutoConfiguration.class.getName());
+		runner
+			.withConfiguration(
+					AutoConfigurations.of(LimiterOpenApiAutoConfiguration.class, LimiterRefreshAutoConfiguration.class))
+			.withClassLoader(new FilteredClassLoader("org.springdoc", "io.swagger", "org.springframework.cloud"))
+			.run(context -> assertThat(context).hasNotFailed()
+				.doesNotHaveBean("limiterOpenApiCustomizer")
+				.doesNotHaveBean("limiterSettingsRefresh")
+				.doesNotHaveBean("limiterEnvironmentChangeRefresh")
+				.hasSingleBean(CurrentRateLimitRules.class));
 	}
 
 }

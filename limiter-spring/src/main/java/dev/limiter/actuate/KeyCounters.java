@@ -43,9 +43,9 @@ final class KeyCounters {
 	 */
 	private static final Pattern KEY_HASH = Pattern.compile("(?:[tp]:[A-Za-z0-9_-]{43})|(?:a:[0-9A-Fa-f:.]{2,45})");
 
-	private final BudgetRegistry budgets;
+	private final Supplier<BudgetRegistry> budgets;
 
-	private final BudgetOptions options;
+	private final Supplier<BudgetOptions> options;
 
 	private final ObjectProvider<RateLimitStore> stores;
 
@@ -53,8 +53,8 @@ final class KeyCounters {
 
 	private final Clock clock;
 
-	KeyCounters(BudgetRegistry budgets, BudgetOptions options, ObjectProvider<RateLimitStore> stores,
-			Supplier<RouteInventory> routes, Clock clock) {
+	KeyCounters(Supplier<BudgetRegistry> budgets, Supplier<BudgetOptions> options,
+			ObjectProvider<RateLimitStore> stores, Supplier<RouteInventory> routes, Clock clock) {
 		this.budgets = budgets;
 		this.options = options;
 		this.stores = stores;
@@ -137,11 +137,12 @@ final class KeyCounters {
 
 	private List<Budget> targets(String budget) {
 		if (budget == null) {
-			return List.copyOf(budgets.all());
+			return List.copyOf(budgets.get().all());
 		}
-		return List.of(budgets.find(budget)
+		return List.of(budgets.get()
+			.find(budget)
 			.orElseThrow(() -> new BadRequest(400, "unknown_budget",
-					"Unknown budget; known budgets are " + budgets.all().stream().map(Budget::name).toList())));
+					"Unknown budget; known budgets are " + budgets.get().all().stream().map(Budget::name).toList())));
 	}
 
 	/**
@@ -150,7 +151,7 @@ final class KeyCounters {
 	 */
 	private List<String> routesOf(Budget budget) {
 		List<String> routesOf = new ArrayList<>();
-		if (options.scope(budget.name()) != BudgetScope.ROUTE) {
+		if (options.get().scope(budget.name()) != BudgetScope.ROUTE) {
 			routesOf.add(null);
 			return routesOf;
 		}

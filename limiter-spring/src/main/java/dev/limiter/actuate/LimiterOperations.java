@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Supplier;
 
 import dev.limiter.core.BoundVerdict;
 import dev.limiter.core.Budget;
@@ -32,9 +33,9 @@ import org.springframework.lang.Nullable;
  */
 public class LimiterOperations {
 
-	private final BudgetRegistry budgets;
+	private final Supplier<BudgetRegistry> budgets;
 
-	private final BudgetOptions options;
+	private final Supplier<BudgetOptions> options;
 
 	private final ObjectProvider<RateLimitStore> stores;
 
@@ -46,6 +47,16 @@ public class LimiterOperations {
 
 	public LimiterOperations(BudgetRegistry budgets, BudgetOptions options, ObjectProvider<RateLimitStore> stores,
 			ObjectProvider<RouteInventoryCheck> inventory, RateLimitTotals totals, Clock clock) {
+		this(() -> budgets, () -> options, stores, inventory, totals, clock);
+	}
+
+	/**
+	 * @param budgets the budgets in force (a configuration refresh may replace them)
+	 * @param options their options, likewise
+	 */
+	public LimiterOperations(Supplier<BudgetRegistry> budgets, Supplier<BudgetOptions> options,
+			ObjectProvider<RateLimitStore> stores, ObjectProvider<RouteInventoryCheck> inventory,
+			RateLimitTotals totals, Clock clock) {
 		this.budgets = budgets;
 		this.options = options;
 		this.stores = stores;
@@ -57,12 +68,13 @@ public class LimiterOperations {
 	public LimiterDescriptor limiter() {
 		RateLimitStore store = stores.getIfAvailable();
 		Map<String, BudgetDescriptor> described = new LinkedHashMap<>();
+		BudgetRegistry budgets = this.budgets.get();
 		for (Budget budget : budgets.all()) {
 			described.put(budget.name(), describe(budget));
 		}
 		RouteInventory routes = routes();
 		return new LimiterDescriptor(store == null ? "none" : store.name(), mode(store),
-				options.shadowEverywhere() ? "shadow" : "enforce", budgets.defaultBudget().name(),
+				options.get().shadowEverywhere() ? "shadow" : "enforce", budgets.defaultBudget().name(),
 				budgets.anonymousBudget().name(), described,
 				routes.entries().stream().map(LimiterOperations::describe).toList(), routes.deadRules(),
 				totals.exempt());
@@ -105,7 +117,7 @@ public class LimiterOperations {
 			.map(bound -> new ConcurrencyDescriptor(bound.max(), bound.leaseMillis() / 1000.0))
 			.orElse(null);
 		return new BudgetDescriptor(windows, concurrency, budget.countRefused(),
-				options.scope(budget.name()).name().toLowerCase(Locale.ROOT), options.shadow(budget.name()),
+				options.get().scope(budget.name()).name().toLowerCase(Locale.ROOT), options.get().shadow(budget.name()),
 				totals.of(budget.name()));
 	}
 

@@ -17,7 +17,6 @@ import dev.limiter.core.InvalidValueException;
 import dev.limiter.core.Window;
 import dev.limiter.core.WindowAlgorithm;
 import dev.limiter.core.guard.AuthGuardPolicy;
-import dev.limiter.redis.RedisRateLimitStore;
 import dev.limiter.routes.PropertiesRouteResolver.RouteRule;
 import dev.limiter.spring.BudgetOptions;
 import dev.limiter.spring.BudgetRegistry;
@@ -38,13 +37,11 @@ import org.springframework.web.util.pattern.PatternParseException;
  *
  * <p>
  * A core type names the value it rejects by a constant of its own {@code Field} enum
- * ({@link InvalidValueException#field()}); {@link #property(Enum)} maps each constant to
+ * ({@link InvalidValueException#field()}); {@link FieldProperties} maps each constant to
  * its property, so no message is ever read: a reworded message cannot move an error to
  * another property.
  */
 public final class LimiterConfigurationResolver {
-
-	private static final String PREFIX = "limiter.";
 
 	private LimiterConfigurationResolver() {
 	}
@@ -221,7 +218,7 @@ public final class LimiterConfigurationResolver {
 
 	/**
 	 * Runs a core constructor or builder; what it rejects becomes an error naming the
-	 * property (see {@link #invalid(String, InvalidValueException)}).
+	 * property (see {@link FieldProperties#invalid(String, InvalidValueException)}).
 	 * @param at the property path of the value being built, without {@code limiter.}
 	 * (such as {@code budgets.standard.windows.minute})
 	 */
@@ -230,86 +227,8 @@ public final class LimiterConfigurationResolver {
 			return constructor.get();
 		}
 		catch (InvalidValueException ex) {
-			throw invalid(at, ex);
+			throw FieldProperties.invalid(at, ex);
 		}
-	}
-
-	/**
-	 * The error for a value a core type (or a store's builder) rejected: it names
-	 * {@code at} followed by the rejected field's property ({@link #property(Enum)}), and
-	 * gives the exception's reason.
-	 * @param at the property path of the value being built, without {@code limiter.}
-	 * (such as {@code budgets.standard.windows.minute}, or {@code redis} for the Redis
-	 * store's builder)
-	 */
-	public static InvalidLimiterConfigurationException invalid(String at, InvalidValueException ex) {
-		String property = property(ex.field());
-		if (property == null) {
-			return invalid(at, ex.getMessage());
-		}
-		return invalid(property.isEmpty() ? at : at + "." + property, ex.reason());
-	}
-
-	/**
-	 * The property that sets a field, relative to the path of the value the field belongs
-	 * to: {@code "limit"} for {@link Window.Field#LIMIT} (under
-	 * {@code budgets.<budget>.windows.<window>}), {@code ""} for a value named by its own
-	 * key (a window's or a budget's name), {@code null} for a field no property sets (the
-	 * error then names the value's path and keeps the whole message).
-	 *
-	 * <p>
-	 * Adding a field: give the type's {@code Field} enum its constant (a window's
-	 * {@code BURST}, say), throw {@link InvalidValueException} with it, and add its one
-	 * {@code case} line below ({@code case BURST -> "burst";}). The switches are
-	 * exhaustive, so the build fails until the line is there; a new type with its own
-	 * {@code Field} enum gets its own {@code if} and switch.
-	 */
-	static String property(Enum<?> field) {
-		if (field instanceof Window.Field window) {
-			return switch (window) {
-				case NAME -> "";
-				case LIMIT -> "limit";
-				case DURATION -> "duration";
-				case ALGORITHM -> "algorithm";
-				case BURST -> "burst";
-				case RESOLUTION -> "resolution";
-				case UNIT -> "unit";
-			};
-		}
-		if (field instanceof Budget.Field budget) {
-			return switch (budget) {
-				case NAME -> "";
-				case WINDOWS -> "windows";
-				// a request's argument, checked when it is counted
-				case COST -> null;
-			};
-		}
-		if (field instanceof ConcurrencyBound.Field bound) {
-			return switch (bound) {
-				case MAX -> "max";
-				case LEASE -> "lease";
-			};
-		}
-		if (field instanceof AuthGuardPolicy.Field guard) {
-			return switch (guard) {
-				case THRESHOLD -> "threshold";
-				case WINDOW -> "window";
-				case BLOCK -> "block";
-				case MAX_PENDING -> "max-pending";
-				case REMEMBER_AUTHENTICATED -> "remember-authenticated";
-				// fixed at AuthGuardPolicy.DEFAULT_LOOKUP_LEASE
-				case LOOKUP_LEASE -> null;
-			};
-		}
-		if (field instanceof RedisRateLimitStore.Field redis) {
-			return switch (redis) {
-				case KEY_PREFIX -> "key-prefix";
-				case TIMEOUT -> "timeout";
-				// left at the builder's defaults
-				case EXPIRY_MARGIN, MAX_BLOCKING_CALLS -> null;
-			};
-		}
-		return null;
 	}
 
 	private static <T> T required(String property, T value) {
@@ -327,7 +246,7 @@ public final class LimiterConfigurationResolver {
 	}
 
 	private static InvalidLimiterConfigurationException invalid(String property, String reason) {
-		return new InvalidLimiterConfigurationException(PREFIX + property, reason);
+		return FieldProperties.invalid(property, reason);
 	}
 
 }

@@ -3,6 +3,7 @@ package dev.limiter.autoconfigure;
 import java.security.Principal;
 import java.time.Clock;
 
+import dev.limiter.core.LeaseRenewer;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.routes.PropertiesRouteResolver;
 import dev.limiter.servlet.AuthenticationCredentialIdentity;
@@ -103,7 +104,8 @@ public class LimiterServletAutoConfiguration {
 	public RateLimitFilter rateLimitFilter(LimiterSettings settings, CurrentRateLimitRules rules,
 			ObjectProvider<RateLimitStore> stores, @Qualifier(LimiterAutoConfiguration.CLOCK_BEAN_NAME) Clock clock,
 			KeyResolver keyResolver, ObjectProvider<BudgetSelector> budgetSelectors, BudgetDefinitions definitions,
-			RateLimitResponseWriter responseWriter, ObjectProvider<RateLimitObserver> observers) {
+			RateLimitResponseWriter responseWriter, ObjectProvider<RateLimitObserver> observers,
+			ObjectProvider<LeaseRenewer> leaseRenewer) {
 		RateLimitStore store = stores.getIfAvailable();
 		if (store == null) {
 			throw new InvalidLimiterConfigurationException("limiter.store", "is '"
@@ -112,7 +114,17 @@ public class LimiterServletAutoConfiguration {
 					+ "configure a RedisConnectionFactory)");
 		}
 		return new RateLimitFilter(rules, store, clock, keyResolver, budgetSelectors.orderedStream().toList(),
-				definitions, responseWriter, observers.orderedStream().toList());
+				definitions, responseWriter, observers.orderedStream().toList(), leaseRenewer.getIfAvailable());
+	}
+
+	/**
+	 * Renews the lease of every expensive request still in flight, on one daemon thread,
+	 * every third of its length (docs/adr/0008-leases.md); stopped with the context.
+	 */
+	@Bean(destroyMethod = "close")
+	@ConditionalOnMissingBean
+	public LeaseRenewer limiterLeaseRenewer(@Qualifier(LimiterAutoConfiguration.CLOCK_BEAN_NAME) Clock clock) {
+		return new LeaseRenewer(clock::millis);
 	}
 
 	@Bean(name = REGISTRATION_BEAN_NAME)

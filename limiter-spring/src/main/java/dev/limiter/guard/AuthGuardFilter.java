@@ -65,9 +65,19 @@ public class AuthGuardFilter extends OncePerRequestFilter {
 			"Authentication guard: the store failed; admitting lookups unguarded until it answers again: ",
 			"Authentication guard: the store answers again; failures are counted");
 
+	private final GuardEvents events;
+
 	public AuthGuardFilter(AuthGuard guard, Clock clock) {
+		this(guard, clock, GuardEvents.NONE);
+	}
+
+	/**
+	 * @param events told of every refusal and every new block (the meters)
+	 */
+	public AuthGuardFilter(AuthGuard guard, Clock clock, GuardEvents events) {
 		this.guard = guard;
 		this.clock = clock;
+		this.events = events;
 	}
 
 	/**
@@ -168,6 +178,7 @@ public class AuthGuardFilter extends OncePerRequestFilter {
 				// Not waited for: the 401 does not depend on it.
 				guard.failedWithoutWaiting(admission, now).thenAccept(reachedThreshold -> {
 					if (reachedThreshold) {
+						events.blocked();
 						logger.warn("Authentication guard: address " + admission.addressKey() + " reached "
 								+ guard.policy().threshold() + " failed authentications; blocked for "
 								+ guard.policy().block());
@@ -185,6 +196,7 @@ public class AuthGuardFilter extends OncePerRequestFilter {
 
 	private void refuse(HttpServletResponse response, GuardAdmission admission) throws IOException {
 		boolean blocked = admission.outcome() == GuardAdmission.Outcome.BLOCKED;
+		events.refused(blocked);
 		long retryAfter = admission.retryAfterSeconds();
 		String message = blocked
 				? "Too many failed authentications from this address; retry after " + retryAfter + " seconds."

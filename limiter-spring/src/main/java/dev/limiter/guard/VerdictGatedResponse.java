@@ -17,24 +17,14 @@ final class VerdictGatedResponse extends AnswerDroppingResponse {
 
 	private final PendingVerdict verdict;
 
-	private boolean refused;
-
 	VerdictGatedResponse(HttpServletResponse response, PendingVerdict verdict) {
 		super(response);
 		this.verdict = verdict;
 	}
 
 	@Override
-	protected boolean answerDropped() throws IOException {
-		if (!refused) {
-			refused = verdict.refused();
-		}
-		return refused;
-	}
-
-	@Override
-	protected boolean dropping() {
-		return refused;
+	protected boolean decide() throws IOException {
+		return verdict.refused();
 	}
 
 }

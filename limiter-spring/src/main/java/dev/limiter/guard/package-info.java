@@ -1,7 +1,8 @@
 /**
  * The authentication-failure guard's servlet filters, before and after Spring Security's
- * chain, and the store decoration they use; the rules themselves are {@code
- * dev.limiter.core.guard}.
+ * chain, and the responses they gate; the rules themselves are
+ * {@code dev.limiter.core.guard}, what happens when the guard's store fails is
+ * {@code dev.limiter.resilience}.
  *
  * <p>
  * Internal: configured through {@code limiter.auth-guard.*}; its answers (status,

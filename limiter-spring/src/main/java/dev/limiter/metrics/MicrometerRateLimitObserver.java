@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.ToDoubleFunction;
 
 import dev.limiter.core.BoundVerdict;
@@ -32,6 +33,9 @@ public class MicrometerRateLimitObserver implements RateLimitObserver {
 
 	/** Counter of admitted requests that left less than 20 % of a window. */
 	public static final String NEAR_LIMIT = "limiter.near.limit";
+
+	/** Gauge of the concurrency leases this instance's requests hold now. */
+	public static final String LEASES_ACTIVE = "limiter.leases.active";
 
 	/** Gauge of the run-time budget definitions cached. */
 	public static final String BUDGET_DEFINITIONS = "limiter.budget.definitions";
@@ -80,6 +84,9 @@ public class MicrometerRateLimitObserver implements RateLimitObserver {
 	/** The reserve and settle counters, by name and tags. */
 	private final Map<List<String>, Counter> settlementCounters = new ConcurrentHashMap<>();
 
+	/** Leases held by this instance's requests, by budget; each has its gauge. */
+	private final Map<String, AtomicLong> leases = new ConcurrentHashMap<>();
+
 	public MicrometerRateLimitObserver(MeterRegistry registry, String storeName) {
 		this.registry = registry;
 		this.storeLatency = Timer.builder(STORE_LATENCY)
@@ -99,6 +106,9 @@ public class MicrometerRateLimitObserver implements RateLimitObserver {
 			requests(new RequestTags(decision.budget(), outcome.tag(), reason, mode)).increment();
 		}
 		storeLatency.record(storeNanos, TimeUnit.NANOSECONDS);
+		if (decision.lease().isPresent()) {
+			leases(decision.budget()).incrementAndGet();
+		}
 		if (outcome == RateLimitOutcome.ALLOWED) {
 			BoundVerdict nearest = nearestToLimit(decision);
 			if (nearest != null && nearest.remaining() * 5 < nearest.limit()) {
@@ -160,6 +170,27 @@ public class MicrometerRateLimitObserver implements RateLimitObserver {
 					.tag("budget", budget)
 					.tag("unit", unit)
 					.register(registry));
+	}
+
+	@Override
+	public void onLeaseReleased(String budget) {
+		leases(budget).decrementAndGet();
+	}
+
+	private AtomicLong leases(String budget) {
+		AtomicLong held = leases.get(budget);
+		if (held != null) {
+			return held;
+		}
+		return leases.computeIfAbsent(budget, name -> {
+			AtomicLong count = new AtomicLong();
+			Gauge.builder(LEASES_ACTIVE, count, AtomicLong::get)
+				.description("Concurrency leases the requests of this instance hold now (expensive requests in flight)")
+				.tag("budget", name)
+				.strongReference(true)
+				.register(registry);
+			return count;
+		});
 	}
 
 	@Override

@@ -9,6 +9,7 @@ import java.util.function.Supplier;
 import dev.limiter.core.Budget;
 import dev.limiter.core.ConcurrencyBound;
 import dev.limiter.core.Window;
+import dev.limiter.core.WindowAlgorithm;
 import dev.limiter.routes.RouteInventory;
 import dev.limiter.spring.BudgetRegistry;
 import io.swagger.v3.oas.models.Components;
@@ -194,8 +195,9 @@ public class RateLimitOpenApiCustomizer implements GlobalOpenApiCustomizer {
 	}
 
 	/**
-	 * One window as the document states it. Extension point: a window's algorithm (and
-	 * unit) go here, as {@code algorithm}, once the core's {@code Window} carries them.
+	 * One window as the document states it: its algorithm, and what that algorithm adds
+	 * (a token bucket's burst, a sliding window's resolution). Requests are the unit of
+	 * every window.
 	 */
 	private static Map<String, Object> window(Window window) {
 		Map<String, Object> described = new LinkedHashMap<>();
@@ -203,6 +205,14 @@ public class RateLimitOpenApiCustomizer implements GlobalOpenApiCustomizer {
 		described.put("limit", window.limit());
 		described.put("duration", window.duration().toString());
 		described.put("seconds", window.durationMillis() / 1000);
+		described.put("algorithm", window.algorithm().value());
+		if (window.algorithm() == WindowAlgorithm.TOKEN_BUCKET) {
+			described.put("burst", window.burst());
+		}
+		if (window.algorithm() == WindowAlgorithm.SLIDING_WINDOW) {
+			described.put("resolution-millis", window.resolutionMillis());
+		}
+		described.put("unit", "requests");
 		return described;
 	}
 

@@ -56,6 +56,9 @@ public final class RedisRateLimitStore implements RateLimitStore, AuthGuardStore
 
 	private static final RedisScript<List> SETTLE = RedisScriptCalls.script("settle.lua");
 
+	/** Moves a live lease's expiry forward ({@link #renew}). */
+	private static final RedisScript<List> RENEW = RedisScriptCalls.script("renew.lua");
+
 	private final RedisScriptCalls calls;
 
 	private final RedisKeys keys;
@@ -70,7 +73,7 @@ public final class RedisRateLimitStore implements RateLimitStore, AuthGuardStore
 		this.keys = new RedisKeys(builder.keyPrefix);
 		this.expiryMarginMillis = builder.expiryMargin.toMillis();
 		this.calls = new RedisScriptCalls(builder.connectionFactory, builder.timeout, builder.maxBlockingCalls,
-				List.of(TAKE, SETTLE, GuardScriptCodec.SCRIPT));
+				List.of(TAKE, SETTLE, GuardScriptCodec.SCRIPT, RENEW));
 	}
 
 	public static Builder builder(RedisConnectionFactory connectionFactory) {
@@ -130,6 +133,19 @@ public final class RedisRateLimitStore implements RateLimitStore, AuthGuardStore
 	@Override
 	public void release(Lease lease, long nowMillis) {
 		calls.removeWithoutWaiting(keys.leases(lease.budget(), lease.key()), lease.id());
+	}
+
+	/**
+	 * One round trip ({@code renew.lua} on the lease's sorted set); waits for the answer
+	 * within the store's timeout, on the caller's thread (a renewal thread, never a
+	 * request's).
+	 */
+	@Override
+	public boolean renew(Lease lease, long expiresAtMillis, long nowMillis) {
+		List<Object> reply = calls.execute(RENEW, List.of(keys.leases(lease.budget(), lease.key())),
+				new Object[] { Long.toString(nowMillis), Long.toString(expiresAtMillis), lease.id(),
+						Long.toString(expiryMarginMillis) });
+		return !reply.isEmpty() && reply.get(0) instanceof Number held && held.longValue() == 1;
 	}
 
 	@Override

@@ -63,6 +63,15 @@ public final class CircuitBreakingRateLimitStore implements RateLimitStore {
 		store.release(lease, nowMillis);
 	}
 
+	/**
+	 * Not counted by the breaker, like a release: a lost renewal only lets the lease
+	 * expire by itself.
+	 */
+	@Override
+	public boolean renew(Lease lease, long expiresAtMillis, long nowMillis) {
+		return store.renew(lease, expiresAtMillis, nowMillis);
+	}
+
 	@Override
 	public KeyState peek(Budget budget, String key, long nowMillis) {
 		return breaker.call(() -> store.peek(budget, key, nowMillis));

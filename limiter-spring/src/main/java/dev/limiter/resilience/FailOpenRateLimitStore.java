@@ -171,6 +171,13 @@ public final class FailOpenRateLimitStore implements RateLimitStore {
 		(issuer == null || issuer == this ? authoritative : issuer).release(lease, nowMillis);
 	}
 
+	/** Renewed where it was taken, as it is released. */
+	@Override
+	public boolean renew(Lease lease, long expiresAtMillis, long nowMillis) {
+		RateLimitStore issuer = lease.issuer();
+		return (issuer == null || issuer == this ? authoritative : issuer).renew(lease, expiresAtMillis, nowMillis);
+	}
+
 	/**
 	 * Reads the authoritative counters, or the fallback's (degraded) ones when the store
 	 * cannot answer.

@@ -16,6 +16,7 @@ import jakarta.servlet.http.HttpServletRequestWrapper;
 import org.springframework.beans.factory.BeanFactoryUtils;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.core.annotation.AnnotationAwareOrderComparator;
+import org.springframework.http.server.RequestPath;
 import org.springframework.web.servlet.HandlerExecutionChain;
 import org.springframework.web.servlet.HandlerMapping;
 import org.springframework.web.servlet.mvc.method.RequestMappingInfoHandlerMapping;
@@ -49,12 +50,21 @@ class HandlerLookup {
 	}
 
 	/**
+	 * The request as the mappings will see it, its path parsed once: the route rules may
+	 * read the parsed path too
+	 * ({@link PropertiesRouteResolver#match(HttpServletRequest, RequestPath)}).
+	 */
+	Prepared prepare(HttpServletRequest request) {
+		IsolatedAttributesRequest isolated = new IsolatedAttributesRequest(request);
+		return new Prepared(isolated, ServletRequestPathUtils.parseAndCache(isolated));
+	}
+
+	/**
 	 * The handler and its matched pattern; {@code null} when no mapping has a handler (a
 	 * 404 or a 405).
 	 */
-	Match find(HttpServletRequest request) {
-		IsolatedAttributesRequest isolated = new IsolatedAttributesRequest(request);
-		ServletRequestPathUtils.parseAndCache(isolated);
+	Match find(HttpServletRequest request, Prepared prepared) {
+		IsolatedAttributesRequest isolated = prepared.isolated();
 		for (HandlerMapping mapping : mappings()) {
 			HandlerExecutionChain chain;
 			try {
@@ -95,6 +105,15 @@ class HandlerLookup {
 	}
 
 	record Match(Object handler, String pattern) {
+	}
+
+	/**
+	 * One request as the mappings see it, and its path as they parsed it.
+	 *
+	 * @param isolated the request whose attributes the mappings write to
+	 * @param path the path Spring MVC's mappings match
+	 */
+	record Prepared(IsolatedAttributesRequest isolated, RequestPath path) {
 	}
 
 	/**

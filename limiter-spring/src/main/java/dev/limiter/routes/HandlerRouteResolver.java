@@ -18,7 +18,8 @@ import org.springframework.web.method.HandlerMethod;
  * handler serves).
  *
  * <p>
- * Per request: the rules, then (unless a rule matched and no budget is
+ * Per request: one parse of the path (shared by the rules and the handler mappings when
+ * it reads the same to both), the rules, then (unless a rule matched and no budget is
  * {@code scope: route}) one handler lookup and one cached map read; annotations are read
  * once per handler method.
  */
@@ -48,11 +49,12 @@ public class HandlerRouteResolver implements RouteResolver {
 
 	@Override
 	public RoutePolicy resolve(HttpServletRequest request) {
-		RoutePolicy rule = rules.match(request);
+		HandlerLookup.Prepared prepared = lookup.prepare(request);
+		RoutePolicy rule = rules.match(request, prepared.path());
 		if (rule != null && !patternAlwaysNeeded) {
 			return rule;
 		}
-		HandlerLookup.Match match = lookup.find(request);
+		HandlerLookup.Match match = lookup.find(request, prepared);
 		if (rule != null) {
 			return match != null && match.pattern() != null ? rule.withPattern(match.pattern()) : rule;
 		}

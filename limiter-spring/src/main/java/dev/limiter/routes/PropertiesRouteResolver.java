@@ -7,9 +7,11 @@ import java.util.stream.Collectors;
 
 import dev.limiter.spring.RoutePolicy;
 import dev.limiter.spring.RouteResolver;
+import jakarta.servlet.DispatcherType;
 import jakarta.servlet.http.HttpServletRequest;
 
 import org.springframework.http.server.PathContainer;
+import org.springframework.http.server.RequestPath;
 import org.springframework.web.util.UrlPathHelper;
 import org.springframework.web.util.pattern.PathPattern;
 import org.springframework.web.util.pattern.PathPatternParser;
@@ -31,10 +33,19 @@ public class PropertiesRouteResolver implements RouteResolver {
 
 	/** The policy of the first rule that matches, {@code null} when none does. */
 	public RoutePolicy match(HttpServletRequest request) {
+		return match(request, null);
+	}
+
+	/**
+	 * The policy of the first rule that matches, {@code null} when none does.
+	 * @param parsed the request's path as Spring MVC's handler mappings parsed it
+	 * ({@code ServletRequestPathUtils}), {@code null} if they have not
+	 */
+	public RoutePolicy match(HttpServletRequest request, RequestPath parsed) {
 		if (rules.isEmpty()) {
 			return null;
 		}
-		PathContainer path = PathContainer.parsePath(UrlPathHelper.defaultInstance.getPathWithinApplication(request));
+		PathContainer path = pathWithinApplication(request, parsed);
 		String method = request.getMethod();
 		for (Rule rule : rules) {
 			if (rule.matches(path, method)) {
@@ -42,6 +53,39 @@ public class PropertiesRouteResolver implements RouteResolver {
 			}
 		}
 		return null;
+	}
+
+	/**
+	 * The path the rules match: {@link UrlPathHelper}'s path within the application
+	 * (decoded, {@code ;} content removed, {@code //} merged), so that no spelling of a
+	 * path gets past its rule. The mappings' own parse of the raw path is that same path
+	 * when the raw path has nothing to decode, remove or merge and the mappings' path is
+	 * the whole path within the application (the dispatcher is not mapped to a prefix
+	 * such as {@code /api/*}); it is used then rather than parsing the path a second
+	 * time.
+	 */
+	static PathContainer pathWithinApplication(HttpServletRequest request, RequestPath parsed) {
+		if (parsed != null && request.getDispatcherType() == DispatcherType.REQUEST) {
+			String uri = request.getRequestURI();
+			PathContainer within = parsed.pathWithinApplication();
+			String value = within.value();
+			if (!value.isEmpty() && uri.length() == request.getContextPath().length() + value.length()
+					&& uri.endsWith(value) && isPlain(uri)) {
+				return within;
+			}
+		}
+		return PathContainer.parsePath(UrlPathHelper.defaultInstance.getPathWithinApplication(request));
+	}
+
+	/** Whether UrlPathHelper would leave the raw path as it is. */
+	private static boolean isPlain(String uri) {
+		for (int i = 0; i < uri.length(); i++) {
+			char c = uri.charAt(i);
+			if (c == '%' || c == ';' || (c == '/' && i + 1 < uri.length() && uri.charAt(i + 1) == '/')) {
+				return false;
+			}
+		}
+		return true;
 	}
 
 	/** The rules in declaration order. */

@@ -9,6 +9,7 @@ import java.util.function.Supplier;
 import dev.limiter.core.Budget;
 import dev.limiter.core.Decision;
 import dev.limiter.core.Lease;
+import dev.limiter.core.LeaseRenewer;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RequestStoreTime;
 import dev.limiter.core.Reservation;
@@ -42,8 +43,9 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * Counts every request that is not exempt against its budget and key, refuses it with the
  * response writer's 429 when a bound is spent (the handler is not called), and otherwise
  * adds the counter headers just before the response commits unless the application marked
- * the response cacheable by a shared cache. An expensive request's lease is handed back
- * when the request completes: synchronously, asynchronously or by an exception.
+ * the response cacheable by a shared cache. An expensive request's lease is renewed while
+ * it runs and handed back when it completes: synchronously, asynchronously or by an
+ * exception.
  *
  * <p>
  * A budget in shadow mode is decided and counted the same way, but a refused request goes
@@ -81,6 +83,8 @@ public class RateLimitFilter extends OncePerRequestFilter {
 
 	private final OutageLog outageLog;
 
+	private final LeaseRenewer leaseRenewer;
+
 	public RateLimitFilter(BudgetRegistry budgets, RateLimitStore store, Clock clock, KeyResolver keyResolver,
 			RouteResolver routeResolver, List<BudgetSelector> budgetSelectors, RateLimitResponseWriter responseWriter) {
 		this(budgets, store, clock, keyResolver, routeResolver, budgetSelectors, responseWriter, BudgetOptions.DEFAULTS,
@@ -101,6 +105,13 @@ public class RateLimitFilter extends OncePerRequestFilter {
 	public RateLimitFilter(Supplier<RateLimitRules> rules, RateLimitStore store, Clock clock, KeyResolver keyResolver,
 			List<BudgetSelector> budgetSelectors, BudgetDefinitions definitions, RateLimitResponseWriter responseWriter,
 			List<RateLimitObserver> observers) {
+		this(rules, store, clock, keyResolver, budgetSelectors, definitions, responseWriter, observers, null);
+	}
+
+	public RateLimitFilter(Supplier<RateLimitRules> rules, RateLimitStore store, Clock clock, KeyResolver keyResolver,
+			List<BudgetSelector> budgetSelectors, BudgetDefinitions definitions, RateLimitResponseWriter responseWriter,
+			List<RateLimitObserver> observers, LeaseRenewer leaseRenewer) {
+		this.leaseRenewer = leaseRenewer;
 		this.store = store;
 		this.clock = clock;
 		this.keyResolver = keyResolver;
@@ -191,16 +202,17 @@ public class RateLimitFilter extends OncePerRequestFilter {
 		if (reservation != null) {
 			observers.reserved(reservation);
 		}
-		proceed(request, response, chain, decision, shadowRefused, reservation);
+		proceed(request, response, chain, budget, decision, shadowRefused, reservation);
 	}
 
 	/**
 	 * Runs the handler, adds the counters just before the response commits, and hands the
 	 * lease back at the end.
 	 */
-	private void proceed(HttpServletRequest request, HttpServletResponse response, FilterChain chain, Decision decision,
-			boolean shadowRefused, Reservation reservation) throws ServletException, IOException {
+	private void proceed(HttpServletRequest request, HttpServletResponse response, FilterChain chain, Budget budget,
+			Decision decision, boolean shadowRefused, Reservation reservation) throws ServletException, IOException {
 		Lease lease = decision.withLeaseIssuedBy(store).lease().orElse(null);
+		Runnable stopRenewing = (lease != null) ? LeaseRenewer.keepUntilStopped(leaseRenewer, lease, budget) : null;
 		RateLimitUsage usage = null;
 		if (reservation != null) {
 			usage = new RateLimitUsage();
@@ -212,6 +224,7 @@ public class RateLimitFilter extends OncePerRequestFilter {
 		RequestEnd release = (lease == null && reservation == null) ? null : RequestEnd.of(() -> {
 			try {
 				if (lease != null) {
+					stopRenewing.run();
 					release(lease);
 				}
 			}
@@ -290,6 +303,9 @@ public class RateLimitFilter extends OncePerRequestFilter {
 		catch (RuntimeException ex) {
 			logger.warn("Could not release a lease of budget '" + lease.budget() + "' on store '" + store.name()
 					+ "'; it expires by itself: " + ex);
+		}
+		finally {
+			observers.released(lease.budget());
 		}
 	}
 

@@ -70,6 +70,10 @@ final class RateLimitObservers {
 		each(observer -> observer.onSettlementFailed(budget, failure));
 	}
 
+	void released(String budget) {
+		each(observer -> observer.onLeaseReleased(budget));
+	}
+
 	private void each(Consumer<RateLimitObserver> call) {
 		for (RateLimitObserver observer : observers) {
 			try {

@@ -51,4 +51,12 @@ public interface RateLimitObserver {
 	default void onSettlementFailed(String budget, Throwable failure) {
 	}
 
+	/**
+	 * A concurrency lease that a decision took was handed back (or given up: it expires
+	 * by itself) when its request ended.
+	 * @param budget the lease's budget
+	 */
+	default void onLeaseReleased(String budget) {
+	}
+
 }

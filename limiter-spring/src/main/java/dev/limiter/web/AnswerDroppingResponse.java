@@ -21,14 +21,29 @@ public abstract class AnswerDroppingResponse extends HttpServletResponseWrapper 
 		super(response);
 	}
 
+	private boolean dropped;
+
 	/**
 	 * Decides, as the application starts to answer, whether its answer is dropped (may
-	 * read or wait for what it needs to know).
+	 * read or wait for what it needs to know); asked again until it says yes.
 	 */
-	protected abstract boolean answerDropped() throws IOException;
+	protected abstract boolean decide() throws IOException;
 
-	/** Whether the answer is known to be dropped already, deciding nothing. */
-	protected abstract boolean dropping();
+	/** Whether the answer is dropped: {@link #decide()} until it says yes, then yes. */
+	protected final boolean answerDropped() throws IOException {
+		if (!dropped) {
+			dropped = decide();
+		}
+		return dropped;
+	}
+
+	/**
+	 * Whether the answer is known to be dropped already, deciding nothing; a subclass
+	 * that learns it otherwise may say so sooner.
+	 */
+	protected boolean dropping() {
+		return dropped;
+	}
 
 	@Override
 	public void setStatus(int sc) {

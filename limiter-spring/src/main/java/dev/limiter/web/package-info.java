@@ -4,7 +4,7 @@
  * of a request ({@link dev.limiter.web.RequestEnd}), a guard answer still on its way
  * ({@link dev.limiter.web.PendingVerdict}), the response wrapper that drops the
  * application's answer for the limiter's
- * ({@link dev.limiter.web.AnswerDroppingResponse}), the outage log.
+ * ({@link dev.limiter.web.AnswerDroppingResponse}).
  *
  * <p>
  * Internal: the bodies and headers written are specified in {@code

@@ -7,7 +7,8 @@
 --
 -- KEYS[1]  the windows: one hash. A fixed window i has the fields <f_i>:r = end of the window counted in
 --          (epoch ms) and <f_i>:c = units counted in it; a sliding window the field <f_i> = its buckets,
---          "b:c,b:c,..." (bucket index, units) oldest first; a token bucket the field <f_i> = "ms:fraction",
+--          "b|o:c,o:c,..." (the oldest bucket's index b, then per bucket its offset from b and its units,
+--          oldest first); a token bucket the field <f_i> = "ms:fraction",
 --          its theoretical arrival time in ms plus fraction / limit of a ms
 -- KEYS[2]  the leases: sorted set, member = lease id, score = expiry (epoch ms)
 -- ARGV[1] now   ARGV[2] cost (each window takes its own, below)   ARGV[3] count refused (1|0)   ARGV[4] expiry margin (ms)
@@ -66,8 +67,10 @@ local function slidingRead(i)
   local bs, cs = {}, {}
   local v = stored[at[i]]
   if v then
-    for b, c in string.gmatch(v, '(%d+):(%d+)') do
-      bs[#bs + 1] = tonumber(b)
+    local base, rest = string.match(v, '^(%d+)|(.*)$')
+    base = tonumber(base)
+    for o, c in string.gmatch(rest, '(%d+):(%d+)') do
+      bs[#bs + 1] = base + tonumber(o)
       cs[#cs + 1] = tonumber(c)
     end
   end
@@ -190,21 +193,21 @@ for i = 1, n do
       end
       -- Drop only what had expired by the newest bucket's start.
       local from = current * pb[i]
-      local keep = {}
+      local nbs, ncs = {}, {}
       for j = 1, #bs do
         if expiry(i, bs[j]) > from then
-          keep[#keep + 1] = int(bs[j]) .. ':' .. int(cs[j])
+          nbs[#nbs + 1] = bs[j]
+          ncs[#ncs + 1] = cs[j]
         end
       end
-      local first = #bs - #keep
-      local nbs, ncs = {}, {}
-      for j = first + 1, #bs do
-        nbs[#nbs + 1] = bs[j]
-        ncs[#ncs + 1] = cs[j]
-      end
       bs, cs = nbs, ncs
+      -- Offsets from the oldest bucket kept: a minute of one-second buckets is a few hundred bytes.
+      local keep = {}
+      for j = 1, #bs do
+        keep[j] = int(bs[j] - bs[1]) .. ':' .. int(cs[j])
+      end
       values[#values + 1] = fields[at[i]]
-      values[#values + 1] = table.concat(keep, ',')
+      values[#values + 1] = int(bs[1]) .. '|' .. table.concat(keep, ',')
     end
     local t = slidingAt(i, bs)
     local alive = slidingAlive(i, bs, cs)

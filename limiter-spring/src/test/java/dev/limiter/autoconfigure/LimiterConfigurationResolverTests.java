@@ -1,20 +1,11 @@
 package dev.limiter.autoconfigure;
 
-import java.time.Duration;
 import java.util.Arrays;
-import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.stream.Stream;
 
-import dev.limiter.core.Budget;
-import dev.limiter.core.ConcurrencyBound;
-import dev.limiter.core.InvalidValueException;
-import dev.limiter.core.Window;
-import dev.limiter.core.guard.AuthGuardPolicy;
-import dev.limiter.redis.RedisRateLimitStore;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -23,7 +14,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -102,41 +92,6 @@ class LimiterConfigurationResolverTests {
 		assertThat(rejected(
 				() -> LimiterConfigurationResolver.resolve(bind(List.of("limiter.budgets.standard.concurrency.max=0"))))
 			.getReason()).isEqualTo("must be at least 1, was 0");
-	}
-
-	@Test
-	void invalidWhenTheMessageNamesAnotherFieldShouldStillNameTheRejectedOne() {
-		// The message mentions the duration; the field says the limit was rejected.
-		InvalidValueException ex = new InvalidValueException(Window.Field.LIMIT, "window 'minute' (duration 1m): ",
-				"the limit must be at least 1");
-		assertThat(LimiterConfigurationResolver.invalid("budgets.standard.windows.minute", ex).getProperty())
-			.isEqualTo("limiter.budgets.standard.windows.minute.limit");
-	}
-
-	@Test
-	void invalidWhenTheRedisStoreBuilderRejectsAValueShouldNameThatValuesProperty() {
-		LettuceConnectionFactory connections = new LettuceConnectionFactory();
-		InvalidValueException prefix = catchThrowableOfType(InvalidValueException.class,
-				() -> RedisRateLimitStore.builder(connections).keyPrefix("a{b}").build());
-		InvalidValueException timeout = catchThrowableOfType(InvalidValueException.class,
-				() -> RedisRateLimitStore.builder(connections).timeout(Duration.ZERO));
-		assertThat(LimiterConfigurationResolver.invalid("redis", prefix).getProperty())
-			.isEqualTo("limiter.redis.key-prefix");
-		assertThat(LimiterConfigurationResolver.invalid("redis", timeout).getProperty())
-			.isEqualTo("limiter.redis.timeout");
-	}
-
-	@Test
-	void propertyWhenAnyFieldOfAConfiguredTypeShouldBeMappedUnlessNoPropertySetsIt() {
-		Set<Enum<?>> noProperty = Set.of(Budget.Field.COST, AuthGuardPolicy.Field.LOOKUP_LEASE,
-				RedisRateLimitStore.Field.EXPIRY_MARGIN, RedisRateLimitStore.Field.MAX_BLOCKING_CALLS);
-		Stream
-			.of(EnumSet.allOf(Window.Field.class), EnumSet.allOf(Budget.Field.class),
-					EnumSet.allOf(ConcurrencyBound.Field.class), EnumSet.allOf(AuthGuardPolicy.Field.class),
-					EnumSet.allOf(RedisRateLimitStore.Field.class))
-			.flatMap(Set::stream)
-			.forEach(field -> assertThat(LimiterConfigurationResolver.property(field)).as(field.toString())
-				.matches(property -> noProperty.contains(field) ? property == null : property != null));
 	}
 
 	private static Arguments invalid(String property, String... values) {

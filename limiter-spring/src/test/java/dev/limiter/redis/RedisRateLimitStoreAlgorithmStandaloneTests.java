@@ -3,6 +3,7 @@ package dev.limiter.redis;
 import dev.limiter.core.OverLimitRememberingStore;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.contract.WindowAlgorithmContractTests;
+import dev.limiter.test.redis.RedisClientKind;
 import dev.limiter.test.redis.RedisServerExtension;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -15,9 +16,17 @@ class RedisRateLimitStoreAlgorithmStandaloneTests extends WindowAlgorithmContrac
 	@RegisterExtension
 	static RedisServerExtension redis = RedisServerExtension.shared();
 
+	/**
+	 * The client the store talks through; the Jedis subclass runs the same tests on
+	 * Jedis.
+	 */
+	protected RedisClientKind client() {
+		return RedisClientKind.LETTUCE;
+	}
+
 	@Override
 	protected RateLimitStore createStore() {
-		return new OverLimitRememberingStore(RedisRateLimitStore.builder(redis.classConnectionFactory())
+		return new OverLimitRememberingStore(RedisRateLimitStore.builder(redis.classConnectionFactory(client()))
 			.timeout(RedisTestTimeouts.GENEROUS)
 			.build());
 	}

@@ -48,6 +48,7 @@ class SampleApiDocsTests {
 		assertThat(limits.at("/windows/0/name").asText()).isEqualTo("minute");
 		assertThat(limits.at("/windows/0/limit").asLong()).isEqualTo(7);
 		assertThat(limits.at("/windows/0/seconds").asLong()).isEqualTo(60);
+		assertThat(limits.at("/windows/0/algorithm").asText()).isEqualTo("fixed-window");
 		assertThat(limits.at("/windows/1/limit").asLong()).isEqualTo(36000);
 		// expensive: one lease of the ten
 		assertThat(limits.at("/concurrency/max").asInt()).isEqualTo(10);

@@ -83,6 +83,8 @@ class SampleRefreshTests {
 		assertThat(seventh.statusCode()).isEqualTo(200);
 		assertThat(seventh.headers().firstValue("X-RateLimit-Limit")).hasValue("50");
 		assertThat(seventh.headers().firstValue("X-RateLimit-Remaining")).hasValue("44");
+		// the operations endpoint shows the budgets in force
+		assertThat(send("GET", "/actuator/limiter").body()).contains("\"limit\":50").doesNotContain("\"limit\":5,");
 
 		Files.writeString(CONFIG, "limiter.budgets.standard.windows.minute.limit=0\n");
 		HttpResponse<String> refusedRefresh = send("POST", "/actuator/refresh");

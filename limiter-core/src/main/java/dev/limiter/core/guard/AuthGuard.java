@@ -3,7 +3,6 @@ package dev.limiter.core.guard;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
 
 import dev.limiter.core.Lease;
 import dev.limiter.core.RateLimitStore;
@@ -29,50 +28,20 @@ import dev.limiter.core.Sha256;
  * parameter: no method reads a clock.
  *
  * <p>
- * What the instance learned is kept locally, so that the common case costs the store
- * nothing:
- * <ul>
- * <li>a block, once seen (started here or read from the store), refuses its address until
- * it ends without asking the store again;</li>
- * <li>a credential that authenticated here within {@code remember-authenticated} is not a
- * guess: its lookup needs no reservation (a block this instance knows of still refuses
- * it);</li>
- * <li>an address that failed here since its last success: a later success through a
- * remembered credential still clears its failures (the one store call of that path).</li>
- * </ul>
- * Each memory ({@link ExpiringKeys}) holds at most {@value #LOCAL_MAX_KEYS} entries; when
- * full of live entries it stops learning, and the store answers as before (the safe
- * direction).
+ * What the instance learned is kept in a bounded {@link GuardMemory} (blocks seen,
+ * credentials that authenticated here, addresses that failed here), so that the common
+ * case costs the store nothing; this class is the protocol: what to ask the store, when,
+ * and what to learn from its answers.
  */
 public final class AuthGuard {
 
 	private static final long SATURATED_RETRY_MILLIS = 1000;
-	static final int LOCAL_MAX_KEYS = 10_000;
 
 	private final AuthGuardStore store;
 
 	private final AuthGuardPolicy policy;
 
-	/** Address keys under a block this instance knows of, until it ends. */
-	private final ExpiringKeys blocks = new ExpiringKeys(LOCAL_MAX_KEYS);
-
-	/**
-	 * The blocks among {@link #blocks} that were decided without the authoritative store.
-	 */
-	private final ExpiringKeys degradedBlocks = new ExpiringKeys(LOCAL_MAX_KEYS);
-
-	/** Credential keys remembered as authenticated here. */
-	private final ExpiringKeys authenticated = new ExpiringKeys(LOCAL_MAX_KEYS);
-
-	/**
-	 * Address keys this instance counted a failure for (not cleared since), for a window.
-	 */
-	private final ExpiringKeys failedHere = new ExpiringKeys(LOCAL_MAX_KEYS);
-
-	/**
-	 * Lookups running ahead of their reservation's answer on this instance, per address.
-	 */
-	private final ConcurrentHashMap<String, Integer> lookupsAhead = new ConcurrentHashMap<>();
+	private final GuardMemory memory = new GuardMemory();
 
 	/**
 	 * The guard on any store, through its ordinary SPI
@@ -139,29 +108,29 @@ public final class AuthGuard {
 	 * admission withholds the verdict.
 	 */
 	public PendingAdmission begin(String addressKey, String credentialKey, long nowMillis) {
-		long knownBlock = blocks.until(addressKey, nowMillis);
+		long knownBlock = memory.blockedUntil(addressKey, nowMillis);
 		if (knownBlock > 0) {
 			return PendingAdmission
-				.of(blocked(addressKey, knownBlock, nowMillis, degradedBlocks.contains(addressKey, nowMillis)));
+				.of(blocked(addressKey, knownBlock, nowMillis, memory.blockDegraded(addressKey, nowMillis)));
 		}
-		if (credentialKey != null && authenticated.contains(credentialKey, nowMillis)) {
-			return PendingAdmission
-				.of(new GuardAdmission(GuardAdmission.Outcome.ADMITTED, addressKey, 0, null, false, 0, credentialKey));
+		if (credentialKey != null && memory.authenticated(credentialKey, nowMillis)) {
+			return PendingAdmission.of(GuardAdmission.admitted(addressKey, null, false, 0, credentialKey));
 		}
-		boolean ahead = runAhead(addressKey, nowMillis);
+		// see GuardMemory.runAhead for how many lookups may run before their answer
+		boolean ahead = memory.runAhead(addressKey, policy.maxPending(), nowMillis);
 		PendingReservation pending;
 		try {
 			pending = store.reserveAsync(addressKey, nowMillis);
 		}
 		catch (RateLimitStoreException unavailable) {
 			if (ahead) {
-				ranAhead(addressKey);
+				memory.ranAhead(addressKey);
 			}
 			return PendingAdmission.of(unguarded(addressKey, credentialKey));
 		}
 		if (!ahead || pending.isDone()) {
 			if (ahead) {
-				ranAhead(addressKey);
+				memory.ranAhead(addressKey);
 			}
 			return PendingAdmission.of(admission(addressKey, credentialKey, pending, nowMillis));
 		}
@@ -170,37 +139,9 @@ public final class AuthGuard {
 				return admission(addressKey, credentialKey, pending, nowMillis);
 			}
 			finally {
-				ranAhead(addressKey);
+				memory.ranAhead(addressKey);
 			}
 		});
-	}
-
-	/**
-	 * Whether this lookup may run before its reservation's answer: as many per address as
-	 * the store lets look up at once ({@code max-pending}), and none from an address that
-	 * failed here. Any other waits for its reservation before the lookup, as every lookup
-	 * once did, and the store answers it saturated when those ahead are still pending: a
-	 * burst of guesses is looked up no further than the reservations allow, plus at most
-	 * {@code max-pending} per instance whose verdict is withheld.
-	 */
-	private boolean runAhead(String addressKey, long nowMillis) {
-		if (failedHere.contains(addressKey, nowMillis) || lookupsAhead.size() >= LOCAL_MAX_KEYS) {
-			return false;
-		}
-		boolean[] taken = new boolean[1];
-		lookupsAhead.compute(addressKey, (key, running) -> {
-			int ahead = running == null ? 0 : running;
-			if (ahead >= policy.maxPending()) {
-				return running;
-			}
-			taken[0] = true;
-			return ahead + 1;
-		});
-		return taken[0];
-	}
-
-	private void ranAhead(String addressKey) {
-		lookupsAhead.computeIfPresent(addressKey, (key, running) -> running <= 1 ? null : running - 1);
 	}
 
 	private GuardAdmission admission(String addressKey, String credentialKey, PendingReservation pending,
@@ -214,22 +155,22 @@ public final class AuthGuard {
 		}
 		switch (reservation.outcome()) {
 			case BLOCKED -> {
-				rememberBlock(addressKey, reservation.blockedUntilMillis(), reservation.degraded(), nowMillis);
-				failedHere.forget(addressKey);
+				memory.blocked(addressKey, reservation.blockedUntilMillis(), reservation.degraded(), nowMillis);
 				return blocked(addressKey, reservation.blockedUntilMillis(), nowMillis, reservation.degraded());
 			}
 			case SATURATED -> {
 				return saturated(addressKey, reservation.degraded());
 			}
 			default -> {
-				return new GuardAdmission(GuardAdmission.Outcome.ADMITTED, addressKey, 0, reservation.lease(),
-						reservation.degraded(), reservation.failuresSeen(), credentialKey);
+				return GuardAdmission.admitted(addressKey, reservation.lease(), reservation.degraded(),
+						reservation.failuresSeen(), credentialKey);
 			}
 		}
 	}
 
+	/** The store could not answer at all: admitted without a reservation (fail open). */
 	private static GuardAdmission unguarded(String addressKey, String credentialKey) {
-		return new GuardAdmission(GuardAdmission.Outcome.ADMITTED, addressKey, 0, null, true, 0, credentialKey);
+		return GuardAdmission.admitted(addressKey, null, true, 0, credentialKey);
 	}
 
 	/**
@@ -252,9 +193,9 @@ public final class AuthGuard {
 		if (admission.credentialKey() != null) {
 			// A credential remembered as good that fails now (revoked, expired) is a
 			// guess like any other.
-			authenticated.forget(admission.credentialKey());
+			memory.forgetAuthenticated(admission.credentialKey());
 		}
-		failedHere.remember(admission.addressKey(), nowMillis + policy.window().toMillis(), nowMillis);
+		memory.failedHere(admission.addressKey(), nowMillis + policy.window().toMillis(), nowMillis);
 		CompletionStage<AuthGuardStore.Failure> counted;
 		try {
 			counted = store.failAsync(admission.addressKey(), admission.reservation(), nowMillis);
@@ -272,8 +213,7 @@ public final class AuthGuard {
 			if (failure.blockedUntilMillis() > nowMillis) {
 				// the failure is counted where the reservation was: by the fallback when
 				// that one was degraded
-				rememberBlock(admission.addressKey(), failure.blockedUntilMillis(), admission.degraded(), nowMillis);
-				failedHere.forget(admission.addressKey());
+				memory.blocked(admission.addressKey(), failure.blockedUntilMillis(), admission.degraded(), nowMillis);
 			}
 			return failure.reachedThreshold();
 		});
@@ -288,10 +228,10 @@ public final class AuthGuard {
 	public void succeeded(GuardAdmission admission, long nowMillis) {
 		requireAdmitted(admission);
 		if (admission.credentialKey() != null && policy.rememberAuthenticated().toMillis() > 0) {
-			authenticated.remember(admission.credentialKey(), nowMillis + policy.rememberAuthenticated().toMillis(),
-					nowMillis);
+			memory.rememberAuthenticated(admission.credentialKey(),
+					nowMillis + policy.rememberAuthenticated().toMillis(), nowMillis);
 		}
-		boolean failedHereSince = failedHere.forget(admission.addressKey());
+		boolean failedHereSince = memory.clearFailedHere(admission.addressKey());
 		boolean clearFailures = admission.failuresSeen() > 0 || failedHereSince;
 		if (!clearFailures && admission.reservation() == null) {
 			return;
@@ -321,16 +261,6 @@ public final class AuthGuard {
 		return store.state(addressKey, nowMillis);
 	}
 
-	private void rememberBlock(String addressKey, long until, boolean degraded, long nowMillis) {
-		blocks.remember(addressKey, until, nowMillis);
-		if (degraded) {
-			degradedBlocks.remember(addressKey, until, nowMillis);
-		}
-		else {
-			degradedBlocks.forget(addressKey);
-		}
-	}
-
 	private void release(Lease lease, long nowMillis) {
 		if (lease == null) {
 			return;
@@ -343,14 +273,13 @@ public final class AuthGuard {
 		}
 	}
 
-	private GuardAdmission blocked(String addressKey, long until, long nowMillis, boolean degraded) {
-		return new GuardAdmission(GuardAdmission.Outcome.BLOCKED, addressKey, Math.max(1, until - nowMillis), null,
-				degraded, 0);
+	private static GuardAdmission blocked(String addressKey, long until, long nowMillis, boolean degraded) {
+		return GuardAdmission.refused(GuardAdmission.Outcome.BLOCKED, addressKey, Math.max(1, until - nowMillis),
+				degraded);
 	}
 
 	private static GuardAdmission saturated(String addressKey, boolean degraded) {
-		return new GuardAdmission(GuardAdmission.Outcome.SATURATED, addressKey, SATURATED_RETRY_MILLIS, null, degraded,
-				0);
+		return GuardAdmission.refused(GuardAdmission.Outcome.SATURATED, addressKey, SATURATED_RETRY_MILLIS, degraded);
 	}
 
 	private static void requireAdmitted(GuardAdmission admission) {

@@ -30,6 +30,17 @@ public record GuardAdmission(Outcome outcome, String addressKey, long retryAfter
 		this(outcome, addressKey, retryAfterMillis, reservation, degraded, failuresSeen, null);
 	}
 
+	/** An admission, holding {@code reservation} if the store took one. */
+	static GuardAdmission admitted(String addressKey, Lease reservation, boolean degraded, long failuresSeen,
+			String credentialKey) {
+		return new GuardAdmission(Outcome.ADMITTED, addressKey, 0, reservation, degraded, failuresSeen, credentialKey);
+	}
+
+	/** A refusal ({@code BLOCKED} or {@code SATURATED}): nothing reserved. */
+	static GuardAdmission refused(Outcome outcome, String addressKey, long retryAfterMillis, boolean degraded) {
+		return new GuardAdmission(outcome, addressKey, retryAfterMillis, null, degraded, 0);
+	}
+
 	/** What the guard decided before the lookup. */
 	public enum Outcome {
 

@@ -196,6 +196,23 @@ public class CounterState {
 		return false;
 	}
 
+	/**
+	 * Moves a live lease's expiry to {@code expiresAt} (never earlier); false when it is
+	 * gone or expired at {@code nowMillis}.
+	 */
+	boolean renewLease(String id, long expiresAt, long nowMillis) {
+		for (int i = 0; i < leaseCount; i++) {
+			if (leaseIds[i].equals(id)) {
+				if (leaseExpiries[i] <= nowMillis) {
+					return false;
+				}
+				leaseExpiries[i] = Math.max(leaseExpiries[i], expiresAt);
+				return true;
+			}
+		}
+		return false;
+	}
+
 	void dropExpiredLeases(long nowMillis) {
 		for (int i = leaseCount - 1; i >= 0; i--) {
 			if (leaseExpiries[i] <= nowMillis) {

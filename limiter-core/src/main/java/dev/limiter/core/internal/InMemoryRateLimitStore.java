@@ -143,6 +143,22 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 	}
 
 	@Override
+	public boolean renew(Lease lease, long expiresAtMillis, long nowMillis) {
+		StoreEntry entry = find(lease.budget(), lease.key());
+		if (entry == null) {
+			return false;
+		}
+		entry.lock();
+		try {
+			// A removed entry took its leases with it.
+			return !entry.removed && entry.renewLease(lease.id(), expiresAtMillis, nowMillis);
+		}
+		finally {
+			entry.unlock();
+		}
+	}
+
+	@Override
 	public KeyState peek(Budget budget, String key, long nowMillis) {
 		StoreEntry entry = find(budget.name(), key);
 		while (entry != null) {

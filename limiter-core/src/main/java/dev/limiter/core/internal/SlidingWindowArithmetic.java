@@ -68,7 +68,13 @@ final class SlidingWindowArithmetic {
 		}
 		else {
 			if (1 + 2 * (n + 1) > buckets.length) {
-				buckets = Arrays.copyOf(buckets, buckets.length * 2 + 1);
+				// Doubling, up to the most buckets the window can hold (the steps in its
+				// duration and the current one): a full minute of one-second buckets
+				// takes
+				// 1 KB, not the next power of two.
+				long most = -Math.floorDiv(-w.durationMillis(), w.resolutionMillis()) + 2;
+				int length = (int) Math.min(buckets.length * 2L + 1, 1 + 2 * most);
+				buckets = Arrays.copyOf(buckets, Math.max(length, 1 + 2 * (n + 1)));
 			}
 			buckets[1 + 2 * n] = current;
 			buckets[2 + 2 * n] = cost;

@@ -25,6 +25,11 @@ public abstract class ForwardingRateLimitStore implements RateLimitStore {
 	}
 
 	@Override
+	public boolean renew(Lease lease, long expiresAtMillis, long nowMillis) {
+		return delegate().renew(lease, expiresAtMillis, nowMillis);
+	}
+
+	@Override
 	public KeyState peek(Budget budget, String key, long nowMillis) {
 		return delegate().peek(budget, key, nowMillis);
 	}

@@ -270,6 +270,60 @@ public abstract class RateLimitStoreContractTests {
 			.isEqualTo(0L);
 	}
 
+	/** {@code lease: 3s}, {@code max: 2}: the budget of the lease-renewal tests. */
+	private static final Budget RENEWED = Budget.builder("renewed")
+		.window("minute", 600, Duration.ofMinutes(1))
+		.concurrency(2, Duration.ofSeconds(3))
+		.build();
+
+	@Test
+	void renewWhenTheLeasesAreLiveShouldHoldTheirSlotsPastTheirFirstExpiryUntilRenewalStops() {
+		Lease first = store.take(RENEWED, key, 1, true, T0).lease().orElseThrow();
+		Lease second = store.take(RENEWED, key, 1, true, T0).lease().orElseThrow();
+		assertThat(store.take(RENEWED, key, 1, true, T0 + 1_000).allowed()).as("refused at 1 s").isFalse();
+
+		// renewed every second, each time for a whole lease from then
+		for (long at = T0 + 1_000; at <= T0 + 4_000; at += 1_000) {
+			assertThat(store.renew(first, at + 3_000, at)).as("first renewed at %d", at - T0).isTrue();
+			assertThat(store.renew(second, at + 3_000, at)).as("second renewed at %d", at - T0).isTrue();
+		}
+
+		assertThat(store.take(RENEWED, key, 1, true, T0 + 4_000).allowed()).as("still refused at 4 s").isFalse();
+		// the instance dies after its renewal at 4 s: nobody renews again
+		assertThat(store.take(RENEWED, key, 1, true, T0 + 6_999).allowed()).isFalse();
+		Decision afterDeath = store.take(RENEWED, key, 1, true, T0 + 7_000);
+		assertThat(afterDeath.allowed()).as("free 3 s after the last renewal").isTrue();
+	}
+
+	@Test
+	void renewWhenTheLeaseExpiredOrWasReleasedShouldNotBringItBack() {
+		Lease expired = store.take(RENEWED, key, 1, true, T0).lease().orElseThrow();
+		Lease released = store.take(RENEWED, key, 1, true, T0 + 1).lease().orElseThrow();
+		store.release(released, T0 + 2);
+
+		assertThat(store.renew(released, T0 + 5_000, T0 + 3)).isFalse();
+		assertThat(store.renew(expired, T0 + 6_000, T0 + 3_000)).as("expired at exactly its expiry").isFalse();
+
+		assertThat(store.take(RENEWED, key, 1, true, T0 + 3_001).allowed()).isTrue();
+		assertThat(store.take(RENEWED, key, 1, true, T0 + 3_002).allowed()).isTrue();
+		assertThat(store.take(RENEWED, key, 1, true, T0 + 3_003).allowed()).isFalse();
+	}
+
+	@Test
+	void renewWhenAskedForAnEarlierExpiryShouldNotShortenTheLease() {
+		Lease lease = store.take(RENEWED, key, 1, true, T0).lease().orElseThrow();
+		store.take(RENEWED, key, 1, true, T0);
+
+		assertThat(store.renew(lease, T0 + 1_000, T0 + 500)).isTrue();
+
+		assertThat(store.take(RENEWED, key, 1, true, T0 + 2_999).allowed()).isFalse();
+	}
+
+	@Test
+	void renewWhenTheKeyWasNeverSeenShouldAnswerNotHeld() {
+		assertThat(store.renew(new Lease("renewed", key, "no-such-lease", T0 + 3_000), T0 + 6_000, T0)).isFalse();
+	}
+
 	@Test
 	void takeWhenRequestIsCheapShouldNeedNoLease() {
 		for (int i = 0; i < 10; i++) {

@@ -24,7 +24,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * refusal is never more than one resolution step early (it would also have been refused
  * by a log of every admission that kept each admission one step longer); and
  * {@code Retry-After} is exactly the first millisecond at which the refused request would
- * be admitted.
+ * be admitted; and the buckets held never outnumber the resolution steps in the window,
+ * whatever the limit.
  */
 class SlidingWindowArithmeticTests {
 
@@ -81,6 +82,21 @@ class SlidingWindowArithmeticTests {
 				assertThat(replay(budget, taken).take(budget, "k", cost, false, retryAt).allowed()).as("at the retry")
 					.isTrue();
 			}
+		}
+	}
+
+	@Property(tries = 100)
+	void slidingWhenGivenAnyArrivalsShouldHoldAtMostOneBucketPerResolutionStepWhateverTheLimit(
+			@ForAll("windows") Window window, @ForAll("arrivals") List<Arrival> arrivals) {
+		Window large = Window.sliding("w", 1_000_000, window.duration(), Duration.ofMillis(window.resolutionMillis()));
+		Budget budget = Budget.builder("sliding").window(large).build();
+		CounterState state = new CounterState(1);
+		long now = BASE;
+		for (Arrival arrival : arrivals) {
+			now += arrival.advanceMillis();
+			BudgetArithmetic.take(budget, "k", state, arrival.cost(), false, now, () -> "lease");
+			long steps = -Math.floorDiv(-large.durationMillis(), large.resolutionMillis());
+			assertThat(state.slide(0)[0]).as("buckets held at %d", now).isLessThanOrEqualTo(steps + 1);
 		}
 	}
 

@@ -13,6 +13,7 @@ import dev.limiter.core.RateLimitStore;
 import dev.limiter.routes.RouteInventoryCheck;
 import dev.limiter.spring.BudgetOptions;
 import dev.limiter.spring.BudgetRegistry;
+import dev.limiter.spring.CurrentRateLimitRules;
 import jakarta.servlet.DispatcherType;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -54,9 +55,17 @@ public class LimiterEndpointAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	public LimiterOperations limiterOperations(BudgetRegistry budgets, BudgetOptions options,
-			ObjectProvider<RateLimitStore> stores, ObjectProvider<RouteInventoryCheck> inventory,
-			RateLimitTotals totals, @Qualifier(LimiterAutoConfiguration.CLOCK_BEAN_NAME) Clock clock) {
-		return new LimiterOperations(budgets, options, stores, inventory, totals, clock);
+			ObjectProvider<CurrentRateLimitRules> rules, ObjectProvider<RateLimitStore> stores,
+			ObjectProvider<RouteInventoryCheck> inventory, RateLimitTotals totals,
+			@Qualifier(LimiterAutoConfiguration.CLOCK_BEAN_NAME) Clock clock) {
+		// the rules in force when the filter has them: a refresh shows here too
+		return new LimiterOperations(() -> {
+			CurrentRateLimitRules current = rules.getIfAvailable();
+			return current != null ? current.get().budgets() : budgets;
+		}, () -> {
+			CurrentRateLimitRules current = rules.getIfAvailable();
+			return current != null ? current.get().options() : options;
+		}, stores, inventory, totals, clock);
 	}
 
 	@Bean

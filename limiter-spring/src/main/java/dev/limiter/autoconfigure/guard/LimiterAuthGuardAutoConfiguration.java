@@ -14,6 +14,7 @@ import dev.limiter.core.guard.AuthGuardPolicy;
 import dev.limiter.guard.AuthGuardFilter;
 import dev.limiter.guard.AuthenticationOutcomeFilter;
 import dev.limiter.guard.AuthenticationOutcomeListener;
+import dev.limiter.guard.GuardEvents;
 import dev.limiter.resilience.FailurePolicy;
 import dev.limiter.resilience.StoreStack;
 import dev.limiter.servlet.RateLimitFilter;
@@ -75,8 +76,8 @@ public class LimiterAuthGuardAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	public AuthGuardFilter authGuardFilter(AuthGuard guard,
-			@Qualifier(LimiterAutoConfiguration.CLOCK_BEAN_NAME) Clock clock) {
-		return new AuthGuardFilter(guard, clock);
+			@Qualifier(LimiterAutoConfiguration.CLOCK_BEAN_NAME) Clock clock, ObjectProvider<GuardEvents> events) {
+		return new AuthGuardFilter(guard, clock, events.getIfAvailable(() -> GuardEvents.NONE));
 	}
 
 	@Bean(name = REGISTRATION_BEAN_NAME)

@@ -4,6 +4,7 @@ import dev.limiter.autoconfigure.ConditionalOnLimiterEnabled;
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
 import dev.limiter.autoconfigure.LimiterServletAutoConfiguration;
 import dev.limiter.core.RateLimitStore;
+import dev.limiter.metrics.MicrometerGuardEvents;
 import dev.limiter.metrics.MicrometerRateLimitObserver;
 import dev.limiter.servlet.BudgetDefinitions;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -40,6 +41,13 @@ public class LimiterMetricsAutoConfiguration {
 	public MicrometerRateLimitObserver limiterMeters(MeterRegistry registry, ObjectProvider<RateLimitStore> stores) {
 		RateLimitStore store = stores.getIfAvailable();
 		return new MicrometerRateLimitObserver(registry, store == null ? "none" : store.name());
+	}
+
+	/** The authentication guard's refusals and blocks. */
+	@Bean
+	@ConditionalOnMissingBean
+	public MicrometerGuardEvents limiterGuardMeters(MeterRegistry registry) {
+		return new MicrometerGuardEvents(registry);
 	}
 
 	/**

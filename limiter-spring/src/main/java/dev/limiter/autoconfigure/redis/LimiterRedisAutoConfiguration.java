@@ -1,9 +1,9 @@
 package dev.limiter.autoconfigure.redis;
 
 import dev.limiter.autoconfigure.ConditionalOnLimiterEnabled;
+import dev.limiter.autoconfigure.FieldProperties;
 import dev.limiter.autoconfigure.InvalidLimiterConfigurationException;
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
-import dev.limiter.autoconfigure.LimiterConfigurationResolver;
 import dev.limiter.autoconfigure.LimiterSettings;
 import dev.limiter.autoconfigure.LimiterSettingsConfiguration;
 import dev.limiter.autoconfigure.resilience.LimiterResilienceAutoConfiguration;
@@ -74,7 +74,7 @@ public class LimiterRedisAutoConfiguration {
 					.build();
 			}
 			catch (InvalidValueException ex) {
-				throw LimiterConfigurationResolver.invalid("redis", ex);
+				throw FieldProperties.invalid("redis", ex);
 			}
 		}
 

@@ -12,6 +12,7 @@ import dev.limiter.resilience.FailOpenRateLimitStore;
 import dev.limiter.resilience.FailurePolicy;
 import dev.limiter.resilience.OutageLog;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.github.resilience4j.micrometer.tagged.TaggedCircuitBreakerMetrics;
 import io.micrometer.core.instrument.Gauge;
@@ -67,25 +68,35 @@ public class LimiterResilienceAutoConfiguration {
 	public static final String BREAKER_BEAN_NAME = "limiterCircuitBreaker";
 
 	/**
-	 * The breaker comes from the application's {@link CircuitBreakerRegistry} when it has
-	 * one (so resilience4j-spring-boot3 configures and meters it), else from the
-	 * starter's own reading of the standard keys.
+	 * The breaker is configured by the starter's own reading of the standard
+	 * {@code resilience4j.circuitbreaker.instances.limiter.*} keys over the limiter's
+	 * defaults, with or without resilience4j-spring-boot3. When the application has a
+	 * {@link CircuitBreakerRegistry}, the breaker is put in it (replacing the instance
+	 * Resilience4j built from the same keys over its own defaults), so that Resilience4j
+	 * meters and publishes it: its defaults (100 calls before the breaker may open) would
+	 * make a request pay the store's timeout a hundred times per outage.
 	 */
 	@Bean(name = BREAKER_BEAN_NAME)
 	@ConditionalOnMissingBean(name = BREAKER_BEAN_NAME)
 	public CircuitBreaker limiterCircuitBreaker(ObjectProvider<CircuitBreakerRegistry> registries,
 			Environment environment) {
-		CircuitBreakerRegistry registry = registries.getIfUnique();
-		if (registry != null) {
-			return registry.circuitBreaker(BREAKER_NAME);
-		}
+		CircuitBreakerConfig config;
 		try {
-			return CircuitBreakerRegistry.of(LimiterCircuitBreakerSettings.bind(environment).toConfig())
-				.circuitBreaker(BREAKER_NAME);
+			config = LimiterCircuitBreakerSettings.bind(environment).toConfig();
 		}
 		catch (IllegalArgumentException e) {
 			throw new InvalidLimiterConfigurationException(LimiterCircuitBreakerSettings.PREFIX, e.getMessage());
 		}
+		CircuitBreakerRegistry registry = registries.getIfUnique();
+		if (registry == null) {
+			return CircuitBreakerRegistry.of(config).circuitBreaker(BREAKER_NAME);
+		}
+		if (registry.find(BREAKER_NAME).isEmpty()) {
+			return registry.circuitBreaker(BREAKER_NAME, config);
+		}
+		CircuitBreaker breaker = CircuitBreaker.of(BREAKER_NAME, config);
+		registry.replace(BREAKER_NAME, breaker);
+		return breaker;
 	}
 
 	@Bean

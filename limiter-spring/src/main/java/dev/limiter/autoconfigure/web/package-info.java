@@ -1,5 +1,7 @@
 /**
- * Spring Boot wiring, one concern: the request-body bound's auto-configuration.
+ * Spring Boot wiring, one concern: the request-body bound's auto-configuration; the Boot
+ * 3 starter adds Tomcat's {@code Expect: 100-continue} timing under that bound to this
+ * package.
  *
  * <p>
  * A user may rely on the auto-configuration class names (for {@code

@@ -27,11 +27,12 @@ final class DiscardingAfterOverflowResponse extends AnswerDroppingResponse {
 	}
 
 	@Override
-	protected boolean answerDropped() {
+	protected boolean decide() {
 		request.drainWithinBound();
 		return request.overflowed();
 	}
 
+	/** The body may overflow while the application reads, before it answers. */
 	@Override
 	protected boolean dropping() {
 		return request.overflowed();
