@@ -36,19 +36,23 @@ for i = 1, n do
       settled = settled + 1
     end
   elseif algo == 's' then
+    -- as take.lua keeps it: "b|o:c,o:c,..." (the oldest bucket b, then each bucket's offset from b and units)
     local v = redis.call('HGET', key, field)
     if v then
+      local base, rest = string.match(v, '^(%d+)|(.*)$')
       local parts, found = {}, false
-      for b, c in string.gmatch(v, '(%d+):(%d+)') do
-        local count = tonumber(c)
-        if tonumber(b) == instance then
-          count = math.max(0, count + delta)
-          found = true
+      if base then
+        for o, c in string.gmatch(rest, '(%d+):(%d+)') do
+          local count = tonumber(c)
+          if tonumber(base) + tonumber(o) == instance then
+            count = math.max(0, count + delta)
+            found = true
+          end
+          parts[#parts + 1] = o .. ':' .. int(count)
         end
-        parts[#parts + 1] = b .. ':' .. int(count)
       end
       if found then
-        redis.call('HSET', key, field, table.concat(parts, ','))
+        redis.call('HSET', key, field, base .. '|' .. table.concat(parts, ','))
         settled = settled + 1
       end
     end
