@@ -4,6 +4,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.List;
 import java.util.function.IntUnaryOperator;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -30,7 +31,8 @@ final class CompletionDemo {
 	private CompletionDemo() {
 	}
 
-	static void run(IntUnaryOperator ports) throws Exception {
+	/** Runs the demo; returns its three responses. */
+	static List<HttpResponse<String>> run(IntUnaryOperator ports) throws Exception {
 		HttpResponse<String> first = complete(ports.applyAsInt(0), 1_500);
 		assertThat(first.statusCode()).isEqualTo(200);
 		assertThat(first.body()).isEqualTo("{\"completion\":\"ok\",\"tokens\":1500}");
@@ -56,6 +58,7 @@ final class CompletionDemo {
 		assertThat(body.get("remaining").asLong()).isZero();
 		assertThat(body.get("retryAfter").asLong()).isEqualTo(59);
 		assertThat(body.get("violated-policies").get(0).asText()).isEqualTo("tokens");
+		return List.of(first, second, third);
 	}
 
 	static HttpResponse<String> complete(int port, long tokens) throws Exception {

@@ -1,6 +1,8 @@
 package dev.limiter.sample;
 
+import java.net.http.HttpResponse;
 import java.time.Instant;
+import java.util.List;
 
 import dev.limiter.test.web.MutableClock;
 import org.junit.jupiter.api.Test;
@@ -33,7 +35,10 @@ class SampleCompletionTests {
 		// later than the other test's minute, whichever runs first: a clock going back
 		// counts in the newest window seen
 		clock.set(Instant.parse("2030-01-01T02:00:01Z"));
-		CompletionDemo.run((call) -> port);
+		List<HttpResponse<String>> demo = CompletionDemo.run((call) -> port);
+
+		HttpContractExamples.assertShows("units-admitted", demo.get(1));
+		HttpContractExamples.assertShows("units-refused", demo.get(2));
 	}
 
 	@Test
