@@ -47,8 +47,8 @@ record RedisBenchmarkCeiling(RedisPeers redis, String redisBenchmark, long measu
 				}
 				command.addAll(List.of("EVALSHA", sha, "2", "limiter:{" + id + "}:w", "limiter:{" + id + "}:leases",
 						Long.toString(now), "1", "0", "2000", "0", "0", "-", "0", "f",
-						Long.toString(RedisPeers.OPEN_MINUTE), Long.toString(minuteReset), "0", "minute:60000", "f",
-						Long.toString(RedisPeers.OPEN_HOUR), Long.toString(hourReset), "0", "hour:3600000"));
+						Long.toString(RedisPeers.OPEN_MINUTE), Long.toString(minuteReset), "0", "minute:60000", "1",
+						"f", Long.toString(RedisPeers.OPEN_HOUR), Long.toString(hourReset), "0", "hour:3600000", "1"));
 				// A short unmeasured pass first, as the Java peers get a warm-up.
 				runProcess(withRequests(command, Math.max(1_000, requests / 10)));
 				redis.resetCommandStats();

@@ -160,13 +160,14 @@ final class RedisPeers implements AutoCloseable {
 		String tagged = "limiter:{standard:" + key + "}";
 		// The layout take.lua expects (see RedisKeys and TakeScriptCodec): one hash for
 		// the windows, then the leases; eight fixed arguments (the last: not a dry run),
-		// then per fixed window "f", its limit, its end, 0 and its field.
+		// then per fixed window "f", its limit, its end, 0, its field and the
+		// units the request takes from it.
 		byte[][] keys = { (tagged + ":w").getBytes(StandardCharsets.UTF_8),
 				(tagged + ":leases").getBytes(StandardCharsets.UTF_8) };
 		String[] args = { Long.toString(now), "1", "0", "2000", "0", "0", "", "0", "f", Long.toString(OPEN_MINUTE),
-				Long.toString(Math.floorDiv(now, 60_000L) * 60_000L + 60_000L), "0", "minute:60000", "f",
+				Long.toString(Math.floorDiv(now, 60_000L) * 60_000L + 60_000L), "0", "minute:60000", "1", "f",
 				Long.toString(OPEN_HOUR), Long.toString(Math.floorDiv(now, 3_600_000L) * 3_600_000L + 3_600_000L), "0",
-				"hour:3600000" };
+				"hour:3600000", "1" };
 		byte[][] argBytes = new byte[args.length][];
 		for (int i = 0; i < args.length; i++) {
 			argBytes[i] = args[i].getBytes(StandardCharsets.UTF_8);

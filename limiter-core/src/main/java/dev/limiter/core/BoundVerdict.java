@@ -24,6 +24,8 @@ package dev.limiter.core;
  * already full). A fixed window and the concurrency bound answer {@code resetAtMillis} in
  * both cases; a sliding window and a token bucket may answer earlier than their reset,
  * which for them is the moment they are whole again.
+ * @param unit what a window counts ({@link Window#unit()}); {@link Window#REQUESTS} for a
+ * window of requests and for the concurrency bound
  *
  * <p>
  * Built through {@link #window} and {@link #concurrency}, which derive name, limit and
@@ -31,12 +33,19 @@ package dev.limiter.core;
  * public record's must be.
  */
 public record BoundVerdict(String name, boolean concurrency, long limit, long remaining, long resetAtMillis,
-		long periodMillis, boolean refused, long retryAtMillis) {
+		long periodMillis, boolean refused, long retryAtMillis, String unit) {
 
 	public BoundVerdict {
 		if (remaining < 0) {
 			throw new IllegalArgumentException("remaining must not be negative, was " + remaining);
 		}
+		unit = (unit == null) ? Window.REQUESTS : unit;
+	}
+
+	/** A verdict on a bound counting requests. */
+	public BoundVerdict(String name, boolean concurrency, long limit, long remaining, long resetAtMillis,
+			long periodMillis, boolean refused, long retryAtMillis) {
+		this(name, concurrency, limit, remaining, resetAtMillis, periodMillis, refused, retryAtMillis, Window.REQUESTS);
 	}
 
 	/**
@@ -54,7 +63,7 @@ public record BoundVerdict(String name, boolean concurrency, long limit, long re
 	 */
 	public static BoundVerdict window(Window window, long counted, long resetAtMillis, boolean refused) {
 		return new BoundVerdict(window.name(), false, window.limit(), Math.max(0, window.limit() - counted),
-				resetAtMillis, window.durationMillis(), refused);
+				resetAtMillis, window.durationMillis(), refused, resetAtMillis, window.unit());
 	}
 
 	/**
@@ -76,13 +85,18 @@ public record BoundVerdict(String name, boolean concurrency, long limit, long re
 	public static BoundVerdict window(Window window, long remaining, long resetAtMillis, boolean refused,
 			long retryAtMillis) {
 		return new BoundVerdict(window.name(), false, window.limit(), Math.max(0, remaining), resetAtMillis,
-				window.durationMillis(), refused, retryAtMillis);
+				window.durationMillis(), refused, retryAtMillis, window.unit());
+	}
+
+	/** Whether this bound counts requests (every bound but a window in another unit). */
+	public boolean countsRequests() {
+		return Window.REQUESTS.equals(unit);
 	}
 
 	/** This verdict with {@code refused} replaced, everything else kept. */
 	public BoundVerdict withRefused(boolean refused) {
 		return refused == this.refused ? this : new BoundVerdict(name, concurrency, limit, remaining, resetAtMillis,
-				periodMillis, refused, retryAtMillis);
+				periodMillis, refused, retryAtMillis, unit);
 	}
 
 	/**

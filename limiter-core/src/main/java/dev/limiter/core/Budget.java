@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -27,12 +28,16 @@ public final class Budget {
 	/** Whether every window is a fixed window: the stores' fastest path. */
 	private final boolean allFixed;
 
+	/** Whether some window counts a unit other than requests. */
+	private final boolean hasUnits;
+
 	private Budget(Builder builder) {
 		this.name = builder.name;
 		this.windows = Collections.unmodifiableList(new ArrayList<>(builder.windows));
 		this.concurrency = builder.concurrency;
 		this.countRefused = builder.countRefused;
 		this.allFixed = this.windows.stream().allMatch(Window::fixed);
+		this.hasUnits = !this.windows.stream().allMatch(Window::countsRequests);
 	}
 
 	public static Builder builder(String name) {
@@ -54,6 +59,53 @@ public final class Budget {
 	 */
 	public boolean allFixed() {
 		return allFixed;
+	}
+
+	/**
+	 * Whether some window counts a unit other than {@link Window#REQUESTS requests}: such
+	 * a budget reserves an estimate per unit before the handler and is settled after it
+	 * ({@link Reservation}).
+	 */
+	public boolean hasUnits() {
+		return hasUnits;
+	}
+
+	/**
+	 * What one request takes from each window, in window order: {@code cost} from a
+	 * window of requests, the estimate of its unit (1 when none is given) from any other.
+	 * @param estimates per unit, the amount reserved before the handler runs; may be
+	 * empty
+	 */
+	public long[] amounts(long cost, Map<String, Long> estimates) {
+		long[] amounts = new long[windows.size()];
+		for (int i = 0; i < amounts.length; i++) {
+			Window w = windows.get(i);
+			amounts[i] = w.countsRequests() ? cost : estimates.getOrDefault(w.unit(), 1L);
+		}
+		return amounts;
+	}
+
+	/**
+	 * {@link #checkCost} per window: each amount at least 1 and at most its window's
+	 * capacity.
+	 */
+	public void checkAmounts(long[] amounts) {
+		if (amounts.length != windows.size()) {
+			throw new IllegalArgumentException(
+					"budget '" + name + "' has " + windows.size() + " windows, " + amounts.length + " amounts given");
+		}
+		for (int i = 0; i < amounts.length; i++) {
+			Window window = windows.get(i);
+			if (amounts[i] < 1) {
+				throw new InvalidValueException(Field.COST, "amount of window '" + window.name() + "' ",
+						"must be at least 1, was " + amounts[i]);
+			}
+			if (amounts[i] > window.capacity()) {
+				throw new InvalidValueException(Field.COST, "amount " + amounts[i] + " ",
+						"exceeds the capacity " + window.capacity() + " of window '" + window.name() + "' of budget '"
+								+ name + "': it could never be admitted");
+			}
+		}
 	}
 
 	/**

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -75,7 +76,7 @@ public final class OverLimitRememberingStore implements RateLimitStore {
 
 	@Override
 	public Decision take(Budget budget, String key, long cost, boolean expensive, long nowMillis) {
-		if (budget.countRefused() || maxEntries == 0) {
+		if (budget.countRefused() || maxEntries == 0 || budget.hasUnits()) {
 			// Every refusal of such a budget must reach the store to be counted.
 			return store.take(budget, key, cost, expensive, nowMillis);
 		}
@@ -92,6 +93,21 @@ public final class OverLimitRememberingStore implements RateLimitStore {
 			entries.remove(new Id(budget.name(), key));
 		}
 		return decision;
+	}
+
+	/**
+	 * Passed through, as is every budget that counts units: what was reserved is known
+	 * only once settled, so a remembered refusal could be one a settlement has since
+	 * lifted.
+	 */
+	@Override
+	public Decision reserve(Budget budget, String key, long[] amounts, boolean expensive, long nowMillis) {
+		return store.reserve(budget, key, amounts, expensive, nowMillis);
+	}
+
+	@Override
+	public CompletionStage<Void> settle(Settlement settlement, long nowMillis) {
+		return store.settle(settlement, nowMillis);
 	}
 
 	@Override

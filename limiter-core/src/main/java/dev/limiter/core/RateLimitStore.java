@@ -1,5 +1,7 @@
 package dev.limiter.core;
 
+import java.util.concurrent.CompletionStage;
+
 /**
  * Where counters live. Every implementation applies the same rule (ADR 0001) and passes
  * the same contract test suite.
@@ -34,6 +36,47 @@ public interface RateLimitStore {
 	 * @return the whole decision, never {@code null}
 	 */
 	Decision take(Budget budget, String key, long cost, boolean expensive, long nowMillis);
+
+	/**
+	 * {@link #take} for a budget whose windows count units other than requests
+	 * ({@link Budget#hasUnits()}): {@code amounts[i]} is what the request takes from
+	 * window {@code i} (its cost from a window of requests, the estimate of its unit from
+	 * any other; {@link Budget#amounts}), all windows and the concurrency bound decided
+	 * in the same one atomic step. {@link #take} on such a budget reserves 1 per unit.
+	 * @throws IllegalArgumentException before anything is counted, unless every amount
+	 * fits its window ({@link Budget#checkAmounts})
+	 * @throws UnsupportedOperationException from a store that does not count units (the
+	 * default, for a budget that has units)
+	 */
+	default Decision reserve(Budget budget, String key, long[] amounts, boolean expensive, long nowMillis) {
+		if (!budget.hasUnits()) {
+			budget.checkAmounts(amounts);
+			for (long amount : amounts) {
+				if (amount != amounts[0]) {
+					throw new IllegalArgumentException("a budget of requests only takes one cost from every window");
+				}
+			}
+			return take(budget, key, amounts[0], expensive, nowMillis);
+		}
+		throw new UnsupportedOperationException("the " + name() + " store does not count units other than requests");
+	}
+
+	/**
+	 * Applies a {@link Settlement}: per window, its delta goes to the instance the
+	 * reservation counted in, atomically with respect to every decision on that key,
+	 * where that instance still counts ({@link Settlement#lands}); elsewhere it is
+	 * dropped. Never below zero: a refund larger than what is counted leaves nothing. A
+	 * key reset or forgotten since drops the whole settlement. Implementations backed by
+	 * a network send it without waiting; it is never on the response path. Settling the
+	 * same reservation once is the caller's part ({@link Reservation#settle}).
+	 * @return completes once applied (or dropped); exceptionally with a
+	 * {@link RateLimitStoreException} when the store could not tell within its timeout
+	 * @throws UnsupportedOperationException from a store that does not count units (the
+	 * default)
+	 */
+	default CompletionStage<Void> settle(Settlement settlement, long nowMillis) {
+		throw new UnsupportedOperationException("the " + name() + " store does not count units other than requests");
+	}
 
 	/**
 	 * Hands a lease back. Releasing a lease twice, or one that already expired, is a

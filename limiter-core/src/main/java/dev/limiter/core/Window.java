@@ -2,6 +2,7 @@ package dev.limiter.core;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.regex.Pattern;
 
 /**
  * One rate bound of a budget: at most {@code limit} units per {@code duration}, counted
@@ -31,6 +32,14 @@ public final class Window {
 	/** The finest default resolution of a sliding window. */
 	public static final long MIN_DEFAULT_RESOLUTION_MILLIS = 1_000;
 
+	/**
+	 * The unit every window counted in before units: one per request (or the request's
+	 * {@code cost}), known before the handler runs.
+	 */
+	public static final String REQUESTS = "requests";
+
+	private static final Pattern UNIT = Pattern.compile("[a-z0-9-]{1,32}");
+
 	private final String name;
 
 	private final long limit;
@@ -47,6 +56,9 @@ public final class Window {
 
 	/** A sliding window's bucket length; the duration for the other algorithms. */
 	private final long resolutionMillis;
+
+	/** What the window counts: {@link #REQUESTS} or an application's unit. */
+	private final String unit;
 
 	/**
 	 * A fixed window.
@@ -73,6 +85,22 @@ public final class Window {
 	 */
 	public Window(String name, long limit, Duration duration, WindowAlgorithm algorithm, Long burst,
 			Duration resolution) {
+		this(name, limit, duration, algorithm, burst, resolution, REQUESTS);
+	}
+
+	/**
+	 * A window of any algorithm counting {@code unit}.
+	 * @param name short name of the bound
+	 * @param limit units admitted per duration, at least 1
+	 * @param duration the window's length
+	 * @param algorithm how it counts
+	 * @param burst a token bucket's size, {@code null} for {@code limit}
+	 * @param resolution a sliding window's bucket length, {@code null} for the default
+	 * @param unit {@link #REQUESTS}, or a unit the application reports after the handler
+	 * ({@code tokens}, {@code rows}: 1 to 32 of {@code a-z 0-9 -})
+	 */
+	public Window(String name, long limit, Duration duration, WindowAlgorithm algorithm, Long burst,
+			Duration resolution, String unit) {
 		Objects.requireNonNull(name, "name");
 		Objects.requireNonNull(duration, "duration");
 		Objects.requireNonNull(algorithm, "algorithm");
@@ -87,6 +115,10 @@ public final class Window {
 		if (duration.toMillis() < 1) {
 			throw new InvalidValueException(Field.DURATION, "window '" + name + "': duration ",
 					"must be at least 1ms, was " + duration);
+		}
+		if (unit == null || !UNIT.matcher(unit).matches()) {
+			throw new InvalidValueException(Field.UNIT, "window '" + name + "': unit ",
+					"must be '" + REQUESTS + "' or 1 to 32 of a-z, 0-9 and '-', was '" + unit + "'");
 		}
 		long millis = duration.toMillis();
 		if (burst != null && algorithm != WindowAlgorithm.TOKEN_BUCKET) {
@@ -119,6 +151,14 @@ public final class Window {
 		this.burst = (burst != null) ? burst : limit;
 		this.resolutionMillis = (algorithm != WindowAlgorithm.SLIDING_WINDOW) ? millis
 				: (resolution != null) ? resolution.toMillis() : defaultResolutionMillis(millis);
+		this.unit = unit;
+	}
+
+	/** This window counting {@code unit} instead, everything else kept. */
+	public Window inUnit(String unit) {
+		return new Window(name, limit, duration, algorithm,
+				(algorithm == WindowAlgorithm.TOKEN_BUCKET) ? Long.valueOf(burst) : null,
+				(algorithm == WindowAlgorithm.SLIDING_WINDOW) ? Duration.ofMillis(resolutionMillis) : null, unit);
 	}
 
 	/** A fixed window. */
@@ -175,6 +215,19 @@ public final class Window {
 		return algorithm;
 	}
 
+	/** What the window counts: {@link #REQUESTS} or an application's unit. */
+	public String unit() {
+		return unit;
+	}
+
+	/**
+	 * Whether the window counts requests, known before the handler runs; otherwise it
+	 * reserves an estimate and is settled with the amount the application reports.
+	 */
+	public boolean countsRequests() {
+		return REQUESTS.equals(unit);
+	}
+
 	/** Whether this is a fixed window, the algorithm of every existing budget. */
 	public boolean fixed() {
 		return algorithm == WindowAlgorithm.FIXED_WINDOW;
@@ -215,18 +268,20 @@ public final class Window {
 	public boolean equals(Object o) {
 		return o instanceof Window other && name.equals(other.name) && limit == other.limit
 				&& durationMillis == other.durationMillis && algorithm == other.algorithm && burst == other.burst
-				&& resolutionMillis == other.resolutionMillis;
+				&& resolutionMillis == other.resolutionMillis && unit.equals(other.unit);
 	}
 
 	@Override
 	public int hashCode() {
-		return fixed() ? Objects.hash(name, limit, durationMillis)
+		int hash = fixed() ? Objects.hash(name, limit, durationMillis)
 				: Objects.hash(name, limit, durationMillis, algorithm, burst, resolutionMillis);
+		return countsRequests() ? hash : 31 * hash + unit.hashCode();
 	}
 
 	@Override
 	public String toString() {
-		String base = "Window[name=" + name + ", limit=" + limit + ", duration=" + duration;
+		String base = "Window[name=" + name + ", limit=" + limit + ", duration=" + duration
+				+ (countsRequests() ? "" : ", unit=" + unit);
 		return switch (algorithm) {
 			case FIXED_WINDOW -> base + "]";
 			case SLIDING_WINDOW -> base + ", algorithm=" + algorithm + ", resolution=" + resolutionMillis + "ms]";
@@ -255,7 +310,10 @@ public final class Window {
 		BURST,
 
 		/** A sliding window's bucket length. */
-		RESOLUTION
+		RESOLUTION,
+
+		/** What the window counts ({@link Window#REQUESTS} or an application's unit). */
+		UNIT
 
 	}
 

@@ -33,6 +33,14 @@ class InvalidValueFieldTests {
 	}
 
 	@Test
+	void windowWhenUnitIsOutsideItsAlphabetShouldNameTheUnitField() {
+		assertRejected(() -> Window.of("minute", 1, MINUTE).inUnit("Tokens"), Window.Field.UNIT,
+				"must be 'requests' or 1 to 32 of a-z, 0-9 and '-', was 'Tokens'");
+		assertRejected(() -> Window.of("minute", 1, MINUTE).inUnit("a".repeat(33)), Window.Field.UNIT, "1 to 32");
+		assertRejected(() -> Window.of("minute", 1, MINUTE).inUnit(""), Window.Field.UNIT, "1 to 32");
+	}
+
+	@Test
 	void concurrencyWhenMaxIsZeroShouldNameTheMaxField() {
 		assertRejected(() -> new ConcurrencyBound(0, MINUTE), ConcurrencyBound.Field.MAX, "must be at least 1, was 0");
 	}

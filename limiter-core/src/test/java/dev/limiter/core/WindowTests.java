@@ -23,6 +23,22 @@ class WindowTests {
 	}
 
 	@Test
+	void windowWhenNoUnitIsGivenShouldCountRequestsAndAUnitShouldKeepEverythingElse() {
+		Window requests = Window.sliding("tens", 5, Duration.ofSeconds(10));
+		Window tokens = requests.inUnit("tokens");
+
+		assertThat(requests.unit()).isEqualTo(Window.REQUESTS);
+		assertThat(requests.countsRequests()).isTrue();
+		assertThat(tokens.unit()).isEqualTo("tokens");
+		assertThat(tokens.countsRequests()).isFalse();
+		assertThat(tokens.resolutionMillis()).isEqualTo(requests.resolutionMillis());
+		assertThat(tokens).isNotEqualTo(requests);
+		assertThat(tokens.inUnit(Window.REQUESTS)).isEqualTo(requests).hasSameHashCodeAs(requests);
+		assertThat(Window.tokenBucket("b", 5, Duration.ofSeconds(10), 9).inUnit("rows").burst()).isEqualTo(9);
+		assertThat(Window.of("minute", 1, Duration.ofMinutes(1)).inUnit("x-1").unit()).isEqualTo("x-1");
+	}
+
+	@Test
 	void slidingWhenNoResolutionIsGivenShouldUseASixtiethNeverFinerThanASecondNorLongerThanTheWindow() {
 		assertThat(Window.sliding("hour", 1, Duration.ofHours(1)).resolutionMillis()).isEqualTo(60_000);
 		assertThat(Window.sliding("minute", 1, Duration.ofMinutes(1)).resolutionMillis()).isEqualTo(1_000);

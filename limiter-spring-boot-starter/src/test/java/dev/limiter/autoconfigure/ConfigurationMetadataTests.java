@@ -65,13 +65,14 @@ class ConfigurationMetadataTests {
 	}
 
 	/**
-	 * {@code <name>}, {@code <window>} and {@code [i]} as the metadata spells the
-	 * built-in budget's keys.
+	 * {@code <name>}, {@code <window>}, {@code <unit>} and {@code [i]} as the metadata
+	 * spells the built-in budget's keys (and the sample's unit).
 	 */
 	private static String concrete(String documented) {
 		return documented.replace("...limiter.", "resilience4j.circuitbreaker.instances.limiter.")
 			.replace("<name>", "standard")
 			.replace("<window>", "minute")
+			.replace("<unit>", "tokens")
 			.replace("[i]", "[0]");
 	}
 

@@ -63,6 +63,7 @@ final class BudgetMerge {
 			copy.setAlgorithm(base.getAlgorithm());
 			copy.setBurst(base.getBurst());
 			copy.setResolution(base.getResolution());
+			copy.setUnit(base.getUnit());
 		}
 		if (written != null) {
 			copy.setLimit(first(written.getLimit(), copy.getLimit()));
@@ -70,6 +71,7 @@ final class BudgetMerge {
 			copy.setAlgorithm(first(written.getAlgorithm(), copy.getAlgorithm()));
 			copy.setBurst(first(written.getBurst(), copy.getBurst()));
 			copy.setResolution(first(written.getResolution(), copy.getResolution()));
+			copy.setUnit(first(written.getUnit(), copy.getUnit()));
 		}
 		return copy;
 	}

@@ -60,6 +60,7 @@ public final class FieldProperties {
 				case ALGORITHM -> "algorithm";
 				case BURST -> "burst";
 				case RESOLUTION -> "resolution";
+				case UNIT -> "unit";
 			};
 		}
 		if (field instanceof Budget.Field budget) {

@@ -157,8 +157,13 @@ public final class LimiterConfigurationResolver {
 				throw invalid(at + "methods[" + m + "]", "must be an HTTP method name such as GET or POST");
 			}
 		}
+		Map<String, Long> estimates = (route.getEstimates() == null) ? Map.of() : route.getEstimates();
+		String badEstimate = RoutePolicy.checkEstimates(estimates);
+		if (badEstimate != null) {
+			throw invalid(at + "estimates", badEstimate);
+		}
 		return new RouteRule(route.getPattern(), methods, new RoutePolicy(route.getPattern(), route.getBudget(),
-				route.isExpensive(), route.isExempt(), route.getReason()));
+				route.isExpensive(), route.isExempt(), route.getReason(), estimates));
 	}
 
 	private static void requireBudget(Map<String, BudgetProperties> budgets, String name, String property) {
@@ -191,7 +196,8 @@ public final class LimiterConfigurationResolver {
 		WindowAlgorithm algorithm = (value == null) ? WindowAlgorithm.FIXED_WINDOW
 				: core(at, () -> WindowAlgorithm.fromValue(value.trim()));
 		Window window = core(at,
-				() -> new Window(name, limit, duration, algorithm, properties.getBurst(), properties.getResolution()));
+				() -> new Window(name, limit, duration, algorithm, properties.getBurst(), properties.getResolution(),
+						(properties.getUnit() != null) ? properties.getUnit().trim() : Window.REQUESTS));
 		if (window.durationMillis() % 1000 != 0) {
 			// RateLimit-Policy's w, X-RateLimit-Window and Retry-After speak whole
 			// seconds only

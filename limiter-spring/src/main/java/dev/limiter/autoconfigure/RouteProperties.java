@@ -1,7 +1,9 @@
 package dev.limiter.autoconfigure;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /** One route rule: which requests it matches and how they are counted. */
 public class RouteProperties {
@@ -25,6 +27,12 @@ public class RouteProperties {
 
 	/** Why an exempt route is exempt; required when exempt is true. */
 	private String reason;
+
+	/**
+	 * Per unit other than requests (such as tokens), what a matching request reserves
+	 * before its handler runs; a unit not named reserves 1.
+	 */
+	private Map<String, Long> estimates = new LinkedHashMap<>();
 
 	public String getPattern() {
 		return pattern;
@@ -64,6 +72,14 @@ public class RouteProperties {
 
 	public void setExempt(boolean exempt) {
 		this.exempt = exempt;
+	}
+
+	public Map<String, Long> getEstimates() {
+		return estimates;
+	}
+
+	public void setEstimates(Map<String, Long> estimates) {
+		this.estimates = estimates;
 	}
 
 	public String getReason() {

@@ -28,6 +28,12 @@ public class WindowProperties {
 	 */
 	private Duration resolution;
 
+	/**
+	 * What the window counts: requests (default), or a unit the application reports after
+	 * the handler (1 to 32 of a-z, 0-9 and '-', such as tokens).
+	 */
+	private String unit;
+
 	public WindowProperties() {
 	}
 
@@ -66,6 +72,14 @@ public class WindowProperties {
 
 	public void setResolution(Duration resolution) {
 		this.resolution = resolution;
+	}
+
+	public String getUnit() {
+		return unit;
+	}
+
+	public void setUnit(String unit) {
+		this.unit = unit;
 	}
 
 	public Duration getDuration() {

@@ -1,5 +1,6 @@
 package dev.limiter.metrics;
 
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -45,6 +46,21 @@ public class MicrometerRateLimitObserver implements RateLimitObserver {
 	/** Counter of the run-time budget definitions forgotten to stay within the bound. */
 	public static final String BUDGET_DEFINITIONS_EVICTED = "limiter.budget.definitions.evicted";
 
+	/** Counter of units reserved before handlers ran, by budget and unit (ADR 0012). */
+	public static final String UNITS_RESERVED = "limiter.units.reserved";
+
+	/** Counter of units settled beyond their estimates, by budget and unit. */
+	public static final String UNITS_SETTLED = "limiter.units.settled";
+
+	/** Counter of units of estimates given back by settlements, by budget and unit. */
+	public static final String UNITS_REFUNDED = "limiter.units.refunded";
+
+	/** Counter of settlement deltas dropped, by budget, window and reason. */
+	public static final String SETTLEMENTS_DROPPED = "limiter.settlements.dropped";
+
+	/** Counter of settlements the store could not apply, by budget. */
+	public static final String SETTLEMENTS_FAILED = "limiter.settlements.failed";
+
 	/**
 	 * Tag value where a tag does not apply (an exempt request has no budget, no reason,
 	 * no store mode).
@@ -64,6 +80,9 @@ public class MicrometerRateLimitObserver implements RateLimitObserver {
 	 * without making a tag record per request.
 	 */
 	private final Map<String, Counter> allowed = new ConcurrentHashMap<>();
+
+	/** The reserve and settle counters, by name and tags. */
+	private final Map<List<String>, Counter> settlementCounters = new ConcurrentHashMap<>();
 
 	/** Leases held by this instance's requests, by budget; each has its gauge. */
 	private final Map<String, AtomicLong> leases = new ConcurrentHashMap<>();
@@ -103,6 +122,54 @@ public class MicrometerRateLimitObserver implements RateLimitObserver {
 					.increment();
 			}
 		}
+	}
+
+	@Override
+	public void onReserved(String budget, String unit, long amount) {
+		unitCounter(UNITS_RESERVED, "Units reserved before handlers ran", budget, unit).increment(amount);
+	}
+
+	@Override
+	public void onSettled(String budget, String unit, long charged, long refunded) {
+		if (charged > 0) {
+			unitCounter(UNITS_SETTLED, "Units settled beyond their estimates", budget, unit).increment(charged);
+		}
+		if (refunded > 0) {
+			unitCounter(UNITS_REFUNDED, "Units of estimates given back", budget, unit).increment(refunded);
+		}
+	}
+
+	@Override
+	public void onSettlementDropped(String budget, String window, String reason) {
+		settlementCounters
+			.computeIfAbsent(List.of(SETTLEMENTS_DROPPED, budget, window, reason),
+					(tags) -> Counter.builder(SETTLEMENTS_DROPPED)
+						.description("Settlement deltas dropped, by budget, window and reason (window-ended)")
+						.tag("budget", budget)
+						.tag("window", window)
+						.tag("reason", reason)
+						.register(registry))
+			.increment();
+	}
+
+	@Override
+	public void onSettlementFailed(String budget, Throwable failure) {
+		settlementCounters
+			.computeIfAbsent(List.of(SETTLEMENTS_FAILED, budget),
+					(tags) -> Counter.builder(SETTLEMENTS_FAILED)
+						.description("Settlements the store could not apply (failed or timed out), by budget")
+						.tag("budget", budget)
+						.register(registry))
+			.increment();
+	}
+
+	private Counter unitCounter(String name, String description, String budget, String unit) {
+		return settlementCounters.computeIfAbsent(List.of(name, budget, unit),
+				(tags) -> Counter.builder(name)
+					.description(description + ", by budget and unit")
+					.tag("budget", budget)
+					.tag("unit", unit)
+					.register(registry));
 	}
 
 	@Override

@@ -41,6 +41,11 @@ final class RedisKeys {
 		return List.of(tagged + ":w", tagged + ":leases");
 	}
 
+	/** The windows' hash of (budget, key): what a settlement changes. */
+	String windows(Budget budget, String key) {
+		return tagged(budget.name(), key) + ":w";
+	}
+
 	/**
 	 * The field of the windows' hash that holds {@code window}'s count; its end is the
 	 * same name ending in r.

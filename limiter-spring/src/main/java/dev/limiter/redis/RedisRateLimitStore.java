@@ -2,7 +2,10 @@ package dev.limiter.redis;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -16,6 +19,7 @@ import dev.limiter.core.Lease;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStoreException;
 import dev.limiter.core.RequestStoreTime;
+import dev.limiter.core.Settlement;
 import dev.limiter.core.guard.AuthGuardPolicy;
 import dev.limiter.core.guard.AuthGuardStore;
 import dev.limiter.core.guard.AuthGuardStoreProvider;
@@ -50,6 +54,8 @@ public final class RedisRateLimitStore implements RateLimitStore, AuthGuardStore
 
 	private static final RedisScript<List> TAKE = RedisScriptCalls.script("take.lua");
 
+	private static final RedisScript<List> SETTLE = RedisScriptCalls.script("settle.lua");
+
 	/** Moves a live lease's expiry forward ({@link #renew}). */
 	private static final RedisScript<List> RENEW = RedisScriptCalls.script("renew.lua");
 
@@ -67,7 +73,7 @@ public final class RedisRateLimitStore implements RateLimitStore, AuthGuardStore
 		this.keys = new RedisKeys(builder.keyPrefix);
 		this.expiryMarginMillis = builder.expiryMargin.toMillis();
 		this.calls = new RedisScriptCalls(builder.connectionFactory, builder.timeout, builder.maxBlockingCalls,
-				List.of(TAKE, GuardScriptCodec.SCRIPT, RENEW));
+				List.of(TAKE, SETTLE, GuardScriptCodec.SCRIPT, RENEW));
 	}
 
 	public static Builder builder(RedisConnectionFactory connectionFactory) {
@@ -76,10 +82,44 @@ public final class RedisRateLimitStore implements RateLimitStore, AuthGuardStore
 
 	@Override
 	public Decision take(Budget budget, String key, long cost, boolean expensive, long nowMillis) {
+		if (budget.hasUnits()) {
+			return reserve(budget, key, budget.amounts(cost, Map.of()), expensive, nowMillis);
+		}
 		budget.checkCost(cost);
 		ConcurrencyBound bound = expensive ? budget.concurrency().orElse(null) : null;
 		String leaseId = bound != null ? nextLeaseId() : "";
 		TakeScriptCodec.Call call = TakeScriptCodec.encode(budget, cost, bound, leaseId, expiryMarginMillis, nowMillis);
+		return decide(budget, key, call, bound, leaseId, nowMillis);
+	}
+
+	/** The same one script call, each window taking its own amount. */
+	@Override
+	public Decision reserve(Budget budget, String key, long[] amounts, boolean expensive, long nowMillis) {
+		budget.checkAmounts(amounts);
+		ConcurrencyBound bound = expensive ? budget.concurrency().orElse(null) : null;
+		String leaseId = bound != null ? nextLeaseId() : "";
+		TakeScriptCodec.Call call = TakeScriptCodec.encode(budget, amounts, bound, leaseId, expiryMarginMillis,
+				nowMillis);
+		return decide(budget, key, call, bound, leaseId, nowMillis);
+	}
+
+	/**
+	 * Sent without waiting, like a release ({@code settle.lua}); the stage fails with a
+	 * {@link RateLimitStoreException} when no answer came within the store's timeout, and
+	 * is never retried (a script that timed out may have run: ADR 0012).
+	 */
+	@Override
+	public CompletionStage<Void> settle(Settlement settlement, long nowMillis) {
+		Object[] args = TakeScriptCodec.encodeSettle(settlement, expiryMarginMillis, nowMillis);
+		if (args == null) {
+			return CompletableFuture.completedFuture(null);
+		}
+		return calls.sendWithoutWaiting(SETTLE, List.of(keys.windows(settlement.budget(), settlement.key())), args)
+			.thenApply((reply) -> null);
+	}
+
+	private Decision decide(Budget budget, String key, TakeScriptCodec.Call call, ConcurrencyBound bound,
+			String leaseId, long nowMillis) {
 		TakeScriptCodec.Reply reply = call.decode(calls.execute(TAKE, keys.all(budget, key), call.args()));
 		Lease lease = reply.admitted() && bound != null
 				? new Lease(budget.name(), key, leaseId, nowMillis + bound.leaseMillis()) : null;

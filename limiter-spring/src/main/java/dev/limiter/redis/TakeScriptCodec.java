@@ -3,17 +3,21 @@ package dev.limiter.redis;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import dev.limiter.core.BoundVerdict;
 import dev.limiter.core.Budget;
 import dev.limiter.core.ConcurrencyBound;
+import dev.limiter.core.Settlement;
 import dev.limiter.core.Window;
+import dev.limiter.core.WindowAlgorithm;
 
 /**
  * The one place that knows {@code take.lua}'s argument layout and the offsets of its
- * reply (the script's header describes both): a decision and a peek are the same script,
- * the peek in dry-run mode, so they share one encoding and one decoding. The store only
- * sends what this class encodes and keeps what it decodes.
+ * reply (the script's header describes both), and {@code settle.lua}'s arguments: a
+ * decision and a peek are the same script, the peek in dry-run mode, so they share one
+ * encoding and one decoding. The store only sends what this class encodes and keeps what
+ * it decodes.
  */
 final class TakeScriptCodec {
 
@@ -26,9 +30,17 @@ final class TakeScriptCodec {
 	/**
 	 * Per window: algorithm, limit, two parameters (fixed: end of the window that
 	 * contains now, 0; sliding: duration, resolution; token bucket: duration, burst),
-	 * field name.
+	 * field name, what the request takes from it.
 	 */
-	private static final int ARGS_PER_WINDOW = 5;
+	private static final int ARGS_PER_WINDOW = 6;
+
+	/** {@code settle.lua}'s ARGV[1..2]: now, expiry margin. */
+	private static final int SETTLE_FIXED_ARGS = 2;
+
+	/**
+	 * Per settled window: algorithm, field name, instance, delta, token bucket's rate.
+	 */
+	private static final int SETTLE_ARGS_PER_WINDOW = 5;
 
 	/** Reply[0..3]: admitted, lease refused, leases held, earliest live lease expiry. */
 	private static final int FIXED_REPLY = 4;
@@ -51,7 +63,47 @@ final class TakeScriptCodec {
 	 */
 	static Call encode(Budget budget, long cost, ConcurrencyBound leases, String leaseId, long expiryMarginMillis,
 			long nowMillis) {
-		return encode(budget, cost, leases, leaseId, expiryMarginMillis, false, nowMillis);
+		// A budget of requests only takes its cost from every window: no array to make.
+		return encode(budget, cost, budget.hasUnits() ? budget.amounts(cost, Map.of()) : null, leases, leaseId,
+				expiryMarginMillis, false, nowMillis);
+	}
+
+	/**
+	 * The arguments of one decision taking {@code amounts[i]} from window {@code i}
+	 * ({@link dev.limiter.core.RateLimitStore#reserve}); {@code amounts[0]} stands for
+	 * the request's cost in ARGV[2], which no window reads any more.
+	 */
+	static Call encode(Budget budget, long[] amounts, ConcurrencyBound leases, String leaseId, long expiryMarginMillis,
+			long nowMillis) {
+		return encode(budget, amounts[0], amounts, leases, leaseId, expiryMarginMillis, false, nowMillis);
+	}
+
+	/**
+	 * {@code settle.lua}'s arguments: only the windows with a delta whose instance still
+	 * counts at {@code nowMillis} ({@link Settlement#lands}); {@code null} when none has.
+	 */
+	static Object[] encodeSettle(Settlement settlement, long expiryMarginMillis, long nowMillis) {
+		List<Window> windows = settlement.windows();
+		List<Object> args = new ArrayList<>(SETTLE_FIXED_ARGS + SETTLE_ARGS_PER_WINDOW * windows.size());
+		args.add(Long.toString(nowMillis));
+		args.add(Long.toString(expiryMarginMillis));
+		for (int i = 0; i < windows.size(); i++) {
+			long delta = settlement.deltas()[i];
+			if (delta == 0 || !settlement.lands(i, nowMillis)) {
+				continue;
+			}
+			Window w = windows.get(i);
+			args.add(switch (w.algorithm()) {
+				case FIXED_WINDOW -> "f";
+				case SLIDING_WINDOW -> "s";
+				case TOKEN_BUCKET -> "t";
+			});
+			args.add(RedisKeys.windowField(w));
+			args.add(Long.toString(settlement.instances()[i]));
+			args.add(Long.toString(delta));
+			args.add(w.algorithm() == WindowAlgorithm.TOKEN_BUCKET ? w.limit() + ":" + w.durationMillis() : "0");
+		}
+		return (args.size() > SETTLE_FIXED_ARGS) ? args.toArray() : null;
 	}
 
 	/**
@@ -60,10 +112,10 @@ final class TakeScriptCodec {
 	 * request would be refused now.
 	 */
 	static Call encodeDryRun(Budget budget, long nowMillis) {
-		return encode(budget, 1, budget.concurrency().orElse(null), "", 0, true, nowMillis);
+		return encode(budget, 1, null, budget.concurrency().orElse(null), "", 0, true, nowMillis);
 	}
 
-	private static Call encode(Budget budget, long cost, ConcurrencyBound leases, String leaseId,
+	private static Call encode(Budget budget, long cost, long[] amounts, ConcurrencyBound leases, String leaseId,
 			long expiryMarginMillis, boolean dryRun, long nowMillis) {
 		List<Window> windows = budget.windows();
 		Object[] args = new Object[FIXED_ARGS + ARGS_PER_WINDOW * windows.size()];
@@ -97,6 +149,7 @@ final class TakeScriptCodec {
 				}
 			}
 			args[at + 4] = RedisKeys.windowField(w);
+			args[at + 5] = (amounts != null) ? Long.toString(amounts[i]) : args[1];
 		}
 		return new Call(args, budget, leases);
 	}

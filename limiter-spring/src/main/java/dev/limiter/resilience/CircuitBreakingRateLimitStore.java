@@ -1,6 +1,7 @@
 package dev.limiter.resilience;
 
 import java.util.Objects;
+import java.util.concurrent.CompletionStage;
 
 import dev.limiter.core.Budget;
 import dev.limiter.core.Decision;
@@ -8,6 +9,7 @@ import dev.limiter.core.KeyState;
 import dev.limiter.core.Lease;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStoreException;
+import dev.limiter.core.Settlement;
 import dev.limiter.core.StoreNotCalledException;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 
@@ -43,6 +45,17 @@ public final class CircuitBreakingRateLimitStore implements RateLimitStore {
 	@Override
 	public Decision take(Budget budget, String key, long cost, boolean expensive, long nowMillis) {
 		return breaker.call(() -> store.take(budget, key, cost, expensive, nowMillis));
+	}
+
+	@Override
+	public Decision reserve(Budget budget, String key, long[] amounts, boolean expensive, long nowMillis) {
+		return breaker.call(() -> store.reserve(budget, key, amounts, expensive, nowMillis));
+	}
+
+	/** Not through the breaker, as a release is not: it is sent without waiting. */
+	@Override
+	public CompletionStage<Void> settle(Settlement settlement, long nowMillis) {
+		return store.settle(settlement, nowMillis);
 	}
 
 	@Override

@@ -1,6 +1,8 @@
 package dev.limiter.resilience;
 
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
@@ -10,6 +12,7 @@ import dev.limiter.core.Decision;
 import dev.limiter.core.KeyState;
 import dev.limiter.core.Lease;
 import dev.limiter.core.RateLimitStore;
+import dev.limiter.core.Settlement;
 import dev.limiter.core.StoreMode;
 import dev.limiter.core.StoreModeListener;
 import dev.limiter.core.StoreNotCalledException;
@@ -98,9 +101,41 @@ public final class FailOpenRateLimitStore implements RateLimitStore {
 		// a caller's mistake, not a store failure: it must neither trip the breaker nor
 		// reach the fallback
 		budget.checkCost(cost);
+		return decide(budget, key, cost, null, expensive, nowMillis);
+	}
+
+	/**
+	 * As {@link #take}: the authoritative store reserves, or the fallback (degraded) when
+	 * it cannot answer; its {@link dev.limiter.core.Reservation} is then settled in the
+	 * fallback too ({@link #settle}).
+	 */
+	@Override
+	public Decision reserve(Budget budget, String key, long[] amounts, boolean expensive, long nowMillis) {
+		budget.checkAmounts(amounts);
+		return decide(budget, key, 0, amounts, expensive, nowMillis);
+	}
+
+	/**
+	 * To the store that made the reservation: the fallback for a degraded one, the
+	 * authoritative otherwise, whatever the mode is now (ADR 0012). Never through the
+	 * breaker's accounting of decisions: a settlement is sent without waiting.
+	 */
+	@Override
+	public CompletionStage<Void> settle(Settlement settlement, long nowMillis) {
+		try {
+			return (settlement.degraded() ? fallback : authoritative).settle(settlement, nowMillis);
+		}
+		catch (RuntimeException failure) {
+			return CompletableFuture.failedFuture(failure);
+		}
+	}
+
+	/** {@code amounts} per window when reserving, else {@code cost} from each. */
+	private Decision decide(Budget budget, String key, long cost, long[] amounts, boolean expensive, long nowMillis) {
 		long call = calls.incrementAndGet();
 		try {
-			Decision decision = authoritative.take(budget, key, cost, expensive, nowMillis);
+			Decision decision = (amounts != null) ? authoritative.reserve(budget, key, amounts, expensive, nowMillis)
+					: authoritative.take(budget, key, cost, expensive, nowMillis);
 			if (decision.allowed()) {
 				// Only an admission proves the store answered: a refusal may come from a
 				// decorator's local memory of keys over their limit (no store call at
@@ -115,7 +150,9 @@ public final class FailOpenRateLimitStore implements RateLimitStore {
 				throw new StoreUnavailableException(budget.name(), closedRetryAfterMillis, failure);
 			}
 			try {
-				return fallback.take(budget, key, cost, expensive, nowMillis).asDegraded().withLeaseIssuedBy(fallback);
+				Decision degraded = (amounts != null) ? fallback.reserve(budget, key, amounts, expensive, nowMillis)
+						: fallback.take(budget, key, cost, expensive, nowMillis);
+				return degraded.asDegraded().withLeaseIssuedBy(fallback);
 			}
 			catch (RuntimeException fallbackFailure) {
 				fallbackFailure.addSuppressed(failure);

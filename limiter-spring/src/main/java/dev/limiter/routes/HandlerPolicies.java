@@ -1,6 +1,7 @@
 package dev.limiter.routes;
 
 import java.lang.reflect.Method;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -96,7 +97,15 @@ public class HandlerPolicies {
 						+ " names an unknown budget; known budgets are "
 						+ budgets.all().stream().map(b -> b.name()).toList());
 			}
-			return new Annotated(new RoutePolicy(null, budget, limited.expensive(), false, null), source);
+			Map<String, Long> estimates = new LinkedHashMap<>();
+			for (RateLimited.Estimate estimate : limited.estimates()) {
+				estimates.put(estimate.unit(), estimate.amount());
+			}
+			String badEstimate = RoutePolicy.checkEstimates(estimates);
+			if (badEstimate != null) {
+				throw new RouteInventoryException("@RateLimited(estimates) on " + where + ": " + badEstimate);
+			}
+			return new Annotated(new RoutePolicy(null, budget, limited.expensive(), false, null, estimates), source);
 		}
 		return null;
 	}

@@ -45,7 +45,38 @@ public class DefaultRateLimitResponseWriter implements RateLimitResponseWriter {
 
 	@Override
 	public void writeCounters(HttpServletResponse response, Decision decision) {
-		writeCounters(response, decision, decision.bindingWindow(), decision.bindingWindow());
+		BoundVerdict shown = requestWindow(decision, decision.bindingWindow());
+		writeCounters(response, decision, shown, shown);
+	}
+
+	/**
+	 * {@code X-RateLimit-*} describe the windows of requests: of a budget that also
+	 * counts another unit, the binding window among those of requests (ADR 0012);
+	 * {@code shown} itself when it counts requests or the budget has no window of
+	 * requests.
+	 */
+	private static BoundVerdict requestWindow(Decision decision, BoundVerdict shown) {
+		if (shown.countsRequests()) {
+			return shown;
+		}
+		BoundVerdict binding = null;
+		for (BoundVerdict v : decision.verdicts()) {
+			if (!v.concurrency() && v.countsRequests() && (binding == null || v.remaining() < binding.remaining()
+					|| (v.remaining() == binding.remaining() && v.resetAtMillis() > binding.resetAtMillis()))) {
+				binding = v;
+			}
+		}
+		return (binding != null) ? binding : shown;
+	}
+
+	/** Whether some window of the decision counts a unit other than requests. */
+	private static boolean hasUnits(Decision decision) {
+		for (BoundVerdict v : decision.verdicts()) {
+			if (!v.countsRequests()) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	/**
@@ -70,13 +101,26 @@ public class DefaultRateLimitResponseWriter implements RateLimitResponseWriter {
 						.add("\"" + verdict.name() + "\";q=" + verdict.limit() + ";qu=\"" + CONCURRENT_REQUESTS + "\"");
 				}
 				else {
-					policy.add("\"" + verdict.name() + "\";q=" + verdict.limit() + ";w="
+					policy.add("\"" + verdict.name() + "\";q=" + verdict.limit()
+							+ (verdict.countsRequests() ? "" : ";qu=\"" + verdict.unit() + "\"") + ";w="
 							+ Seconds.atLeastOne(verdict.periodMillis()));
 				}
 			}
 			response.setHeader("RateLimit-Policy", policy.toString());
-			response.setHeader("RateLimit", "\"" + policyShown.name() + "\";r=" + policyShown.remaining() + ";t="
-					+ Seconds.ceil(policyShown.waitMillis(now)));
+			if (hasUnits(decision)) {
+				// every window's remaining: a caller pacing tokens needs the tokens left,
+				// whichever window binds
+				StringJoiner limits = new StringJoiner(", ");
+				for (BoundVerdict verdict : decision.verdicts()) {
+					limits.add("\"" + verdict.name() + "\";r=" + verdict.remaining() + ";t=" + Seconds
+						.ceil(verdict.refused() ? verdict.retryAfterMillis(now) : verdict.waitMillis(now)));
+				}
+				response.setHeader("RateLimit", limits.toString());
+			}
+			else {
+				response.setHeader("RateLimit", "\"" + policyShown.name() + "\";r=" + policyShown.remaining() + ";t="
+						+ Seconds.ceil(policyShown.waitMillis(now)));
+			}
 		}
 		if (decision.degraded()) {
 			response.setHeader("X-RateLimit-Degraded", "true");
@@ -92,8 +136,11 @@ public class DefaultRateLimitResponseWriter implements RateLimitResponseWriter {
 		String message = refusing.concurrency()
 				? "Budget '" + decision.budget() + "' allows " + refusing.limit()
 						+ " expensive requests in flight at once; retry after " + retryAfter + " seconds."
-				: "Budget '" + decision.budget() + "' allows " + refusing.limit() + " requests per " + refusing.name()
-						+ "; retry after " + retryAfter + " seconds.";
+				: refusing.countsRequests()
+						? "Budget '" + decision.budget() + "' allows " + refusing.limit() + " requests per "
+								+ refusing.name() + "; retry after " + retryAfter + " seconds."
+						: "Budget '" + decision.budget() + "' allows " + refusing.limit() + " " + refusing.unit()
+								+ " in window '" + refusing.name() + "'; retry after " + retryAfter + " seconds.";
 		ProblemResponse problem = ProblemResponse.of(429, "Too Many Requests")
 			.detail(message)
 			.with("error", ERROR_CODE)
@@ -104,11 +151,14 @@ public class DefaultRateLimitResponseWriter implements RateLimitResponseWriter {
 			.with("resetTime", Instant.ofEpochSecond(Seconds.ceil(refusing.resetAtMillis())).toString())
 			.with("budget", decision.budget())
 			.with("bound", refusing.name());
+		if (!refusing.countsRequests()) {
+			problem.with("unit", refusing.unit());
+		}
 		if (ietfHeaders) {
 			problem.type(QUOTA_EXCEEDED_TYPE).with("violated-policies", violatedPolicies(decision));
 		}
 		problem.writeKeepingHeaders(response, r -> writeCounters(r, decision,
-				refusing.concurrency() ? decision.bindingWindow() : refusing, refusing));
+				requestWindow(decision, refusing.concurrency() ? decision.bindingWindow() : refusing), refusing));
 	}
 
 	@Override

@@ -7,10 +7,10 @@ import java.util.function.Supplier;
 
 import dev.limiter.core.Budget;
 import dev.limiter.core.Decision;
-import dev.limiter.core.Lease;
 import dev.limiter.core.LeaseRenewer;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RequestStoreTime;
+import dev.limiter.core.Reservation;
 import dev.limiter.core.StoreUnavailableException;
 import dev.limiter.resilience.FailurePolicy;
 import dev.limiter.resilience.OutageLog;
@@ -81,7 +81,7 @@ public class RateLimitFilter extends OncePerRequestFilter {
 
 	private final OutageLog outageLog;
 
-	private final LeaseRenewer leaseRenewer;
+	private final AdmissionEnds admissionEnds;
 
 	public RateLimitFilter(BudgetRegistry budgets, RateLimitStore store, Clock clock, KeyResolver keyResolver,
 			RouteResolver routeResolver, List<BudgetSelector> budgetSelectors, RateLimitResponseWriter responseWriter) {
@@ -109,7 +109,6 @@ public class RateLimitFilter extends OncePerRequestFilter {
 	public RateLimitFilter(Supplier<RateLimitRules> rules, RateLimitStore store, Clock clock, KeyResolver keyResolver,
 			List<BudgetSelector> budgetSelectors, BudgetDefinitions definitions, RateLimitResponseWriter responseWriter,
 			List<RateLimitObserver> observers, LeaseRenewer leaseRenewer) {
-		this.leaseRenewer = leaseRenewer;
 		this.store = store;
 		this.clock = clock;
 		this.keyResolver = keyResolver;
@@ -118,6 +117,7 @@ public class RateLimitFilter extends OncePerRequestFilter {
 		this.responseWriter = responseWriter;
 		this.counterHeaders = new CounterHeaders(responseWriter);
 		this.observers = new RateLimitObservers(observers);
+		this.admissionEnds = new AdmissionEnds(store, clock, this.observers, leaseRenewer);
 		this.outageLog = new OutageLog(logger,
 				"Rate-limit store '{store}' failed; admitting requests uncounted until it answers again: ",
 				"Rate-limit store '{store}' answers again; requests are counted");
@@ -169,10 +169,11 @@ public class RateLimitFilter extends OncePerRequestFilter {
 		Budget budget = chosen.budget();
 		Decision decision;
 		long started = System.nanoTime();
+		String counterKey = chosen.counterKey(RouteScopedKeys.counterKey(caller, route, options, budget.name()));
+		// A budget in units reserves each unit's estimate with the request (ADR 0012).
+		long[] amounts = budget.hasUnits() ? budget.amounts(1, route.estimates()) : null;
 		try {
-			decision = take(budget,
-					chosen.counterKey(RouteScopedKeys.counterKey(caller, route, options, budget.name())),
-					route.expensive());
+			decision = take(budget, counterKey, route.expensive(), amounts);
 		}
 		catch (StoreUnavailableException unavailable) {
 			if (!PendingVerdict.refused(request)) {
@@ -185,7 +186,7 @@ public class RateLimitFilter extends OncePerRequestFilter {
 		// A guard reservation sent before the lookup travelled with this decision: its
 		// answer is in, or nearly, and a refusal there wins over the budget's.
 		if (PendingVerdict.refused(request)) {
-			decision.withLeaseIssuedBy(store).lease().ifPresent(this::release);
+			decision.withLeaseIssuedBy(store).lease().ifPresent(admissionEnds::release);
 			return;
 		}
 		if (!decision.allowed() && !shadowRefused) {
@@ -195,22 +196,21 @@ public class RateLimitFilter extends OncePerRequestFilter {
 		if (shadowRefused) {
 			shadowLog.refused(decision, route);
 		}
-		proceed(request, response, chain, budget, decision, shadowRefused);
+		Reservation reservation = (amounts != null) ? Reservation.of(budget, counterKey, decision, amounts).orElse(null)
+				: null;
+		if (reservation != null) {
+			observers.reserved(reservation);
+		}
+		proceed(request, response, chain, budget, decision, shadowRefused, reservation);
 	}
 
 	/**
-	 * Runs the handler, adds the counters just before the response commits, and hands the
-	 * lease back at the end.
+	 * Runs the handler, adds the counters just before the response commits, and hands
+	 * back at the end what the admission holds ({@link AdmissionEnds}).
 	 */
 	private void proceed(HttpServletRequest request, HttpServletResponse response, FilterChain chain, Budget budget,
-			Decision decision, boolean shadowRefused) throws ServletException, IOException {
-		RequestEnd release = decision.withLeaseIssuedBy(store).lease().map(lease -> {
-			Runnable stopRenewing = LeaseRenewer.keepUntilStopped(leaseRenewer, lease, budget);
-			return RequestEnd.of(() -> {
-				stopRenewing.run();
-				release(lease);
-			});
-		}).orElse(null);
+			Decision decision, boolean shadowRefused, Reservation reservation) throws ServletException, IOException {
+		RequestEnd release = admissionEnds.of(request, budget, decision, reservation);
 		CommitHookResponseWrapper wrapped = new CommitHookResponseWrapper(response,
 				() -> counterHeaders.write(request, response, decision, shadowRefused));
 		request.setAttribute(RESPONSE_ATTRIBUTE, wrapped);
@@ -256,10 +256,11 @@ public class RateLimitFilter extends OncePerRequestFilter {
 	 * application's own store, or the in-memory one), so the {@link FailurePolicy}'s last
 	 * resort applies: admitted uncounted, and the outage logged once.
 	 */
-	private Decision take(Budget budget, String key, boolean expensive) {
+	private Decision take(Budget budget, String key, boolean expensive, long[] amounts) {
 		long now = clock.millis();
 		try {
-			Decision decision = store.take(budget, key, 1, expensive, now);
+			Decision decision = (amounts != null) ? store.reserve(budget, key, amounts, expensive, now)
+					: store.take(budget, key, 1, expensive, now);
 			outageLog.recovered(store.name());
 			return decision;
 		}
@@ -269,19 +270,6 @@ public class RateLimitFilter extends OncePerRequestFilter {
 		catch (RuntimeException ex) {
 			outageLog.degraded(store.name(), ex);
 			return FailurePolicy.uncounted(budget, now);
-		}
-	}
-
-	private void release(Lease lease) {
-		try {
-			lease.release(clock.millis());
-		}
-		catch (RuntimeException ex) {
-			logger.warn("Could not release a lease of budget '" + lease.budget() + "' on store '" + store.name()
-					+ "'; it expires by itself: " + ex);
-		}
-		finally {
-			observers.released(lease.budget());
 		}
 	}
 

@@ -1,9 +1,14 @@
 package dev.limiter.servlet;
 
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Consumer;
 
 import dev.limiter.core.Decision;
+import dev.limiter.core.Reservation;
+import dev.limiter.core.Settlement;
+import dev.limiter.core.Window;
 import dev.limiter.spring.RateLimitObserver;
 import dev.limiter.spring.RateLimitOutcome;
 import dev.limiter.spring.RoutePolicy;
@@ -32,6 +37,37 @@ final class RateLimitObservers {
 		RateLimitOutcome outcome = decision.allowed() ? RateLimitOutcome.ALLOWED
 				: shadowRefused ? RateLimitOutcome.SHADOW_REFUSED : RateLimitOutcome.REFUSED;
 		each(observer -> observer.onDecision(route, decision, outcome, storeNanos));
+	}
+
+	/**
+	 * What a settlement did, per unit: charged beyond its estimate, or refunded; and per
+	 * window whose instance passed, dropped.
+	 */
+	void settled(Reservation reservation, Settlement settlement, long nowMillis) {
+		String budget = reservation.budget().name();
+		Set<String> units = new HashSet<>();
+		for (int i = 0; i < settlement.deltas().length; i++) {
+			Window w = settlement.windows().get(i);
+			long delta = settlement.deltas()[i];
+			if (delta == 0) {
+				continue;
+			}
+			if (!settlement.lands(i, nowMillis)) {
+				each(observer -> observer.onSettlementDropped(budget, w.name(), "window-ended"));
+			}
+			if (units.add(w.unit())) {
+				each(observer -> observer.onSettled(budget, w.unit(), Math.max(0, delta), Math.max(0, -delta)));
+			}
+		}
+	}
+
+	void reserved(Reservation reservation) {
+		String budget = reservation.budget().name();
+		reservation.estimates().forEach((unit, amount) -> each(observer -> observer.onReserved(budget, unit, amount)));
+	}
+
+	void settlementFailed(String budget, Throwable failure) {
+		each(observer -> observer.onSettlementFailed(budget, failure));
 	}
 
 	void released(String budget) {

@@ -27,6 +27,31 @@ public interface RateLimitObserver {
 	}
 
 	/**
+	 * A request reserved {@code amount} of {@code unit} before its handler ran (ADR
+	 * 0012).
+	 */
+	default void onReserved(String budget, String unit, long amount) {
+	}
+
+	/**
+	 * A reservation was settled: {@code charged} units beyond the estimate, or
+	 * {@code refunded} units of it given back (one of the two is 0).
+	 */
+	default void onSettled(String budget, String unit, long charged, long refunded) {
+	}
+
+	/**
+	 * A settlement's delta for one window was dropped: {@code window-ended} when the
+	 * window instance it was reserved in had passed.
+	 */
+	default void onSettlementDropped(String budget, String window, String reason) {
+	}
+
+	/** A settlement could not be applied: the store failed or did not answer in time. */
+	default void onSettlementFailed(String budget, Throwable failure) {
+	}
+
+	/**
 	 * A concurrency lease that a decision took was handed back (or given up: it expires
 	 * by itself) when its request ended.
 	 * @param budget the lease's budget

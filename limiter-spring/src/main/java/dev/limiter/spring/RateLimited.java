@@ -34,4 +34,25 @@ public @interface RateLimited {
 	 */
 	boolean expensive() default false;
 
+	/**
+	 * What each request reserves, per unit other than requests, before the handler runs
+	 * (a unit not named reserves 1); the handler reports what it used through
+	 * {@link RateLimitUsage}.
+	 */
+	Estimate[] estimates() default {};
+
+	/** One unit's estimate, such as {@code @Estimate(unit = "tokens", amount = 100)}. */
+	@Target({})
+	@Retention(RetentionPolicy.RUNTIME)
+	@Documented
+	@interface Estimate {
+
+		/** The unit, as a window's {@code unit} names it. */
+		String unit();
+
+		/** What a request reserves of it; at least 1. */
+		long amount();
+
+	}
+
 }

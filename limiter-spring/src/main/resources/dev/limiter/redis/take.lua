@@ -11,25 +11,25 @@
 --          oldest first); a token bucket the field <f_i> = "ms:fraction",
 --          its theoretical arrival time in ms plus fraction / limit of a ms
 -- KEYS[2]  the leases: sorted set, member = lease id, score = expiry (epoch ms)
--- ARGV[1] now   ARGV[2] cost   ARGV[3] count refused (1|0)   ARGV[4] expiry margin (ms)
+-- ARGV[1] now   ARGV[2] cost (each window takes its own, below)   ARGV[3] count refused (1|0)   ARGV[4] expiry margin (ms)
 -- ARGV[5] lease max (0 when no lease is wanted)   ARGV[6] lease length (ms)   ARGV[7] lease id
 -- ARGV[8] dry run (1|0)
--- then per window i = 1..n, at j = 8 + 5 (i - 1): ARGV[j + 1] algorithm (f|s|t), ARGV[j + 2] limit,
+-- then per window i = 1..n, at j = 8 + 6 (i - 1): ARGV[j + 1] algorithm (f|s|t), ARGV[j + 2] limit,
 --   ARGV[j + 3] and ARGV[j + 4]: fixed: end of the window that contains now, 0; sliding: duration, resolution;
---   token bucket: duration, burst;   ARGV[j + 5] field name f_i
+--   token bucket: duration, burst;   ARGV[j + 5] field name f_i;   ARGV[j + 6] what the request takes from
+--   this window (ARGV[2] for a window of requests, the estimate of its unit for any other; ADR 0012)
 --
 -- Returns {admitted, lease refused, leases held, earliest live lease expiry (now if none),
 --          then per window: reset, count (fixed) or remaining (the others), room (1|0),
 --          retry at (-1 for never)}
 local now = tonumber(ARGV[1])
-local cost = tonumber(ARGV[2])
 local countRefused = ARGV[3] == '1'
 local margin = tonumber(ARGV[4])
 local leaseMax = tonumber(ARGV[5])
 local leaseMillis = tonumber(ARGV[6])
 local leaseId = ARGV[7]
 local dryRun = ARGV[8] == '1'
-local n = (#ARGV - 8) / 5
+local n = (#ARGV - 8) / 6
 local windowsKey = KEYS[1]
 local leasesKey = KEYS[2]
 
@@ -41,10 +41,11 @@ local function ceilDiv(a, b)
   return -math.floor(-a / b)
 end
 
-local algos, limits, pa, pb, names, at = {}, {}, {}, {}, {}, {}
+local algos, limits, pa, pb, names, at, costs = {}, {}, {}, {}, {}, {}, {}
 local fields = {}
 for i = 1, n do
-  local j = 8 + 5 * (i - 1)
+  local j = 8 + 6 * (i - 1)
+  costs[i] = tonumber(ARGV[j + 6])
   algos[i] = ARGV[j + 1]
   limits[i] = tonumber(ARGV[j + 2])
   pa[i] = tonumber(ARGV[j + 3])
@@ -118,6 +119,7 @@ local roomInWindows = true
 local rolled = false
 for i = 1, n do
   local limit = limits[i]
+  local cost = costs[i]
   if algos[i] == 'f' then
     local reset = pa[i]
     local count = 0
@@ -162,6 +164,7 @@ local reply = {}
 local latestReset = now
 for i = 1, n do
   local limit = limits[i]
+  local cost = costs[i]
   local reset, second, retry
   if algos[i] == 'f' then
     if counting then

@@ -1,6 +1,8 @@
 package dev.limiter.core.internal;
 
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 
 import dev.limiter.core.BoundVerdict;
@@ -9,6 +11,7 @@ import dev.limiter.core.ConcurrencyBound;
 import dev.limiter.core.Decision;
 import dev.limiter.core.KeyState;
 import dev.limiter.core.Lease;
+import dev.limiter.core.Settlement;
 import dev.limiter.core.Window;
 
 /**
@@ -33,11 +36,57 @@ public final class BudgetArithmetic {
 	/** Decides and counts one request against {@code state}, mutating it. */
 	public static Decision take(Budget budget, String key, CounterState state, long cost, boolean expensive,
 			long nowMillis, Supplier<String> leaseIds) {
-		if (budget.allFixed()) {
+		if (budget.allFixed() && !budget.hasUnits()) {
 			return FixedWindowArithmetic.take(budget, key, state, cost, expensive, nowMillis, leaseIds);
 		}
-		budget.checkCost(cost);
-		return decide(budget, key, state, cost, expensive, nowMillis, leaseIds);
+		long[] amounts = budget.hasUnits() ? budget.amounts(cost, Map.of()) : null;
+		if (amounts == null) {
+			budget.checkCost(cost);
+			amounts = new long[budget.windows().size()];
+			Arrays.fill(amounts, cost);
+		}
+		else {
+			budget.checkAmounts(amounts);
+		}
+		return decide(budget, key, state, amounts, expensive, nowMillis, leaseIds);
+	}
+
+	/**
+	 * Decides and counts one request taking {@code amounts[i]} from window {@code i}
+	 * (RateLimitStore#reserve), mutating {@code state}.
+	 */
+	public static Decision reserve(Budget budget, String key, CounterState state, long[] amounts, boolean expensive,
+			long nowMillis, Supplier<String> leaseIds) {
+		budget.checkAmounts(amounts);
+		return decide(budget, key, state, amounts, expensive, nowMillis, leaseIds);
+	}
+
+	/**
+	 * Applies {@code settlement} to {@code state} at {@code nowMillis}: each window's
+	 * delta goes to the instance it was reserved in when that instance still counts
+	 * ({@link Settlement#lands}) and is still the one stored, never taking a count below
+	 * zero.
+	 */
+	public static void settle(CounterState state, Settlement settlement, long nowMillis) {
+		List<Window> windows = settlement.windows();
+		long[] deltas = settlement.deltas();
+		long[] instances = settlement.instances();
+		for (int i = 0; i < windows.size(); i++) {
+			long delta = deltas[i];
+			if (delta == 0 || !settlement.lands(i, nowMillis)) {
+				continue;
+			}
+			Window w = windows.get(i);
+			switch (w.algorithm()) {
+				case FIXED_WINDOW -> {
+					if (state.reset(i) == instances[i]) {
+						state.count(i, Math.max(0, state.count(i) + delta));
+					}
+				}
+				case SLIDING_WINDOW -> SlidingWindowArithmetic.settle(state, i, instances[i], delta);
+				case TOKEN_BUCKET -> TokenBucketArithmetic.settle(w, state, i, delta, nowMillis);
+			}
+		}
 	}
 
 	/**
@@ -46,15 +95,17 @@ public final class BudgetArithmetic {
 	 * @param state the key's counters, {@code null} when the store holds none
 	 */
 	public static KeyState peek(Budget budget, String key, CounterState state, long nowMillis) {
-		if (budget.allFixed()) {
+		if (budget.allFixed() && !budget.hasUnits()) {
 			return FixedWindowArithmetic.peek(budget, key, state, nowMillis);
 		}
-		Decision dryRun = decide(budget, key, state, 1, true, nowMillis, null);
+		long[] ones = new long[budget.windows().size()];
+		Arrays.fill(ones, 1);
+		Decision dryRun = decide(budget, key, state, ones, true, nowMillis, null);
 		return new KeyState(budget.name(), key, dryRun.verdicts());
 	}
 
 	/** Without {@code leaseIds}, a dry run that writes nothing. */
-	private static Decision decide(Budget budget, String key, CounterState state, long cost, boolean expensive,
+	private static Decision decide(Budget budget, String key, CounterState state, long[] costs, boolean expensive,
 			long nowMillis, Supplier<String> leaseIds) {
 		boolean dryRun = leaseIds == null;
 		List<Window> windows = budget.windows();
@@ -66,6 +117,7 @@ public final class BudgetArithmetic {
 		boolean roomInWindows = true;
 		for (int i = 0; i < n; i++) {
 			Window w = windows.get(i);
+			long cost = costs[i];
 			switch (w.algorithm()) {
 				case FIXED_WINDOW -> {
 					resets[i] = FixedWindowArithmetic.resetOf(w, state, i, nowMillis);
@@ -103,6 +155,7 @@ public final class BudgetArithmetic {
 		BoundVerdict[] verdicts = new BoundVerdict[(bound != null) ? n + 1 : n];
 		for (int i = 0; i < n; i++) {
 			Window w = windows.get(i);
+			long cost = costs[i];
 			boolean refused = !room[i];
 			switch (w.algorithm()) {
 				case FIXED_WINDOW -> {

@@ -1,6 +1,8 @@
 package dev.limiter.core.internal;
 
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
@@ -11,6 +13,7 @@ import dev.limiter.core.Decision;
 import dev.limiter.core.KeyState;
 import dev.limiter.core.Lease;
 import dev.limiter.core.RateLimitStore;
+import dev.limiter.core.Settlement;
 
 /**
  * Counters in this process: a lock-free index finds a key's entry, whose own lock
@@ -49,6 +52,9 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 	 */
 	static final long EXPIRY_MARGIN_MILLIS = 2_000;
 
+	/** What every settlement answers: applied (or dropped) before it returns. */
+	private static final CompletionStage<Void> SETTLED = CompletableFuture.completedStage(null);
+
 	/** Per budget name, its keys' entries. */
 	private final Map<String, Map<String, StoreEntry>> index = new ConcurrentHashMap<>();
 
@@ -73,20 +79,52 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 
 	@Override
 	public Decision take(Budget budget, String key, long cost, boolean expensive, long nowMillis) {
+		return take(budget, key, cost, null, expensive, nowMillis);
+	}
+
+	@Override
+	public Decision reserve(Budget budget, String key, long[] amounts, boolean expensive, long nowMillis) {
+		budget.checkAmounts(amounts);
+		return take(budget, key, 0, amounts, expensive, nowMillis);
+	}
+
+	@Override
+	public CompletionStage<Void> settle(Settlement settlement, long nowMillis) {
+		Budget budget = settlement.budget();
+		StoreEntry entry = find(budget.name(), settlement.key());
+		if (entry == null || !settlement.changesAnything()) {
+			return SETTLED;
+		}
+		entry.lock();
+		try {
+			// A removed entry or one of another shape forgot the reservation: dropped.
+			if (!entry.removed && entry.windowCount() == budget.windows().size()) {
+				WindowLayout.adopt(entry, budget.windows());
+				BudgetArithmetic.settle(entry, settlement, nowMillis);
+			}
+		}
+		finally {
+			entry.unlock();
+		}
+		return SETTLED;
+	}
+
+	/** {@code amounts} when the request reserves per window, else {@code cost}. */
+	private Decision take(Budget budget, String key, long cost, long[] amounts, boolean expensive, long nowMillis) {
 		Map<String, StoreEntry> home = home(budget.name());
 		StoreEntry entry = home.get(key);
 		if (entry != null) {
 			entry.lock();
 			try {
 				if (!entry.removed) {
-					return decide(entry, budget, key, cost, expensive, nowMillis);
+					return decide(entry, budget, key, cost, amounts, expensive, nowMillis);
 				}
 			}
 			finally {
 				entry.unlock();
 			}
 		}
-		return insertAndTake(home, budget, key, cost, expensive, nowMillis);
+		return insertAndTake(home, budget, key, cost, amounts, expensive, nowMillis);
 	}
 
 	@Override
@@ -180,7 +218,8 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 	}
 
 	/** Needs {@code entry}'s lock, and {@code entry} not removed. */
-	private Decision decide(StoreEntry entry, Budget budget, String key, long cost, boolean expensive, long nowMillis) {
+	private Decision decide(StoreEntry entry, Budget budget, String key, long cost, long[] amounts, boolean expensive,
+			long nowMillis) {
 		int windowCount = budget.windows().size();
 		if (entry.windowCount() != windowCount) {
 			entry.clear(windowCount);
@@ -189,17 +228,23 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 		if (!entry.referenced) {
 			entry.referenced = true;
 		}
-		return BudgetArithmetic.take(budget, key, entry, cost, expensive, nowMillis, leaseIds);
+		return (amounts != null) ? BudgetArithmetic.reserve(budget, key, entry, amounts, expensive, nowMillis, leaseIds)
+				: BudgetArithmetic.take(budget, key, entry, cost, expensive, nowMillis, leaseIds);
 	}
 
 	/**
 	 * A key the index did not hold: under its segment's lock, looks again, adds it if
 	 * still missing, decides, then keeps the store within its bounds.
 	 */
-	private Decision insertAndTake(Map<String, StoreEntry> home, Budget budget, String key, long cost,
+	private Decision insertAndTake(Map<String, StoreEntry> home, Budget budget, String key, long cost, long[] amounts,
 			boolean expensive, long nowMillis) {
 		// A request that can never be admitted creates no key.
-		budget.checkCost(cost);
+		if (amounts == null && budget.hasUnits()) {
+			budget.checkAmounts(budget.amounts(cost, Map.of()));
+		}
+		else if (amounts == null) {
+			budget.checkCost(cost);
+		}
 		Segment segment = partitions.segmentFor(budget.name(), key);
 		synchronized (segment) {
 			StoreEntry entry = home.get(key);
@@ -211,7 +256,7 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 			Decision decision;
 			entry.lock();
 			try {
-				decision = decide(entry, budget, key, cost, expensive, nowMillis);
+				decision = decide(entry, budget, key, cost, amounts, expensive, nowMillis);
 			}
 			finally {
 				entry.unlock();

@@ -99,6 +99,24 @@ final class SlidingWindowArithmetic {
 	}
 
 	/**
+	 * Adds {@code delta} to bucket {@code bucket} of window {@code i}, never below zero;
+	 * nothing when the bucket is no longer held (it aged out and was dropped).
+	 */
+	static void settle(CounterState state, int i, long bucket, long delta) {
+		long[] buckets = state.slide(i);
+		if (buckets == null) {
+			return;
+		}
+		int n = (int) buckets[0];
+		for (int j = 0; j < n; j++) {
+			if (buckets[1 + 2 * j] == bucket) {
+				buckets[2 + 2 * j] = Math.max(0, buckets[2 + 2 * j] + delta);
+				return;
+			}
+		}
+	}
+
+	/**
 	 * How the window stands at {@code nowMillis}: {@code remaining} what could be
 	 * admitted now, the reset when the last counted admission ages out (now when none
 	 * counts), and the retry as {@link BoundVerdict#retryAtMillis()} says: for a refusal,

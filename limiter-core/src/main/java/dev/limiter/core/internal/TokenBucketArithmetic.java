@@ -53,6 +53,18 @@ final class TokenBucketArithmetic {
 	}
 
 	/**
+	 * Moves {@code TAT} by {@code delta} tokens at {@code nowMillis}: later for more used
+	 * than reserved (the bucket may go into debt beyond its size), earlier for a refund,
+	 * never before now (a full bucket holds no more than its size).
+	 */
+	static void settle(Window w, CounterState state, int i, long delta, long nowMillis) {
+		long debt = Math.max(0, debt(w, state, i, nowMillis) + delta * w.durationMillis());
+		long limit = w.limit();
+		state.restart(i, nowMillis + debt / limit);
+		state.count(i, debt % limit);
+	}
+
+	/**
 	 * How the bucket stands with {@code debt} at {@code nowMillis}: {@code remaining} the
 	 * whole tokens there, the reset when it is full again, and the retry as
 	 * {@link BoundVerdict#retryAtMillis()} says: for a refusal, when {@code cost} tokens

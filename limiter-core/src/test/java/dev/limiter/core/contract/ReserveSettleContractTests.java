@@ -1,0 +1,268 @@
+package dev.limiter.core.contract;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import dev.limiter.core.BoundVerdict;
+import dev.limiter.core.Budget;
+import dev.limiter.core.Decision;
+import dev.limiter.core.KeyState;
+import dev.limiter.core.RateLimitStore;
+import dev.limiter.core.Reservation;
+import dev.limiter.core.Settlement;
+import dev.limiter.core.Window;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+/**
+ * Windows in a unit other than requests (ADR 0012): an estimate reserved with the
+ * request's other windows in one step, the actual amount settled afterwards on the window
+ * instance the reservation counted in, for each algorithm. Every {@link RateLimitStore}
+ * that counts units extends this class and passes it unchanged. A store that sends
+ * settlements without waiting must still apply them in order with the same caller's next
+ * command, which is what these tests read back with.
+ */
+public abstract class ReserveSettleContractTests {
+
+	/** An instant on an hour boundary. */
+	protected static final long T0 = 1_699_999_200_000L;
+
+	/** The sample's budget: 60 requests and 2,000 tokens a minute. */
+	protected static final Budget COMPLETION = Budget.builder("completion")
+		.window("minute", 60, Duration.ofMinutes(1))
+		.window(Window.of("tokens", 2_000, Duration.ofMinutes(1)).inUnit("tokens"))
+		.build();
+
+	/** 1,000 tokens in any 10 s, in buckets of 1 s. */
+	protected static final Budget SLIDING_TOKENS = Budget.builder("sliding-tokens")
+		.window(Window.sliding("tens", 1_000, Duration.ofSeconds(10)).inUnit("tokens"))
+		.build();
+
+	/** A bucket of 1,000 tokens refilled at 1,000 per 10 s: one every 10 ms. */
+	protected static final Budget BUCKET_TOKENS = Budget.builder("bucket-tokens")
+		.window(Window.tokenBucket("tens", 1_000, Duration.ofSeconds(10)).inUnit("tokens"))
+		.build();
+
+	protected RateLimitStore store;
+
+	protected String key;
+
+	protected abstract RateLimitStore createStore();
+
+	@BeforeEach
+	void setUpStore() {
+		store = createStore();
+		key = "k-" + UUID.randomUUID();
+	}
+
+	private Decision reserve(Budget budget, long estimate, long now) {
+		return store.reserve(budget, key, budget.amounts(1, Map.of("tokens", estimate)), false, now);
+	}
+
+	private Reservation reserved(Budget budget, long estimate, long now) {
+		Decision decision = reserve(budget, estimate, now);
+		assertThat(decision.allowed()).as("reservation at %d", now).isTrue();
+		return Reservation.of(budget, key, decision, budget.amounts(1, Map.of("tokens", estimate))).orElseThrow();
+	}
+
+	private void settle(Reservation reservation, long tokens, long now) {
+		reservation.settle(Map.of("tokens", tokens)).ifPresent((s) -> settled(store, s, now));
+	}
+
+	/**
+	 * Settles and waits for the store to say it is done: a store may send a settlement
+	 * without waiting, and the test reads its effect next, perhaps on another connection.
+	 */
+	protected static void settled(RateLimitStore store, Settlement settlement, long now) {
+		try {
+			store.settle(settlement, now).toCompletableFuture().get(30, TimeUnit.SECONDS);
+		}
+		catch (Exception ex) {
+			throw new AssertionError("settlement failed", ex);
+		}
+	}
+
+	private BoundVerdict window(Budget budget, String name, long now) {
+		KeyState state = store.peek(budget, key, now);
+		return state.bounds().stream().filter((b) -> b.name().equals(name)).findFirst().orElseThrow();
+	}
+
+	@Test
+	void reserveWhenEstimateFitsShouldCountOneRequestAndTheEstimate() {
+		Decision decision = reserve(COMPLETION, 100, T0 + 1_000);
+
+		assertThat(decision.allowed()).isTrue();
+		assertThat(decision.verdicts().get(0).remaining()).isEqualTo(59);
+		assertThat(decision.verdicts().get(1).remaining()).isEqualTo(1_900);
+	}
+
+	@Test
+	void settleWhenActualExceedsWhatWasLeftShouldTakeTheWindowOverAndRefuseUntilItsEnd() {
+		settle(reserved(COMPLETION, 100, T0 + 1_000), 1_500, T0 + 1_100);
+		assertThat(window(COMPLETION, "tokens", T0 + 1_200).remaining()).isEqualTo(500);
+		settle(reserved(COMPLETION, 100, T0 + 2_000), 600, T0 + 2_100);
+
+		Decision refused = reserve(COMPLETION, 100, T0 + 3_000);
+
+		assertThat(refused.allowed()).isFalse();
+		assertThat(refused.refusingBound()).map(BoundVerdict::name).contains("tokens");
+		assertThat(refused.retryAfterMillis()).isEqualTo(57_000);
+		assertThat(refused.verdicts().get(1).remaining()).isZero();
+		assertThat(refused.verdicts().get(0).remaining()).isEqualTo(58);
+		assertThat(reserve(COMPLETION, 100, T0 + 60_000).allowed()).isTrue();
+	}
+
+	@Test
+	void settleWhenActualIsBelowTheEstimateShouldGiveTheRestBack() {
+		settle(reserved(COMPLETION, 100, T0 + 1_000), 30, T0 + 1_100);
+
+		assertThat(window(COMPLETION, "tokens", T0 + 1_200).remaining()).isEqualTo(1_970);
+		assertThat(window(COMPLETION, "minute", T0 + 1_200).remaining()).isEqualTo(59);
+	}
+
+	@Test
+	void settleWhenNothingIsReportedShouldKeepTheEstimate() {
+		Reservation reservation = reserved(COMPLETION, 100, T0 + 1_000);
+		reservation.settle(Map.of()).ifPresent((s) -> settled(store, s, T0 + 1_100));
+
+		assertThat(window(COMPLETION, "tokens", T0 + 1_200).remaining()).isEqualTo(1_900);
+		assertThat(reservation.settled()).isTrue();
+	}
+
+	@Test
+	void settleTwiceShouldApplyOnlyTheFirst() {
+		Reservation reservation = reserved(COMPLETION, 100, T0 + 1_000);
+		settle(reservation, 300, T0 + 1_100);
+		settle(reservation, 900, T0 + 1_200);
+
+		assertThat(reservation.settle(Map.of("tokens", 5L))).isEmpty();
+		assertThat(window(COMPLETION, "tokens", T0 + 1_300).remaining()).isEqualTo(1_700);
+	}
+
+	@Test
+	void settleOfARefusedRequestShouldHaveNothingToSettle() {
+		settle(reserved(COMPLETION, 100, T0 + 1_000), 2_000, T0 + 1_100);
+		Decision refused = reserve(COMPLETION, 100, T0 + 2_000);
+
+		assertThat(refused.allowed()).isFalse();
+		assertThat(Reservation.of(COMPLETION, key, refused, COMPLETION.amounts(1, Map.of("tokens", 100L)))).isEmpty();
+		assertThat(window(COMPLETION, "tokens", T0 + 2_100).remaining()).isZero();
+		assertThat(window(COMPLETION, "minute", T0 + 2_100).remaining()).isEqualTo(59);
+	}
+
+	@Test
+	void settleAfterTheWindowEndedShouldBeDroppedNotChargedToTheNextWindow() {
+		Reservation late = reserved(COMPLETION, 100, T0 + 59_000);
+		reserved(COMPLETION, 100, T0 + 60_500);
+		settle(late, 1_900, T0 + 61_000);
+
+		assertThat(window(COMPLETION, "tokens", T0 + 61_100).remaining()).isEqualTo(1_900);
+	}
+
+	@Test
+	void settleAfterAResetShouldBeDropped() {
+		Reservation reservation = reserved(COMPLETION, 100, T0 + 1_000);
+		store.reset(COMPLETION, key);
+		settle(reservation, 1_000, T0 + 1_100);
+
+		assertThat(window(COMPLETION, "tokens", T0 + 1_200).remaining()).isEqualTo(2_000);
+	}
+
+	@Test
+	void takeOnABudgetWithUnitsShouldReserveOnePerUnit() {
+		Decision decision = store.take(COMPLETION, key, 1, false, T0 + 1_000);
+
+		assertThat(decision.verdicts().get(1).remaining()).isEqualTo(1_999);
+	}
+
+	@Test
+	void reserveWhenAnEstimateExceedsItsWindowShouldBeRejectedBeforeCounting() {
+		assertThatIllegalArgumentException().isThrownBy(() -> reserve(COMPLETION, 2_001, T0 + 1_000));
+		assertThat(window(COMPLETION, "minute", T0 + 1_100).remaining()).isEqualTo(60);
+	}
+
+	@Test
+	void settleConcurrentlyShouldCountEveryActualAmountExactly() throws Exception {
+		Budget budget = Budget.builder("concurrent-tokens")
+			.window("minute", 10_000, Duration.ofMinutes(1))
+			.window(Window.of("tokens", 1_000_000, Duration.ofMinutes(1)).inUnit("tokens"))
+			.build();
+		int threads = 32;
+		int perThread = 20;
+		ExecutorService pool = Executors.newFixedThreadPool(threads);
+		CountDownLatch start = new CountDownLatch(1);
+		List<Future<Long>> sums = new ArrayList<>();
+		for (int t = 0; t < threads; t++) {
+			int thread = t;
+			sums.add(pool.submit(() -> {
+				start.await();
+				long sum = 0;
+				for (int i = 0; i < perThread; i++) {
+					long[] amounts = budget.amounts(1, Map.of("tokens", 50L));
+					Decision decision = store.reserve(budget, key, amounts, false, T0 + 1_000);
+					Reservation reservation = Reservation.of(budget, key, decision, amounts).orElseThrow();
+					long actual = (thread * 7L + i * 13L) % 200;
+					reservation.settle(Map.of("tokens", actual)).ifPresent((s) -> settled(store, s, T0 + 1_001));
+					sum += actual;
+				}
+				return sum;
+			}));
+		}
+		start.countDown();
+		long total = 0;
+		for (Future<Long> sum : sums) {
+			total += sum.get(60, TimeUnit.SECONDS);
+		}
+		pool.shutdown();
+
+		assertThat(window(budget, "tokens", T0 + 2_000).remaining()).isEqualTo(1_000_000 - total);
+		assertThat(window(budget, "minute", T0 + 2_000).remaining()).isEqualTo(10_000 - threads * perThread);
+	}
+
+	@Test
+	void settleOnASlidingWindowShouldChargeTheBucketItWasReservedIn() {
+		settle(reserved(SLIDING_TOKENS, 100, T0 + 1_500), 900, T0 + 4_000);
+		Decision refused = reserve(SLIDING_TOKENS, 200, T0 + 5_000);
+
+		assertThat(refused.allowed()).isFalse();
+		// bucket 1 (1 s to 2 s) counts until 12 s
+		assertThat(refused.retryAfterMillis()).isEqualTo(7_000);
+		assertThat(reserve(SLIDING_TOKENS, 200, T0 + 12_000).allowed()).isTrue();
+	}
+
+	@Test
+	void settleOnASlidingWindowAfterItsBucketAgedOutShouldBeDropped() {
+		Reservation old = reserved(SLIDING_TOKENS, 100, T0 + 1_500);
+		reserved(SLIDING_TOKENS, 100, T0 + 11_500);
+		settle(old, 900, T0 + 12_000);
+
+		assertThat(window(SLIDING_TOKENS, "tens", T0 + 12_100).remaining()).isEqualTo(900);
+	}
+
+	@Test
+	void settleOnATokenBucketShouldMoveItsArrivalTimeEitherWay() {
+		settle(reserved(BUCKET_TOKENS, 100, T0 + 1_000), 1_100, T0 + 1_000);
+		Decision refused = reserve(BUCKET_TOKENS, 1, T0 + 1_000);
+
+		assertThat(refused.allowed()).isFalse();
+		assertThat(refused.verdicts().get(0).remaining()).isZero();
+		// 1,100 tokens owed in a bucket of 1,000: 101 refills of 10 ms before one fits
+		assertThat(refused.retryAfterMillis()).isEqualTo(1_010);
+		Reservation refunded = reserved(BUCKET_TOKENS, 1, T0 + 2_010);
+		assertThat(window(BUCKET_TOKENS, "tens", T0 + 2_010).remaining()).isZero();
+		settle(refunded, 0, T0 + 2_010);
+		assertThat(window(BUCKET_TOKENS, "tens", T0 + 2_010).remaining()).isEqualTo(1);
+	}
+
+}

@@ -1,0 +1,106 @@
+package dev.limiter.spring;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+import jakarta.servlet.ServletRequest;
+
+import org.springframework.web.context.request.RequestAttributes;
+import org.springframework.web.context.request.RequestContextHolder;
+import org.springframework.web.context.request.ServletRequestAttributes;
+
+/**
+ * What one request used, per unit other than requests, reported by the application after
+ * (or while) its handler runs; the limiter settles it once when the request ends, off the
+ * response path, against what the request reserved (ADR 0012).
+ *
+ * <pre>
+ * RateLimitUsage.report(request, "tokens", completion.totalTokens());
+ * </pre>
+ *
+ * <p>
+ * From a controller, pass the request (or call {@link #report(String, long)} on its
+ * thread); from another thread (a streaming callback, a reactive completion), take the
+ * handle with {@link #of} on the request's thread and call {@link #add} on the handle
+ * later. Reports add up per unit. A unit never reported keeps its estimate. A report
+ * after the request ended changes nothing ({@link #add} says so): the settlement has been
+ * sent.
+ */
+public final class RateLimitUsage {
+
+	/** The request attribute holding the current request's usage. */
+	public static final String ATTRIBUTE = RateLimitUsage.class.getName();
+
+	/** Guarded by this: a report and the close never interleave. */
+	private final Map<String, Long> amounts = new HashMap<>();
+
+	private boolean closed;
+
+	/** A request's usage, nothing reported yet: the limiter makes one per reservation. */
+	public RateLimitUsage() {
+	}
+
+	/**
+	 * Reports {@code amount} of {@code unit} used by {@code request}; nothing when the
+	 * request reserved nothing (its route's budget counts requests only, or it is not
+	 * limited).
+	 * @throws IllegalArgumentException for a negative amount
+	 */
+	public static void report(ServletRequest request, String unit, long amount) {
+		of(request).ifPresent((usage) -> usage.add(unit, amount));
+	}
+
+	/**
+	 * {@link #report(ServletRequest, String, long)} for the request bound to this thread
+	 * (Spring MVC's {@link RequestContextHolder}); nothing outside a request.
+	 */
+	public static void report(String unit, long amount) {
+		RequestAttributes attributes = RequestContextHolder.getRequestAttributes();
+		if (attributes instanceof ServletRequestAttributes servlet) {
+			report(servlet.getRequest(), unit, amount);
+		}
+	}
+
+	/**
+	 * The usage of {@code request}, a handle other threads may report through; empty when
+	 * the request reserved nothing.
+	 */
+	public static Optional<RateLimitUsage> of(ServletRequest request) {
+		return (request.getAttribute(ATTRIBUTE) instanceof RateLimitUsage usage) ? Optional.of(usage)
+				: Optional.empty();
+	}
+
+	/**
+	 * Adds {@code amount} of {@code unit}.
+	 * @return false when the request already ended (the amount is not counted)
+	 * @throws IllegalArgumentException for a negative amount or a blank unit
+	 */
+	public synchronized boolean add(String unit, long amount) {
+		Objects.requireNonNull(unit, "unit");
+		if (amount < 0 || unit.isBlank()) {
+			throw new IllegalArgumentException(
+					"usage must be a unit and an amount of at least 0, was " + amount + " " + unit);
+		}
+		if (closed) {
+			return false;
+		}
+		amounts.merge(unit, amount, Long::sum);
+		return true;
+	}
+
+	/**
+	 * Ends the reporting and hands back what was reported, once: the limiter calls this
+	 * when the request ends.
+	 * @return per unit the amount reported; empty when closed before
+	 */
+	public synchronized Optional<Map<String, Long>> close() {
+		if (closed) {
+			return Optional.empty();
+		}
+		closed = true;
+		return Optional.of(Map.copyOf(amounts));
+	}
+
+}

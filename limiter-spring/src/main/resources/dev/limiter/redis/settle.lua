@@ -1,0 +1,83 @@
+-- One settlement (ADR 0012) for one (budget, key), atomically with every decision on it: per window, the
+-- difference between what a request used and what it reserved goes to the window instance the reservation
+-- counted in, never taking a count below zero. The same rule as BudgetArithmetic.settle; the contract suite
+-- and the differential tests hold the two equal. Only windows whose instance still counts are sent (the
+-- caller decides that from time alone); here a window is left alone unless its stored state is still that
+-- instance, so a reset key, a forgotten key or a window counting afresh drops its delta. Time is ARGV[1]:
+-- this script never calls TIME. The layout is encoded by dev.limiter.redis.TakeScriptCodec.
+--
+-- KEYS[1]  the windows' hash, as take.lua keeps it
+-- ARGV[1] now   ARGV[2] expiry margin (ms)
+-- then per window i = 1..n, at j = 2 + 5 (i - 1): ARGV[j + 1] algorithm (f|s|t), ARGV[j + 2] field name,
+--   ARGV[j + 3] instance (fixed: the window's end; sliding: the bucket; token bucket: 0), ARGV[j + 4] delta,
+--   ARGV[j + 5] limit (token bucket: its rate; the others: unused) and, for a token bucket only, its duration
+--   after a ':' ("limit:duration")
+--
+-- Returns the number of windows settled.
+local now = tonumber(ARGV[1])
+local margin = tonumber(ARGV[2])
+local n = (#ARGV - 2) / 5
+local key = KEYS[1]
+
+local function int(x)
+  return string.format('%.0f', x)
+end
+
+local settled = 0
+local latest = 0
+for i = 1, n do
+  local j = 2 + 5 * (i - 1)
+  local algo, field = ARGV[j + 1], ARGV[j + 2]
+  local instance, delta = tonumber(ARGV[j + 3]), tonumber(ARGV[j + 4])
+  if algo == 'f' then
+    local stored = redis.call('HMGET', key, field .. ':r', field .. ':c')
+    if tonumber(stored[1]) == instance then
+      redis.call('HSET', key, field .. ':c', int(math.max(0, (tonumber(stored[2]) or 0) + delta)))
+      settled = settled + 1
+    end
+  elseif algo == 's' then
+    -- as take.lua keeps it: "b|o:c,o:c,..." (the oldest bucket b, then each bucket's offset from b and units)
+    local v = redis.call('HGET', key, field)
+    if v then
+      local base, rest = string.match(v, '^(%d+)|(.*)$')
+      local parts, found = {}, false
+      if base then
+        for o, c in string.gmatch(rest, '(%d+):(%d+)') do
+          local count = tonumber(c)
+          if tonumber(base) + tonumber(o) == instance then
+            count = math.max(0, count + delta)
+            found = true
+          end
+          parts[#parts + 1] = o .. ':' .. int(count)
+        end
+      end
+      if found then
+        redis.call('HSET', key, field, base .. '|' .. table.concat(parts, ','))
+        settled = settled + 1
+      end
+    end
+  else
+    local v = redis.call('HGET', key, field)
+    if v then
+      local limit, duration = string.match(ARGV[j + 5], '^(%d+):(%d+)$')
+      limit, duration = tonumber(limit), tonumber(duration)
+      local ms, fraction = string.match(v, '^(%d+):(%d+)$')
+      local debt = math.max(0, (tonumber(ms) - now) * limit + tonumber(fraction))
+      debt = math.max(0, debt + delta * duration)
+      local tat = now + math.floor(debt / limit)
+      redis.call('HSET', key, field, int(tat) .. ':' .. int(debt % limit))
+      if tat > latest then
+        latest = tat
+      end
+      settled = settled + 1
+    end
+  end
+end
+if latest > 0 then
+  -- A bucket taken into debt is full again later than the hash was kept for.
+  local ttl = redis.call('PTTL', key)
+  if ttl >= 0 and latest - now + margin > ttl then
+    redis.call('PEXPIRE', key, int(latest - now + margin))
+  end
+end
+return {settled}
