@@ -2,7 +2,6 @@ package dev.limiter.core;
 
 import java.time.Duration;
 import java.util.Objects;
-import java.util.regex.Pattern;
 
 /**
  * One rate bound of a budget: at most {@code limit} units per {@code duration}, counted
@@ -37,8 +36,6 @@ public final class Window {
 	 * {@code cost}), known before the handler runs.
 	 */
 	public static final String REQUESTS = "requests";
-
-	private static final Pattern UNIT = Pattern.compile("[a-z0-9-]{1,32}");
 
 	private final String name;
 
@@ -101,48 +98,8 @@ public final class Window {
 	 */
 	public Window(String name, long limit, Duration duration, WindowAlgorithm algorithm, Long burst,
 			Duration resolution, String unit) {
-		Objects.requireNonNull(name, "name");
-		Objects.requireNonNull(duration, "duration");
-		Objects.requireNonNull(algorithm, "algorithm");
-		if (!BoundNames.isValid(name)) {
-			throw new InvalidValueException(Field.NAME, "", "window name must match [A-Za-z0-9_-]{1,32} and not be '"
-					+ BoundNames.CONCURRENCY + "', was '" + name + "'");
-		}
-		if (limit < 1) {
-			throw new InvalidValueException(Field.LIMIT, "window '" + name + "': limit ",
-					"must be at least 1, was " + limit);
-		}
-		if (duration.toMillis() < 1) {
-			throw new InvalidValueException(Field.DURATION, "window '" + name + "': duration ",
-					"must be at least 1ms, was " + duration);
-		}
-		if (unit == null || !UNIT.matcher(unit).matches()) {
-			throw new InvalidValueException(Field.UNIT, "window '" + name + "': unit ",
-					"must be '" + REQUESTS + "' or 1 to 32 of a-z, 0-9 and '-', was '" + unit + "'");
-		}
+		WindowChecks.check(name, limit, duration, algorithm, burst, resolution, unit);
 		long millis = duration.toMillis();
-		if (burst != null && algorithm != WindowAlgorithm.TOKEN_BUCKET) {
-			throw new InvalidValueException(Field.BURST, "window '" + name + "': burst ", "applies to a "
-					+ WindowAlgorithm.TOKEN_BUCKET.value() + " window only, this one is " + algorithm.value());
-		}
-		if (burst != null && burst < 1) {
-			throw new InvalidValueException(Field.BURST, "window '" + name + "': burst ",
-					"must be at least 1, was " + burst);
-		}
-		if (algorithm == WindowAlgorithm.TOKEN_BUCKET && millis < limit) {
-			throw new InvalidValueException(Field.LIMIT, "window '" + name + "': limit ",
-					"must be at most the duration in " + "milliseconds for a " + WindowAlgorithm.TOKEN_BUCKET.value()
-							+ " (its refill interval, duration / limit, " + "must be at least 1ms), was " + limit
-							+ " per " + duration);
-		}
-		if (resolution != null && algorithm != WindowAlgorithm.SLIDING_WINDOW) {
-			throw new InvalidValueException(Field.RESOLUTION, "window '" + name + "': resolution ", "applies to a "
-					+ WindowAlgorithm.SLIDING_WINDOW.value() + " window only, this one is " + algorithm.value());
-		}
-		if (resolution != null && (resolution.toMillis() < 1 || resolution.toMillis() > millis)) {
-			throw new InvalidValueException(Field.RESOLUTION, "window '" + name + "': resolution ",
-					"must be between 1ms and the duration " + duration + ", was " + resolution);
-		}
 		this.name = name;
 		this.limit = limit;
 		this.duration = duration;
