@@ -27,6 +27,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedStackTrace;
 import jdk.jfr.consumer.RecordingFile;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -113,6 +114,7 @@ class VirtualThreadsPinningTests {
 				assertThat(requestThreads.get(true).get()).as("requests on virtual threads")
 					.isGreaterThanOrEqualTo(CLIENT_THREADS * REQUESTS_PER_THREAD);
 				assertThat(events).filteredOn(e -> e.getEventType().getName().equals("jdk.VirtualThreadPinned"))
+					.filteredOn(e -> !loadingAClass(e))
 					.as("pinned virtual threads")
 					.isEmpty();
 			}
@@ -120,6 +122,19 @@ class VirtualThreadsPinningTests {
 				Files.deleteIfExists(file);
 			}
 		}
+	}
+
+	/**
+	 * A pin inside class loading (the JVM reading a class from a jar, a native frame it
+	 * cannot unmount across): the JDK's, on the first use of a class, not the request
+	 * path's way of waiting. Seen once in a CI run, under {@code ZipFile}.
+	 */
+	private static boolean loadingAClass(RecordedEvent event) {
+		RecordedStackTrace stack = event.getStackTrace();
+		return stack != null && stack.getFrames().stream().anyMatch(frame -> {
+			String type = frame.getMethod().getType().getName();
+			return type.startsWith("jdk.internal.loader.") || type.equals("java.lang.ClassLoader");
+		});
 	}
 
 	private List<Integer> load(int port) throws Exception {
