@@ -7,13 +7,13 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.time.Clock;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 
 import dev.limiter.core.Budget;
 import dev.limiter.core.KeyState;
@@ -92,7 +92,7 @@ class ReserveSettleHttpTests {
 
 	@Autowired
 	@Qualifier("limiterClock")
-	private Clock clock;
+	private MutableClock clock;
 
 	@Autowired
 	private UnitsController controller;
@@ -177,6 +177,28 @@ class ReserveSettleHttpTests {
 	}
 
 	@Test
+	void settlementWhenTheWindowEndedBeforeTheReportShouldBeDroppedAndCountedNotChargedToTheNextWindow()
+			throws Exception {
+		clock.set(Instant.parse("2030-01-01T01:00:50Z"));
+		double windowEnded = dropped("tokens", "window-ended");
+		controller.later = new CompletableFuture<>();
+		CompletableFuture<HttpResponse<String>> response = sendAsync("/units/later");
+		Later later = controller.later.get(30, TimeUnit.SECONDS);
+
+		// the handler's work outlives the minute it reserved in, then reports
+		clock.set(Instant.parse("2030-01-01T01:01:05Z"));
+		later.usage().add("tokens", 900);
+		later.result().setResult("late");
+
+		assertThat(response.get(30, TimeUnit.SECONDS).body()).isEqualTo("late");
+		settled();
+		assertThat(settlements.dropped).containsExactly("completion tokens window-ended");
+		assertThat(dropped("tokens", "window-ended") - windowEnded).isEqualTo(1);
+		// the minute that counts now was not charged for what the last one used
+		assertThat(counted()).isZero();
+	}
+
+	@Test
 	void metersWhenRequestsReserveSettleAndReportLateShouldCountUnitsPerBudgetAndUnit() throws Exception {
 		double reserved = unitCount("limiter.units.reserved");
 		double charged = unitCount("limiter.units.settled");
@@ -245,6 +267,15 @@ class ReserveSettleHttpTests {
 		}
 	}
 
+	private CompletableFuture<HttpResponse<String>> sendAsync(String path) {
+		HttpRequest request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+			.header("Authorization", "Bearer " + token)
+			.POST(HttpRequest.BodyPublishers.noBody())
+			.build();
+		ended.clear();
+		return http.sendAsync(request, HttpResponse.BodyHandlers.ofString());
+	}
+
 	private HttpResponse<String> send(String path) throws Exception {
 		HttpRequest request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
 			.header("Authorization", "Bearer " + token)
@@ -286,7 +317,7 @@ class ReserveSettleHttpTests {
 	static class UnitsApplication {
 
 		@Bean(name = "limiterClock")
-		Clock limiterClock() {
+		MutableClock limiterClock() {
 			return new MutableClock(Instant.parse("2030-01-01T00:00:18Z"));
 		}
 
@@ -318,6 +349,11 @@ class ReserveSettleHttpTests {
 
 		/** The handle of the latest deferred request, for a report after it ended. */
 		volatile RateLimitUsage lastUsage;
+
+		/**
+		 * Completed with the next {@code /units/later} request, which the test answers.
+		 */
+		volatile CompletableFuture<Later> later = new CompletableFuture<>();
 
 		@PostMapping("/units/sync")
 		String sync(@RequestParam long tokens, @RequestParam(required = false) String also,
@@ -356,11 +392,22 @@ class ReserveSettleHttpTests {
 			};
 		}
 
+		@PostMapping("/units/later")
+		DeferredResult<String> later(HttpServletRequest request) {
+			DeferredResult<String> result = new DeferredResult<>(30_000L);
+			later.complete(new Later(RateLimitUsage.of(request).orElseThrow(), result));
+			return result;
+		}
+
 		@PostMapping("/units/silent")
 		String silent() {
 			return "ok";
 		}
 
+	}
+
+	/** A request still running: its usage handle and the answer the test gives it. */
+	record Later(RateLimitUsage usage, DeferredResult<String> result) {
 	}
 
 }
