@@ -10,6 +10,7 @@ import java.util.UUID;
 import dev.limiter.core.BoundVerdict;
 import dev.limiter.core.Budget;
 import dev.limiter.core.Decision;
+import dev.limiter.core.OverLimitRememberingStore;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStores;
 import dev.limiter.core.Window;
@@ -96,6 +97,45 @@ class RedisWindowAlgorithmRoundTripTests {
 	@EnumSource(RedisClientKind.class)
 	void mixedBudgetOnARedisClusterShouldCostOneScriptCallPerDecisionAndAnswerAsInMemory(RedisClientKind client) {
 		assertOneScriptCallPerExactDecision(cluster.connectionFactory(client), cluster.cluster().nodes());
+	}
+
+	@ParameterizedTest
+	@EnumSource(RedisClientKind.class)
+	void refusalsOfASlidingWindowOrATokenBucketWhenKnownShouldCostNoScriptCallUntilTheirRetry(RedisClientKind client) {
+		RateLimitStore store = new OverLimitRememberingStore(
+				RedisRateLimitStore.builder(redis.connectionFactory(client))
+					.timeout(RedisTestTimeouts.GENEROUS)
+					.build());
+		Budget sliding = Budget.builder("refused-sliding")
+			.window(Window.sliding("tens", 5, Duration.ofSeconds(10)))
+			.build();
+		Budget bucket = Budget.builder("refused-bucket")
+			.window(Window.tokenBucket("tens", 5, Duration.ofSeconds(10)))
+			.build();
+		store.take(sliding, "warm-up-" + UUID.randomUUID(), 1, false, T0);
+		for (Budget budget : List.of(sliding, bucket)) {
+			String key = "refused-" + UUID.randomUUID();
+			for (int i = 0; i < 5; i++) {
+				assertThat(store.take(budget, key, 1, false, T0 + 1_000).allowed()).isTrue();
+			}
+			redis.server().call("CONFIG", "RESETSTAT");
+			// The fifth admission left nothing: the memory knows the key is full until
+			// its
+			// retry, so even the first refusal is answered locally.
+			Decision first = store.take(budget, key, 1, false, T0 + 1_000);
+			long retryAt = first.decidedAtMillis() + first.retryAfterMillis();
+			for (long now = T0 + 1_000; now < retryAt; now += 97) {
+				assertThat(store.take(budget, key, 1, false, now).allowed()).as("%s at %d", budget.name(), now)
+					.isFalse();
+			}
+
+			assertThat(first.allowed()).isFalse();
+			assertThat(scriptCalls(List.of(redis.server()))).as("%s: refusals answered locally", budget.name())
+				.isZero();
+			assertThat(store.take(budget, key, 1, false, retryAt).allowed()).as("%s at its retry", budget.name())
+				.isTrue();
+			assertThat(scriptCalls(List.of(redis.server()))).isEqualTo(1);
+		}
 	}
 
 	private void assertOneScriptCallPerExactDecision(RedisConnectionFactory factory, List<RedisServerProcess> servers) {
