@@ -372,30 +372,30 @@ if all_windows:
       "the PSETEX of a successful swap). *Added* is an app minus its own off run, in the same run.")
     w("")
     for shape, shape_label in SHAPES:
-        rows = [(m, label, base) for m, label, base in HTTP_APPS if windows.get((m, shape))]
-        if not rows:
+        h_rows = [(m, label, base) for m, label, base in HTTP_APPS if windows.get((m, shape))]
+        if not h_rows:
             continue
         w(f"**{shape_label.capitalize()}** (`wrk -c{conns}`, {measure_s} s windows):")
         w("")
         w("| app | warm-up s | req/s | % of its off | p99 ms | request work µs | × its off | added µs | context "
           "switches | added | KiB allocated | added KiB | Redis commands | non-2xx |")
         w("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-        for m, label, base in rows:
-            rps, rps_off = best(m, shape, "rps", max), best(base, shape, "rps", max)
-            work, work_off = best(m, shape, "cpuMicrosPerRequestWithoutJit"), best(base, shape,
+        for m, label, base in h_rows:
+            m_rps, rps_off = best(m, shape, "rps", max), best(base, shape, "rps", max)
+            m_work, work_off = best(m, shape, "cpuMicrosPerRequestWithoutJit"), best(base, shape,
                                                                                    "cpuMicrosPerRequestWithoutJit")
-            cs, cs_off = best(m, shape, "contextSwitchesPerRequest"), best(base, shape, "contextSwitchesPerRequest")
+            m_cs, cs_off = best(m, shape, "contextSwitchesPerRequest"), best(base, shape, "contextSwitchesPerRequest")
             al, al_off = best(m, shape, "allocatedBytesPerRequest"), best(base, shape, "allocatedBytesPerRequest")
             warmups = sorted(x["warmupSeconds"] for x in windows[(m, shape)].values())
             own = m == base
 
             def num(v, f="{:.0f}"):
                 return f.format(v) if v is not None else "-"
-            w(f"| {label} | {warmups[0]:.0f}–{warmups[-1]:.0f} | {fmt(rps)} | "
-              f"{'-' if own or not rps_off else f'{rps / rps_off:.0%}'} | {num(best(m, shape, 'p99Millis'), '{:.2f}')} | "
-              f"{num(work)} | {'-' if own or not work_off else f'{work / work_off:.2f}×'} | "
-              f"{'-' if own or work_off is None else f'{work - work_off:+.0f}'} | {num(cs, '{:.2f}')} | "
-              f"{'-' if own or cs_off is None else f'{cs - cs_off:+.2f}'} | "
+            w(f"| {label} | {warmups[0]:.0f}–{warmups[-1]:.0f} | {fmt(m_rps)} | "
+              f"{'-' if own or not rps_off else f'{m_rps / rps_off:.0%}'} | {num(best(m, shape, 'p99Millis'), '{:.2f}')} | "
+              f"{num(m_work)} | {'-' if own or not work_off else f'{m_work / work_off:.2f}×'} | "
+              f"{'-' if own or work_off is None else f'{m_work - work_off:+.0f}'} | {num(m_cs, '{:.2f}')} | "
+              f"{'-' if own or cs_off is None else f'{m_cs - cs_off:+.2f}'} | "
               f"{num(al / 1024 if al is not None else None, '{:.1f}')} | "
               f"{'-' if own or al is None or al_off is None else f'{(al - al_off) / 1024:+.1f}'} | "
               f"{num(best(m, shape, 'redisCommandsPerRequest'), '{:.2f}')} | "
@@ -405,35 +405,35 @@ if all_windows:
         def ratio_text(m, base, field, unit="×"):
             rounds_ = per_round(m, shape, base, field)
             return ", ".join(f"{v:.2f}{unit}" for v in rounds_)
-        work = {m: best(m, shape, "cpuMicrosPerRequestWithoutJit") for m, _, _ in HTTP_APPS}
-        rps = {m: best(m, shape, "rps", max) for m, _, _ in HTTP_APPS}
-        cs = {m: best(m, shape, "contextSwitchesPerRequest") for m, _, _ in HTTP_APPS}
-        if rps.get("off"):
+        h_work = {m: best(m, shape, "cpuMicrosPerRequestWithoutJit") for m, _, _ in HTTP_APPS}
+        h_rps = {m: best(m, shape, "rps", max) for m, _, _ in HTTP_APPS}
+        h_cs = {m: best(m, shape, "contextSwitchesPerRequest") for m, _, _ in HTTP_APPS}
+        if h_rps.get("off"):
             for m, need in (("memory", 0.95), ("redis", 0.75)):
-                if rps.get(m):
-                    r_ = rps[m] / rps["off"]
+                if h_rps.get(m):
+                    r_ = h_rps[m] / h_rps["off"]
                     http_verdict(f"HTTP ({shape_label}): {'in-memory' if m == 'memory' else 'Redis'} ≥ {need:.0%} "
                                  "of limiter-off throughput", f"{r_:.0%}", r_ >= need)
-        if work.get("off"):
+        if h_work.get("off"):
             for m, need in (("memory", 1.05), ("redis", 1.30)):
-                if work.get(m):
-                    r_ = work[m] / work["off"]
+                if h_work.get(m):
+                    r_ = h_work[m] / h_work["off"]
                     http_verdict(f"HTTP ({shape_label}): request work {'in memory' if m == 'memory' else 'on Redis'} "
                                  f"≤ {need:.2f}× limiter-off (issue 21)",
                                  f"{r_:.2f}× (by round: {ratio_text(m, 'off', 'cpuMicrosPerRequestWithoutJit')})",
                                  r_ <= need)
-        if cs.get("off") is not None and cs.get("redis") is not None:
+        if h_cs.get("off") is not None and h_cs.get("redis") is not None:
             http_verdict(f"HTTP ({shape_label}): context switches per request on Redis ≤ limiter-off + 1 (issue 21)",
-                         f"{cs['redis'] - cs['off']:+.2f}", cs["redis"] - cs["off"] <= 1)
-        added = {p_: work[p_] - work[f"{p_}-off"] for p_, _ in PEERS
-                 if work.get(p_) is not None and work.get(f"{p_}-off") is not None}
-        if added and work.get("redis") is not None and work.get("off") is not None:
-            limiter_added = work["redis"] - work["off"]
-            cheaper = min(added, key=added.get)
+                         f"{h_cs['redis'] - h_cs['off']:+.2f}", h_cs["redis"] - h_cs["off"] <= 1)
+        h_added = {p_: h_work[p_] - h_work[f"{p_}-off"] for p_, _ in PEERS
+                   if h_work.get(p_) is not None and h_work.get(f"{p_}-off") is not None}
+        if h_added and h_work.get("redis") is not None and h_work.get("off") is not None:
+            limiter_added = h_work["redis"] - h_work["off"]
+            h_cheaper = min(h_added, key=h_added.get)
             http_verdict(f"HTTP ({shape_label}): limiter on Redis adds ≤ half the request work the cheaper peer adds "
                          "(issue 21)",
-                         f"{limiter_added:+.0f} vs {dict(PEERS)[cheaper]} {added[cheaper]:+.0f} µs",
-                         limiter_added <= added[cheaper] / 2)
+                         f"{limiter_added:+.0f} vs {dict(PEERS)[h_cheaper]} {h_added[h_cheaper]:+.0f} µs",
+                         limiter_added <= h_added[h_cheaper] / 2)
     if latency1:
         w("**One connection** (`wrk -t1 -c1`, hot key, last round, after the 8-connection windows): the latency "
           "one unhurried client sees; added = the app minus its own off run.")
