@@ -84,7 +84,7 @@ w("**Reproduce:** `benchmarks/run` from a clone (JDK 17, Maven, python3; as root
   "`redis-tools` and `wrk` when missing). It builds the `benchmarks` module (`-Pbenchmarks`, never part of "
   "`mvn verify`) and the sample app, starts its own `redis-server` (from `PATH`, else the binary inside "
   "`embedded-redis`, as the tests do) and the sample app, and writes this file and `docs/benchmarks.svg`. "
-  "`benchmarks/run --quick` is a 2-3 minute smoke run into `benchmarks/target/quick/`; "
+  "`benchmarks/run --quick` is a smoke run (about a quarter of an hour) into `benchmarks/target/quick/`; "
   "`benchmarks/run --profile` also records JFR profiles.")
 w("")
 
@@ -438,15 +438,15 @@ if all_windows:
         w("**One connection** (`wrk -t1 -c1`, hot key, last round, after the 8-connection windows): the latency "
           "one unhurried client sees; added = the app minus its own off run.")
         w("")
-        w("| app | req/s | p50 ms | p99 ms | added p50 / p99 ms |")
-        w("|---|---:|---:|---:|---:|")
+        w("| app | warm-up s | req/s | p50 ms | p99 ms | added p50 / p99 ms |")
+        w("|---|---:|---:|---:|---:|---:|")
         for m, label, base in HTTP_APPS:
             if m not in latency1:
                 continue
             x = latency1[m][max(latency1[m])]
             y = latency1[base][max(latency1[base])] if base in latency1 else None
             add = "-" if m == base or not y else f"{x['p50Millis'] - y['p50Millis']:+.3f} / {x['p99Millis'] - y['p99Millis']:+.3f}"
-            w(f"| {label} | {fmt(x['rps'])} | {x['p50Millis']:.3f} | {x['p99Millis']:.3f} | {add} |")
+            w(f"| {label} | {x.get('warmupSeconds', float('nan')):.0f} | {fmt(x['rps'])} | {x['p50Millis']:.3f} | {x['p99Millis']:.3f} | {add} |")
         w("")
     w("Every measured window, in the order run. *Others* = processes other than the benchmark's (app, wrk, "
       "redis-server, the script): threads runnable on average (sampled each second from `/proc/stat` "
