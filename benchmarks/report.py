@@ -45,7 +45,7 @@ def fmt(x, digits=0):
 
 def met(ok):
     if ok is None:
-        return "not judged (a round started with the load above the cores)"
+        return "not judged (other work kept more threads runnable than the cores during a round)"
     return "met" if ok else "**missed**"
 
 
@@ -84,7 +84,7 @@ w("**Reproduce:** `benchmarks/run` from a clone (JDK 17, Maven, python3; as root
   "`redis-tools` and `wrk` when missing). It builds the `benchmarks` module (`-Pbenchmarks`, never part of "
   "`mvn verify`) and the sample app, starts its own `redis-server` (from `PATH`, else the binary inside "
   "`embedded-redis`, as the tests do) and the sample app, and writes this file and `docs/benchmarks.svg`. "
-  "`benchmarks/run --quick` is a 2-3 minute smoke run into `benchmarks/target/quick/`; "
+  "`benchmarks/run --quick` is a smoke run (about a quarter of an hour) into `benchmarks/target/quick/`; "
   "`benchmarks/run --profile` also records JFR profiles.")
 w("")
 
@@ -261,164 +261,214 @@ else:
 w("## HTTP")
 w("")
 
+# Written by benchmarks/httprounds.py: one JSON per measured window (http-<mode>-<shape>-r<round>.json, beside wrk's raw
+# output), one per 1-connection latency run (http-<mode>-hot-c1-r<round>.json), and http-apps.json (the apps, their
+# command lines and warm-ups).
+http_meta = load("http-apps.json")
+windows = defaultdict(dict)  # (mode, shape) -> round -> window
+latency1 = defaultdict(dict)  # mode -> round -> 1-connection run
+for f in sorted(glob.glob(os.path.join(R, "http-*-r*.json"))):
+    x = json.load(open(f))
+    if "shape" not in x or "mode" not in x:
+        continue  # results of an older benchmarks/run
+    if x.get("connections") == 1:
+        latency1[x["mode"]][x["round"]] = x
+    else:
+        windows[(x["mode"], x["shape"])][x["round"]] = x
 
-def wrk_parse(path):
-    text = open(path).read()
-    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", text).group(1))
-    def lat(q):
-        m = re.search(r"^\s+%s%%\s+([\d.]+)(us|ms|s)\s*$" % q, text, re.M)
-        if not m:
-            return float("nan")
-        v, u = float(m.group(1)), m.group(2)
-        return v / 1000 if u == "us" else v * 1000 if u == "s" else v
-    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", text)
-    return {"rps": rps, "p50": lat(50), "p99": lat(99), "non2xx": int(errors.group(1)) if errors else 0}
+HTTP_APPS = [  # mode, label, its own limiter-off run
+    ("off", "sample app, limiter off", "off"),
+    ("memory", "sample app, limiter in memory", "off"),
+    ("redis", "sample app, limiter on Redis (Lettuce)", "off"),
+    ("bucket4j-off", "Bucket4j filter app, filter off", "bucket4j-off"),
+    ("bucket4j", "Bucket4j filter app: Lettuce proxy manager (GET + compare-and-swap)", "bucket4j-off"),
+    ("starter-off", "bucket4j-spring-boot-starter app, starter off", "starter-off"),
+    ("starter", "bucket4j-spring-boot-starter 0.12.10, `redis-jedis` (Jedis compare-and-swap)", "starter-off"),
+]
+PEERS = [("bucket4j", "Bucket4j filter"), ("starter", "bucket4j-spring-boot-starter")]
+SHAPES = [("hot", "hot key"), ("spread", "spread keys")]
 
-
-http = defaultdict(lambda: defaultdict(dict))
-for f in sorted(glob.glob(os.path.join(R, "http-*-c*-r*.txt"))):
-    m = re.match(r"http-([\w-]+)-c(\d+)-r(\d+)\.txt", os.path.basename(f))
-    http[m.group(1)][int(m.group(2))][int(m.group(3))] = wrk_parse(f)
-cpu = defaultdict(dict)
-for f in sorted(glob.glob(os.path.join(R, "http-*-cpu-r*.json"))):
-    m = re.match(r"http-([\w-]+)-cpu-r(\d+)\.json", os.path.basename(f))
-    cpu[m.group(1)][int(m.group(2))] = json.load(open(f))
-
-# A figure from a machine busier than its cores judges nothing: when any HTTP round started with a 1-minute load
-# average above the number of cores, every HTTP verdict of the run is "not judged" instead of met or missed.
+# A figure from a machine busy with other work judges nothing. The run's own load (8 connections keep the app's
+# request threads, wrk and redis-server runnable) holds the 1-minute load average well above 2 on 2 cores by
+# itself, so the rule reads the others' share: when, in any measured window, processes other than the benchmark's
+# kept more threads runnable on average than the machine has cores, every HTTP verdict is "not judged".
 cores = machine.get("cores") or os.cpu_count() or 1
-busy_rounds = [(mode, r, c["load1Before"]) for mode, rounds in cpu.items() for r, c in rounds.items()
-               if c.get("load1Before", 0) > cores]
+all_windows = [x for rounds in windows.values() for x in rounds.values()]
+busy_rounds = [x for x in all_windows if x.get("otherRunnable", 0) > cores]
 
 
 def http_verdict(target, measured, ok):
     verdicts.append((target, measured, None if busy_rounds else ok))
 
 
-if http:
+def best(mode, shape, field, pick=min):
+    values = [x[field] for x in windows.get((mode, shape), {}).values() if x.get(field) is not None]
+    return pick(values) if values else None
+
+
+def per_round(mode, shape, base, field):
+    """mode / its off, round by round (both measured in the same round)."""
+    out = []
+    for r in sorted(windows.get((mode, shape), {})):
+        x, y = windows[(mode, shape)][r].get(field), windows.get((base, shape), {}).get(r, {}).get(field)
+        if x is not None and y:
+            out.append(x / y)
+    return out
+
+
+if all_windows:
+    meta = http_meta or {}
+    conns = meta.get("connections", 8)
+    measure_s = meta.get("measureSeconds", 10)
     if busy_rounds:
-        w(f"**HTTP verdicts not judged:** {len(busy_rounds)} round(s) started with a load average above the "
-          f"{cores} cores (highest {max(b[2] for b in busy_rounds):.1f}); the figures below are shown, not judged.")
+        worst_busy = max(busy_rounds, key=lambda x: x["otherRunnable"])
+        w(f"**HTTP verdicts not judged:** in {len(busy_rounds)} measured window(s) processes other than the "
+          f"benchmark's kept more threads runnable than the {cores} cores (highest {worst_busy['otherRunnable']:.1f}, "
+          f"{worst_busy['mode']} {worst_busy['shape']} round {worst_busy['round']}); the figures below are shown, "
+          "not judged.")
         w("")
-    w("The sample app jar (`sample-app/target/sample-app-0.1.0-SNAPSHOT.jar`, `-Xmx512m`) serving "
-      "`GET /s/agents.md` (a constant body) to the demo token, with the `standard` budget raised to 10⁹/min so the "
-      "run measures admission, not refusals. Three modes, each a fresh JVM: limiter off "
-      "(`--limiter.enabled=false`), in-memory (`--limiter.store=memory`), Redis (the app's `redis` profile, "
-      "`--spring.profiles.active=redis`, against the same redis-server). Load by `wrk` (Debian's package, C, event-driven — the load generator that "
-      "takes least CPU from the app on 2 cores): a warm-up at 32 connections (long enough for C2 to compile the "
-      "request path), then 32 connections measured for throughput, then 1 connection for the unloaded latency. "
-      "Modes alternate in rounds, and each round starts with another mode (off, memory, redis; then memory, "
-      "redis, off; ...), so that no mode always meets the same moment of a shared machine. Each figure is the "
-      "**best of the rounds** (highest throughput, lowest CPU per request, lowest latency): on a machine that "
-      "runs other work too, the least disturbed round is the closest to what the mode costs; every round's "
-      "figure and the machine's load during it are listed below, and each round's raw output is in the results.")
+    warm = [a_ for a_ in meta.get("apps", []) if "warmupSeconds" in a_]
+    min_requests = min(x["requests"] for x in all_windows)
+    w(f"{len({x['mode'] for x in all_windows})} apps, each one JVM (`-Xms512m -Xmx512m`) started side by side and idle except for its turn, all on "
+      f"this run's redis-server, all serving `GET /s/agents.md` (the sample app's constant body, `Cache-Control: "
+      f"public`) under `wrk -t2 -c{conns}` with `Authorization: Bearer <token>`, every budget raised to 10⁹ a "
+      "minute and 6·10¹⁰ an hour so that the run measures admissions, not refusals:")
     w("")
-    w("| mode | req/s (32 conn.) | % of off | p50 ms (32) | p99 ms (32) | p50 ms (1 conn.) | p99 ms (1 conn.) | added p50 / p99 at 1 conn. | non-2xx |")
-    w("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
-    nan = float("nan")
-    agg = {}
-    for mode in ("off", "memory", "redis"):
-        c32, c1 = http[mode][32], http[mode][1]
-        best32 = max(c32.values(), key=lambda x: x["rps"]) if c32 else {"rps": nan, "p50": nan, "p99": nan}
-        agg[mode] = {"rps": best32["rps"], "p50": best32["p50"], "p99": best32["p99"],
-                     "p50_1": min((x["p50"] for x in c1.values()), default=nan),
-                     "p99_1": min((x["p99"] for x in c1.values()), default=nan),
-                     "non2xx": sum(x["non2xx"] for x in list(c32.values()) + list(c1.values()))}
-    off = agg["off"]
-    for mode in ("off", "memory", "redis"):
-        g = agg[mode]
-        added = "-" if mode == "off" else f"{g['p50_1'] - off['p50_1']:+.3f} / {g['p99_1'] - off['p99_1']:+.3f}"
-        w(f"| {mode} | {fmt(g['rps'])} | {g['rps'] / off['rps']:.0%} | {g['p50']:.2f} | {g['p99']:.2f} | "
-          f"{g['p50_1']:.3f} | {g['p99_1']:.3f} | {added} | {g['non2xx']} |")
-    rm, rr = agg["memory"]["rps"] / off["rps"], agg["redis"]["rps"] / off["rps"]
-    http_verdict("HTTP: in-memory ≥ 95 % of limiter-off throughput", f"{rm:.0%}", rm >= 0.95)
-    http_verdict("HTTP: Redis ≥ 75 % of limiter-off throughput", f"{rr:.0%}", rr >= 0.75)
+    w("- the **sample app** jar, limiter off (`--limiter.enabled=false`), in memory (`--limiter.store=memory`) and "
+      "on Redis (its `redis` profile, Lettuce);")
+    w("- a **Bucket4j filter app** (`dev.limiter.benchmarks.peers.bucket4j`): the servlet filter a team writes on "
+      "Bucket4j 8.14's Lettuce proxy manager, one bucket per token (SHA-256 of the header) with the same two limits "
+      "(600 a minute + 36,000 an hour, refilled at each interval's end, scaled like the sample's), GET then a "
+      "compare-and-swap retried on conflict; its off run is the same app without the filter;")
+    w("- a **bucket4j-spring-boot-starter app** (`dev.limiter.benchmarks.peers.starter`): the starter 0.12.10 "
+      "configured by properties only, one servlet filter, `cache-key: getHeader('Authorization')` (SpEL), the same "
+      "two bandwidths (`refill-speed: interval`), `cache-to-use: redis-jedis` on a `JedisPool` of 16. In 0.12.10 "
+      "the starter's `redis-lettuce` and `redis-redisson` backends are asynchronous only (conditional on a WebFlux "
+      "or Gateway filter) and a servlet filter needs a synchronous one: on Spring MVC its Redis backend is Jedis. "
+      "It runs on Boot 3.5 and on Bucket4j 8.14 (its own 8.10 Java 8 artifacts excluded, one Bucket4j on the class "
+      "path); its off run is the same app with `bucket4j.enabled=false`.")
     w("")
-    best = {mode: min(v["cpuMicrosPerRequest"] for v in rounds.values()) for mode, rounds in cpu.items() if rounds}
-    work = {mode: min(v.get("cpuMicrosPerRequestWithoutJit", v["cpuMicrosPerRequest"]) for v in rounds.values())
-            for mode, rounds in cpu.items() if rounds}
-    if "off" in best:
-        w("**App CPU time per request** under the same 32-connection `wrk` load, after 30 s of the same load as "
-          "warm-up (per-thread `/proc/<pid>/task/*/stat` utime + stime ÷ requests served, best of the rounds): a "
-          "ratio that survives a noisy shared machine better than requests per second. *Request work* leaves out "
-          "the JIT compiler threads (`C1`/`C2 CompilerThread`): a JVM that is still compiling charges that "
-          "once-only work to whichever mode has more code on its request path, and a service running for hours "
-          "has long paid it. Both are shown; the verdicts use the request work.")
+    w(f"**Hot key**: one token (the demo token) on every connection. **Spread keys**: "
+      f"{meta.get('spreadTokens', 1000):,} tokens, each request the next one (`benchmarks/wrk/tokens.lua`; the sample "
+      "app knows them through its benchmark-only `sample.extra-demo-tokens`, each counted apart). **Warm-up**: "
+      f"before its first measured window each app served wrk load alone, in {meta.get('warmStepSeconds', 5)} s "
+      f"steps alternating hot and spread, until its JIT compiler threads took less than 3 % of its CPU in a step "
+      f"(at least {meta.get('warmMinSeconds', '?')} s, at most {meta.get('warmMaxSeconds', '?')} s): "
+      + ", ".join(f"{x['mode']} {x['warmupSeconds']:.0f} s{'' if x.get('jitQuiet') else ' (cap: still compiling)'}"
+                  for x in warm)
+      + f". Then {meta.get('rounds', '?')} round(s), each starting with another app, measure every app for "
+      f"{measure_s} s per key shape; each figure below states the seconds of load its JVM had served before its "
+      "window (warm-up plus earlier windows). Each figure is the **best of the rounds** (highest throughput, lowest "
+      "cost): the least disturbed window is the closest to what the app costs; every window is listed at the end.")
+    w("")
+    w("*Request work* is the app's CPU time (utime + stime of every thread, `/proc/<pid>/task/*/stat`) per request "
+      "served, the JIT compiler threads left out. *Context switches* are every thread's voluntary + involuntary "
+      "switches (`/proc/<pid>/task/*/status`) per request. *Allocated* is heap used at the window's end minus at its "
+      "start (the JVM's hsperfdata counters, read in place) plus what each GC pause in the window freed (its GC log "
+      f"line, MiB-rounded): about ±2 MiB per window, at most ±{2048 / max(1, min_requests):.2f} KiB per request "
+      "here. *Redis commands* are "
+      "commands the app sent over the measured window from `INFO commandstats`, less the commands scripts run inside "
+      "Redis (limiter: everything its `.lua` files call; Bucket4j's compare-and-swap: one GET or SET per EVAL and "
+      "the PSETEX of a successful swap). *Added* is an app minus its own off run, in the same run.")
+    w("")
+    for shape, shape_label in SHAPES:
+        h_rows = [(m, label, base) for m, label, base in HTTP_APPS if windows.get((m, shape))]
+        if not h_rows:
+            continue
+        w(f"**{shape_label.capitalize()}** (`wrk -c{conns}`, {measure_s} s windows):")
         w("")
-        w("| mode | CPU µs per request, all threads | × limiter-off | request work µs (no JIT) | × limiter-off |")
-        w("|---|---:|---:|---:|---:|")
-        for mode in ("off", "memory", "redis"):
-            if mode in best:
-                w(f"| {mode} | {best[mode]:.0f} | {best[mode] / best['off']:.2f}× | {work[mode]:.0f} | "
-                  f"{work[mode] / work['off']:.2f}× |")
+        w("| app | warm-up s | req/s | % of its off | p99 ms | request work µs | × its off | added µs | context "
+          "switches | added | KiB allocated | added KiB | Redis commands | non-2xx |")
+        w("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        for m, label, base in h_rows:
+            m_rps, rps_off = best(m, shape, "rps", max), best(base, shape, "rps", max)
+            m_work, work_off = best(m, shape, "cpuMicrosPerRequestWithoutJit"), best(base, shape,
+                                                                                   "cpuMicrosPerRequestWithoutJit")
+            m_cs, cs_off = best(m, shape, "contextSwitchesPerRequest"), best(base, shape, "contextSwitchesPerRequest")
+            al, al_off = best(m, shape, "allocatedBytesPerRequest"), best(base, shape, "allocatedBytesPerRequest")
+            warmups = sorted(x["warmupSeconds"] for x in windows[(m, shape)].values())
+            own = m == base
+
+            def num(v, f="{:.0f}"):
+                return f.format(v) if v is not None else "-"
+            w(f"| {label} | {warmups[0]:.0f}–{warmups[-1]:.0f} | {fmt(m_rps)} | "
+              f"{'-' if own or not rps_off else f'{m_rps / rps_off:.0%}'} | {num(best(m, shape, 'p99Millis'), '{:.2f}')} | "
+              f"{num(m_work)} | {'-' if own or not work_off else f'{m_work / work_off:.2f}×'} | "
+              f"{'-' if own or work_off is None else f'{m_work - work_off:+.0f}'} | {num(m_cs, '{:.2f}')} | "
+              f"{'-' if own or cs_off is None else f'{m_cs - cs_off:+.2f}'} | "
+              f"{num(al / 1024 if al is not None else None, '{:.1f}')} | "
+              f"{'-' if own or al is None or al_off is None else f'{(al - al_off) / 1024:+.1f}'} | "
+              f"{num(best(m, shape, 'redisCommandsPerRequest'), '{:.2f}')} | "
+              f"{sum(x['non2xx'] + x.get('socketErrors', 0) for x in windows[(m, shape)].values())} |")
         w("")
-        if "memory" in work:
-            r = work["memory"] / work["off"]
-            http_verdict("App CPU per request (request work): in-memory ≤ 1.05× limiter-off", f"{r:.2f}×",
-                         r <= 1.05)
-        if "redis" in work:
-            r = work["redis"] / work["off"]
-            http_verdict("App CPU per request (request work): Redis ≤ 1.30× limiter-off", f"{r:.2f}×",
-                         r <= 1.30)
-        switches = {mode: min(v["contextSwitchesPerRequest"] for v in rounds.values())
-                    for mode, rounds in cpu.items() if rounds and all("contextSwitchesPerRequest" in v
-                                                                       for v in rounds.values())}
-        if "off" in switches and "redis" in switches:
-            w("**Context switches per request** (voluntary + involuntary, every thread of the app, "
-              "`/proc/<pid>/task/*/status`, best of the rounds): the steadier figure on a shared machine.")
-            w("")
-            w("| mode | context switches per request | added to limiter-off |")
-            w("|---|---:|---:|")
-            for mode in ("off", "memory", "redis"):
-                if mode in switches:
-                    w(f"| {mode} | {switches[mode]:.2f} | {switches[mode] - switches['off']:+.2f} |")
-            w("")
-            http_verdict("Context switches per request: Redis ≤ limiter-off + 1",
-                         f"+{switches['redis'] - switches['off']:.2f}", switches["redis"] - switches["off"] <= 1)
-        peers = [("bucket4j", "a filter on Bucket4j's Lettuce proxy manager (GET + compare-and-swap)")]
-        peer_rows = [(p, what) for p, what in peers if p in work and f"{p}-off" in work]
-        if peer_rows and "redis" in work:
-            w("**HTTP peers**, each against its own limiter-off run (the same app without its filter), in the same "
-              "rounds, the same token, the same budget as the sample's in this run (`dev.limiter.benchmarks.peers`; "
-              "hot key only: one token under every connection):")
-            w("")
-            w("| app | req/s (32 conn.) | % of its off | request work added, µs | context switches added |")
-            w("|---|---:|---:|---:|---:|")
-            sw = {m: min(v.get("contextSwitchesPerRequest", float("nan")) for v in rounds.values())
-                  for m, rounds in cpu.items() if rounds}
-            limiter_added = work["redis"] - work["off"]
-            w(f"| limiter on Redis | {fmt(agg['redis']['rps'])} | {agg['redis']['rps'] / off['rps']:.0%} | "
-              f"{limiter_added:+.0f} | {sw['redis'] - sw['off']:+.2f} |")
-            cheapest = None
-            for p, what in peer_rows:
-                rps = max(x["rps"] for x in http[p][32].values())
-                rps_off = max(x["rps"] for x in http[f"{p}-off"][32].values())
-                added = work[p] - work[f"{p}-off"]
-                cheapest = added if cheapest is None else min(cheapest, added)
-                w(f"| {what} | {fmt(rps)} | {rps / rps_off:.0%} | {added:+.0f} | {sw[p] - sw[p + '-off']:+.2f} |")
-            w("")
-            http_verdict("HTTP: limiter on Redis adds ≤ half the request work the cheaper peer adds (hot key)",
-                         f"{limiter_added:.0f} vs {cheapest:.0f} µs", limiter_added <= cheapest / 2)
-    rounds = sorted({r for mode in http.values() for r in mode.get(32, {})})
-    if rounds:
-        w("Every round (in the order run; load = the machine's 1-minute load average before → after the measured "
-          "32-connection load, from `/proc/loadavg`; on 2 cores, anything much above 2 means the modes shared the "
-          "CPU with other work, and the round's figures say more about that work than about the mode):")
+
+        def ratio_text(m, base, field, unit="×"):
+            rounds_ = per_round(m, shape, base, field)
+            return ", ".join(f"{v:.2f}{unit}" for v in rounds_)
+        h_work = {m: best(m, shape, "cpuMicrosPerRequestWithoutJit") for m, _, _ in HTTP_APPS}
+        h_rps = {m: best(m, shape, "rps", max) for m, _, _ in HTTP_APPS}
+        h_cs = {m: best(m, shape, "contextSwitchesPerRequest") for m, _, _ in HTTP_APPS}
+        if h_rps.get("off"):
+            for m, need in (("memory", 0.95), ("redis", 0.75)):
+                if h_rps.get(m):
+                    r_ = h_rps[m] / h_rps["off"]
+                    http_verdict(f"HTTP ({shape_label}): {'in-memory' if m == 'memory' else 'Redis'} ≥ {need:.0%} "
+                                 "of limiter-off throughput", f"{r_:.0%}", r_ >= need)
+        if h_work.get("off"):
+            for m, need in (("memory", 1.05), ("redis", 1.30)):
+                if h_work.get(m):
+                    r_ = h_work[m] / h_work["off"]
+                    http_verdict(f"HTTP ({shape_label}): request work {'in memory' if m == 'memory' else 'on Redis'} "
+                                 f"≤ {need:.2f}× limiter-off (issue 21)",
+                                 f"{r_:.2f}× (by round: {ratio_text(m, 'off', 'cpuMicrosPerRequestWithoutJit')})",
+                                 r_ <= need)
+        if h_cs.get("off") is not None and h_cs.get("redis") is not None:
+            http_verdict(f"HTTP ({shape_label}): context switches per request on Redis ≤ limiter-off + 1 (issue 21)",
+                         f"{h_cs['redis'] - h_cs['off']:+.2f}", h_cs["redis"] - h_cs["off"] <= 1)
+        h_added = {p_: h_work[p_] - h_work[f"{p_}-off"] for p_, _ in PEERS
+                   if h_work.get(p_) is not None and h_work.get(f"{p_}-off") is not None}
+        if h_added and h_work.get("redis") is not None and h_work.get("off") is not None:
+            limiter_added = h_work["redis"] - h_work["off"]
+            h_cheaper = min(h_added, key=h_added.get)
+            http_verdict(f"HTTP ({shape_label}): limiter on Redis adds ≤ half the request work the cheaper peer adds "
+                         "(issue 21)",
+                         f"{limiter_added:+.0f} vs {dict(PEERS)[h_cheaper]} {h_added[h_cheaper]:+.0f} µs",
+                         limiter_added <= h_added[h_cheaper] / 2)
+    if latency1:
+        w("**One connection** (`wrk -t1 -c1`, hot key, last round, after the 8-connection windows): the latency "
+          "one unhurried client sees; added = the app minus its own off run.")
         w("")
-        w("| round | mode | req/s (32 conn.) | CPU µs per request | load before → after |")
-        w("|---:|---|---:|---:|---|")
-        for r in rounds:
-            modes = sorted([m for m in http if r in http[m].get(32, {})],
-                           key=lambda m: cpu.get(m, {}).get(r, {}).get("order", 0))
-            for mode in modes:
-                x = http[mode][32].get(r)
-                if not x:
-                    continue
-                c = cpu.get(mode, {}).get(r, {})
-                machine_load = (f"{c['load1Before']:.1f} → {c['load1After']:.1f}" if "load1Before" in c else "-")
-                micros = f"{c['cpuMicrosPerRequest']:.0f}" if c else "-"
-                w(f"| {r} | {mode} | {fmt(x['rps'])} | {micros} | {machine_load} |")
+        w("| app | warm-up s | req/s | p50 ms | p99 ms | added p50 / p99 ms |")
+        w("|---|---:|---:|---:|---:|---:|")
+        for m, label, base in HTTP_APPS:
+            if m not in latency1:
+                continue
+            x = latency1[m][max(latency1[m])]
+            y = latency1[base][max(latency1[base])] if base in latency1 else None
+            add = "-" if m == base or not y else f"{x['p50Millis'] - y['p50Millis']:+.3f} / {x['p99Millis'] - y['p99Millis']:+.3f}"
+            w(f"| {label} | {x.get('warmupSeconds', float('nan')):.0f} | {fmt(x['rps'])} | {x['p50Millis']:.3f} | {x['p99Millis']:.3f} | {add} |")
         w("")
+    w("Every measured window, in the order run. *Others* = processes other than the benchmark's (app, wrk, "
+      "redis-server, the script): threads runnable on average (sampled each second from `/proc/stat` "
+      "`procs_running` less the benchmark's own runnable threads) and CPU taken, in cores; *load* = the 1-minute "
+      "load average before → after, the run's own load included (shown, not used):")
+    w("")
+    w("| round | # | app | keys | warm-up s | req/s | request work µs | JIT µs | context switches | KiB allocated | "
+      "GC pauses | Redis commands | p99 ms | others: runnable / cores | load |")
+    w("|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|")
+    for x in sorted(all_windows, key=lambda x: (x["round"], x["order"], x["shape"] != "hot")):
+        al = x.get("allocatedBytesPerRequest")
+        w(f"| {x['round']} | {x['order']} | {x['mode']} | {x['shape']} | {x['warmupSeconds']:.0f} | {fmt(x['rps'])} | "
+          f"{x['cpuMicrosPerRequestWithoutJit']:.0f} | "
+          f"{(x['cpuMicrosPerRequest'] - x['cpuMicrosPerRequestWithoutJit']):.1f} | "
+          f"{x['contextSwitchesPerRequest']:.2f} | {al / 1024 if al is not None else float('nan'):.1f} | "
+          f"{x.get('gcPausesInWindow', 0)} | {x['redisCommandsPerRequest']:.2f} | {x['p99Millis']:.2f} | "
+          f"{x.get('otherRunnable', float('nan')):.2f} / {x.get('otherCpuCores', float('nan')):.2f} | "
+          f"{x['load1Before']:.1f} → {x['load1After']:.1f} |")
+    w("")
+elif os.path.exists(os.path.join(R, "http-failed.txt")):
+    w("_HTTP section failed in this run (see the run's output)._")
+    w("")
 else:
     w("_HTTP section skipped in this run (no wrk)._")
     w("")
@@ -741,10 +791,17 @@ if redis:
             if r:
                 bars.append((f"{keys}, 32 threads · {label}", r["decisionsPerSecond"], c))
     panels.append(("Redis decisions per second at 32 client threads", bars, "{:,.0f}"))
-if http:
-    bars = [(f"{m} · 32 connections", agg[m]["rps"], c) for m, c in
-            (("off", "#718096"), ("memory", "#2b6cb0"), ("redis", "#2c5282"))]
-    panels.append(("HTTP requests per second, sample app GET /s/agents.md", bars, "{:,.0f}"))
+if all_windows:
+    bars = []
+    for shape, shape_label in SHAPES:
+        for m, label, color in (("off", "sample, limiter off", "#718096"), ("memory", "sample, in memory", "#2b6cb0"),
+                                ("redis", "sample, on Redis", "#2c5282"), ("bucket4j-off", "Bucket4j app, off", "#a0aec0"),
+                                ("bucket4j", "Bucket4j filter", "#dd6b20"), ("starter-off", "starter app, off", "#a0aec0"),
+                                ("starter", "bucket4j-spring-boot-starter", "#c05621")):
+            v = best(m, shape, "rps", max)
+            if v:
+                bars.append((f"{shape_label} · {label}", v, color))
+    panels.append(("HTTP requests per second, GET /s/agents.md, 8 connections", bars, "{:,.0f}"))
 
 W, label_w, bar_w, row_h = 900, 330, 470, 20
 y = 40

@@ -1,6 +1,8 @@
 package dev.limiter.sample;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
@@ -13,6 +15,12 @@ public class SampleProperties {
 	 * base62 characters.
 	 */
 	private String demoToken;
+
+	/**
+	 * More tokens that authenticate like the demo token, each counted apart (empty by
+	 * default): what benchmarks/run spreads its load over; never for production.
+	 */
+	private List<String> extraDemoTokens = new ArrayList<>();
 
 	/** How long the expensive routes (/s/recall, /s/remember) pretend to work. */
 	private Duration expensiveDelay = Duration.ofMillis(200);
@@ -45,6 +53,14 @@ public class SampleProperties {
 
 	public void setDemoToken(String demoToken) {
 		this.demoToken = demoToken;
+	}
+
+	public List<String> getExtraDemoTokens() {
+		return extraDemoTokens;
+	}
+
+	public void setExtraDemoTokens(List<String> extraDemoTokens) {
+		this.extraDemoTokens = extraDemoTokens;
 	}
 
 	public Duration getExpensiveDelay() {

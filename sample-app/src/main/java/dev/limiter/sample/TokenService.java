@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -67,6 +68,16 @@ public class TokenService {
 		this.trialLifetime = lifetime;
 		this.maxTrialTokens = properties.getMaxTrialTokens();
 		holdersByHash.put(hash(demo), new TokenHolder("demo", false, hash(demo), null));
+		List<String> extra = (properties.getExtraDemoTokens() != null) ? properties.getExtraDemoTokens() : List.of();
+		for (int i = 0; i < extra.size(); i++) {
+			String token = extra.get(i);
+			if (token == null || !FORMAT.matcher(token).matches()) {
+				throw new IllegalArgumentException("Property 'sample.extra-demo-tokens[" + i
+						+ "]' must be sp_ followed by 32 base62 characters (0-9, A-Z, a-z)");
+			}
+			String hash = hash(token);
+			holdersByHash.put(hash, new TokenHolder("demo-" + hash.substring(0, 12), false, hash, null));
+		}
 	}
 
 	/** A fresh trial token minted by nobody in particular (tests). */

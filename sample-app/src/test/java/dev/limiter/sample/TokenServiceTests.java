@@ -57,6 +57,34 @@ class TokenServiceTests {
 			.withMessageContaining("sample.trial-token-lifetime");
 	}
 
+	@Test
+	void authenticateWhenExtraDemoTokensAreListedShouldKnowEachApart() {
+		SampleProperties properties = properties(10, Duration.ofHours(1));
+		String first = "sp_BENCH000000000000000000000000001";
+		String second = "sp_BENCH000000000000000000000000002";
+		properties.setExtraDemoTokens(List.of(first, second));
+		TokenService tokens = new TokenService(properties, clock);
+		assertThat(tokens.authenticate(first)).hasValueSatisfying((holder) -> {
+			assertThat(holder.trial()).isFalse();
+			assertThat(holder.tokenHash()).isEqualTo(TokenService.hash(first));
+		});
+		assertThat(tokens.authenticate(second).map(TokenService.TokenHolder::tokenHash))
+			.contains(TokenService.hash(second));
+		assertThat(tokens.authenticate(first).map(TokenService.TokenHolder::name))
+			.isNotEqualTo(tokens.authenticate(second).map(TokenService.TokenHolder::name));
+		assertThat(tokens.authenticate("sp_BENCH000000000000000000000000003")).isEmpty();
+		assertThat(tokens.authenticate(DEMO))
+			.hasValueSatisfying((holder) -> assertThat(holder.name()).isEqualTo("demo"));
+	}
+
+	@Test
+	void constructWhenAnExtraDemoTokenIsMalformedShouldNameTheProperty() {
+		SampleProperties properties = properties(10, Duration.ofHours(1));
+		properties.setExtraDemoTokens(List.of("sp_BENCH000000000000000000000000001", "not-a-token"));
+		assertThatIllegalArgumentException().isThrownBy(() -> new TokenService(properties, clock))
+			.withMessageContaining("sample.extra-demo-tokens[1]");
+	}
+
 	private static SampleProperties properties(int maxTrialTokens, Duration lifetime) {
 		SampleProperties properties = new SampleProperties();
 		properties.setDemoToken(DEMO);

@@ -1,4 +1,4 @@
-package dev.limiter.benchmarks.peers;
+package dev.limiter.benchmarks.peers.bucket4j;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.HexFormat;
 import java.util.Map;
 
+import dev.limiter.benchmarks.peers.PeerRoute;
 import io.github.bucket4j.Bandwidth;
 import io.github.bucket4j.BucketConfiguration;
 import io.github.bucket4j.ConsumptionProbe;
@@ -30,11 +31,7 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
-import org.springframework.http.CacheControl;
-import org.springframework.http.MediaType;
-import org.springframework.http.ResponseEntity;
-import org.springframework.web.bind.annotation.GetMapping;
-import org.springframework.web.bind.annotation.RestController;
+import org.springframework.context.annotation.Import;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
@@ -42,37 +39,21 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * a Bucket4j bucket on the bearer token (SHA-256, as limiter keys it) in Redis through
  * Bucket4j's Lettuce proxy manager (GET, then a compare-and-swap, retried on conflicts),
  * with limiter's default budget (600 a minute and 36,000 an hour per token), in front of
- * the same constant route as the sample app. {@code peer.bucket4j.enabled=false} is its
- * own limiter-off run. Run by {@code benchmarks/run}; never in {@code mvn verify}.
+ * the same constant route as the sample app ({@link PeerRoute}).
+ * {@code peer.bucket4j.enabled=false} is its own limiter-off run. Run by
+ * {@code benchmarks/run}; never in {@code mvn verify}.
  */
 @SpringBootApplication(proxyBeanMethods = false)
+@Import(PeerRoute.class)
 public class Bucket4jFilterApplication {
-
-	/** The sample app's {@code /s/agents.md} body, byte for byte. */
-	static final String AGENTS_MD = """
-			# agents.md
-
-			This service remembers and recalls short notes. Send `Authorization: Bearer <token>`;
-			get a trial token with `POST /try`.
-			""";
 
 	public static void main(String[] args) {
 		SpringApplication app = new SpringApplication(Bucket4jFilterApplication.class);
-		app.setDefaultProperties(Map.of("limiter.enabled", "false", "spring.main.banner-mode", "off"));
+		// limiter and bucket4j-spring-boot-starter share the benchmarks' class path:
+		// neither runs here
+		app.setDefaultProperties(
+				Map.of("limiter.enabled", "false", "bucket4j.enabled", "false", "spring.main.banner-mode", "off"));
 		app.run(args);
-	}
-
-	@RestController
-	static class ConstantRoute {
-
-		@GetMapping("/s/agents.md")
-		ResponseEntity<String> agents() {
-			return ResponseEntity.ok()
-				.cacheControl(CacheControl.maxAge(Duration.ofSeconds(60)).cachePublic())
-				.contentType(MediaType.valueOf("text/markdown;charset=UTF-8"))
-				.body(AGENTS_MD);
-		}
-
 	}
 
 	@Bean(destroyMethod = "shutdown")
