@@ -11,8 +11,10 @@ import org.apache.commons.logging.Log;
 
 /**
  * Warns once per budget, route and window when a route's estimate is larger than a window
- * of a budget chosen at run time can hold, and the reservation is capped at that window's
- * capacity ({@link Budget#reservedAmounts}; ADR 0012): bad configuration, not an outage.
+ * of the budget chosen for the request can hold (a selector's, a definition's, the
+ * anonymous budget: none is checked against the route at start-up), and the reservation
+ * is capped at that window's capacity ({@link Budget#reservedAmounts}; ADR 0012): bad
+ * configuration, not a store outage.
  */
 final class EstimateCaps {
 
@@ -37,12 +39,12 @@ final class EstimateCaps {
 		if (capped == null || warned.size() >= MAX_REMEMBERED) {
 			return;
 		}
-		String route0 = (route.pattern() != null) ? route.pattern() : "(default)";
-		if (warned.add(budget.name() + '\u0000' + route0 + '\u0000' + capped.name())) {
-			logger.warn("Route '" + route0 + "' estimates " + estimates.get(capped.unit()) + " " + capped.unit()
+		String routeName = (route.pattern() != null) ? route.pattern() : "(default)";
+		if (warned.add(budget.name() + '\u0000' + routeName + '\u0000' + capped.name())) {
+			logger.warn("Route '" + routeName + "' estimates " + estimates.get(capped.unit()) + " " + capped.unit()
 					+ " but window '" + capped.name() + "' of budget '" + budget.name()
-					+ "' (chosen at run time) holds " + capped.capacity() + "; reserving " + capped.capacity()
-					+ " and charging the amount the handler reports");
+					+ "' (chosen for the request, not checked at start-up) holds " + capped.capacity() + "; reserving "
+					+ capped.capacity() + " and charging the amount the handler reports");
 		}
 	}
 

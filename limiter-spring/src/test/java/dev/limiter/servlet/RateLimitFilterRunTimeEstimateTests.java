@@ -138,7 +138,7 @@ class RateLimitFilterRunTimeEstimateTests {
 		assertThat(second.getContentAsString()).contains("\"bound\":\"tokens\"").contains("\"unit\":\"tokens\"");
 		assertThat(output).doesNotContain("admitting requests uncounted");
 		String warning = "Route '/complete' estimates 100 tokens but window 'tokens' of budget '" + budget
-				+ "' (chosen at run time) holds 50";
+				+ "' (chosen for the request, not checked at start-up) holds 50; reserving 50";
 		assertThat(output.toString().split(Pattern.quote(warning), -1)).as("warned once").hasSize(2);
 	}
 
