@@ -74,6 +74,8 @@ public final class Budget {
 	/**
 	 * What one request takes from each window, in window order: {@code cost} from a
 	 * window of requests, the estimate of its unit (1 when none is given) from any other.
+	 * A store rejects amounts that do not fit ({@link #checkAmounts}); what the filter
+	 * reserves is {@link #reservedAmounts}.
 	 * @param estimates per unit, the amount reserved before the handler runs; may be
 	 * empty
 	 */
@@ -84,6 +86,43 @@ public final class Budget {
 			amounts[i] = w.countsRequests() ? cost : estimates.getOrDefault(w.unit(), 1L);
 		}
 		return amounts;
+	}
+
+	/**
+	 * What a request reserves before its handler: {@link #amounts}, with each estimate
+	 * capped at its window's {@link Window#capacity() capacity}. The cap is for a budget
+	 * chosen at run time, which no start-up check saw ({@link #checkEstimate}): an
+	 * estimate is a guess that the settlement corrects, so reserving what the window can
+	 * ever hold keeps the request admissible and counted, and the actual amount reported
+	 * after the handler is still charged in full (ADR 0012). {@link #cappedWindow} tells
+	 * which window capped. A window of requests takes {@code cost} as given.
+	 */
+	public long[] reservedAmounts(long cost, Map<String, Long> estimates) {
+		long[] amounts = amounts(cost, estimates);
+		for (int i = 0; i < amounts.length; i++) {
+			Window w = windows.get(i);
+			if (!w.countsRequests()) {
+				amounts[i] = Math.min(amounts[i], w.capacity());
+			}
+		}
+		return amounts;
+	}
+
+	/**
+	 * The first window in a unit other than requests whose capacity is below the estimate
+	 * of its unit, where {@link #amounts} reserves the capacity instead; empty when every
+	 * estimate fits.
+	 */
+	public Optional<Window> cappedWindow(Map<String, Long> estimates) {
+		if (!hasUnits || estimates.isEmpty()) {
+			return Optional.empty();
+		}
+		for (Window w : windows) {
+			if (!w.countsRequests() && estimates.getOrDefault(w.unit(), 1L) > w.capacity()) {
+				return Optional.of(w);
+			}
+		}
+		return Optional.empty();
 	}
 
 	/**

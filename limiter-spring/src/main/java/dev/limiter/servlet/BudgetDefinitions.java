@@ -145,6 +145,9 @@ public final class BudgetDefinitions {
 				throw new IllegalArgumentException("window '" + window.name() + "' duration must be set");
 			}
 			Window built = Window.of(window.name(), window.limit(), window.duration());
+			if (window.unit() != null && !Window.REQUESTS.equals(window.unit())) {
+				built = built.inUnit(window.unit());
+			}
 			if (built.durationMillis() % 1000 != 0) {
 				throw new IllegalArgumentException("window '" + window.name()
 						+ "' duration must be a whole number of seconds, was " + window.duration());

@@ -81,6 +81,8 @@ public class RateLimitFilter extends OncePerRequestFilter {
 
 	private final OutageLog outageLog;
 
+	private final EstimateCaps estimateCaps = new EstimateCaps(logger);
+
 	private final AdmissionEnds admissionEnds;
 
 	public RateLimitFilter(BudgetRegistry budgets, RateLimitStore store, Clock clock, KeyResolver keyResolver,
@@ -170,8 +172,14 @@ public class RateLimitFilter extends OncePerRequestFilter {
 		Decision decision;
 		long started = System.nanoTime();
 		String counterKey = chosen.counterKey(RouteScopedKeys.counterKey(caller, route, options, budget.name()));
-		// A budget in units reserves each unit's estimate with the request (ADR 0012).
-		long[] amounts = budget.hasUnits() ? budget.amounts(1, route.estimates()) : null;
+		// A budget in units reserves each unit's estimate with the request (ADR 0012),
+		// capped at a window of a budget chosen at run time that holds less: bad
+		// configuration, warned once, never a store failure.
+		long[] amounts = null;
+		if (budget.hasUnits()) {
+			amounts = budget.reservedAmounts(1, route.estimates());
+			estimateCaps.check(route, budget);
+		}
 		try {
 			decision = take(budget, counterKey, route.expensive(), amounts);
 		}

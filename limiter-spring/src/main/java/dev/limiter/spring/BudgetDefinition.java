@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.limiter.core.Window;
+
 /**
  * A budget built by the application at run time (from a plan row, a tenant's contract):
  * windows, an optional concurrency bound, whether refusals count. Only data: the limiter
@@ -66,13 +68,21 @@ public final class BudgetDefinition {
 	}
 
 	/**
-	 * One window: {@code limit} requests per {@code duration}.
+	 * One window: {@code limit} units per {@code duration}.
 	 *
 	 * @param name the window's name ({@code minute})
-	 * @param limit requests per window
+	 * @param limit units per window
 	 * @param duration the window's length, whole seconds
+	 * @param unit what the window counts: {@code requests}, or a unit the application
+	 * reports after the handler ({@code tokens}; ADR 0012)
 	 */
-	public record WindowDefinition(String name, long limit, Duration duration) {
+	public record WindowDefinition(String name, long limit, Duration duration, String unit) {
+
+		/** A window of requests. */
+		public WindowDefinition(String name, long limit, Duration duration) {
+			this(name, limit, duration, Window.REQUESTS);
+		}
+
 	}
 
 	/** Collects a definition; nothing is checked until the limiter uses it. */
@@ -94,6 +104,12 @@ public final class BudgetDefinition {
 
 		public Builder window(String windowName, long limit, Duration duration) {
 			windows.add(new WindowDefinition(windowName, limit, duration));
+			return this;
+		}
+
+		/** A window counting {@code unit} instead of requests. */
+		public Builder window(String windowName, long limit, Duration duration, String unit) {
+			windows.add(new WindowDefinition(windowName, limit, duration, unit));
 			return this;
 		}
 

@@ -1,10 +1,13 @@
 package dev.limiter.core.contract;
 
+import java.util.concurrent.CompletionStage;
+
 import dev.limiter.core.Budget;
 import dev.limiter.core.Decision;
 import dev.limiter.core.KeyState;
 import dev.limiter.core.Lease;
 import dev.limiter.core.RateLimitStore;
+import dev.limiter.core.Settlement;
 
 /**
  * A test store that hands every call to {@link #delegate()}; tests override the one call
@@ -17,6 +20,16 @@ public abstract class ForwardingRateLimitStore implements RateLimitStore {
 	@Override
 	public Decision take(Budget budget, String key, long cost, boolean expensive, long nowMillis) {
 		return delegate().take(budget, key, cost, expensive, nowMillis);
+	}
+
+	@Override
+	public Decision reserve(Budget budget, String key, long[] amounts, boolean expensive, long nowMillis) {
+		return delegate().reserve(budget, key, amounts, expensive, nowMillis);
+	}
+
+	@Override
+	public CompletionStage<Void> settle(Settlement settlement, long nowMillis) {
+		return delegate().settle(settlement, nowMillis);
 	}
 
 	@Override

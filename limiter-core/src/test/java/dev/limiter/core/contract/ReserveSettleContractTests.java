@@ -108,6 +108,33 @@ public abstract class ReserveSettleContractTests {
 	}
 
 	@Test
+	void reserveWhenEstimateExceedsTheWindowShouldReserveWhatItHoldsAndSettleTheActualInFull() {
+		Budget small = Budget.builder("small")
+			.window("minute", 60, Duration.ofMinutes(1))
+			.window(Window.of("tokens", 50, Duration.ofMinutes(1)).inUnit("tokens"))
+			.build();
+		// a budget chosen at run time: the route's estimate of 100 is capped at the 50
+		// the window holds, and what the handler used is charged in full
+		long[] amounts = small.reservedAmounts(1, Map.of("tokens", 100L));
+		Decision admitted = store.reserve(small, key, amounts, false, T0 + 1_000);
+		assertThat(admitted.allowed()).isTrue();
+		assertThat(window(small, "tokens", T0 + 1_100).remaining()).isZero();
+		settle(Reservation.of(small, key, admitted, amounts).orElseThrow(), 20, T0 + 1_200);
+		assertThat(window(small, "tokens", T0 + 1_300).remaining()).isEqualTo(30);
+		Decision again = store.reserve(small, key, small.reservedAmounts(1, Map.of("tokens", 30L)), false, T0 + 1_400);
+		settle(Reservation.of(small, key, again, small.reservedAmounts(1, Map.of("tokens", 30L))).orElseThrow(), 90,
+				T0 + 1_500);
+
+		Decision refused = store.reserve(small, key, amounts, false, T0 + 2_000);
+
+		// 110 used of 50: refused until the minute's end, then admitted again
+		assertThat(refused.allowed()).isFalse();
+		assertThat(refused.refusingBound()).map(BoundVerdict::name).contains("tokens");
+		assertThat(refused.retryAfterMillis()).isEqualTo(58_000);
+		assertThat(store.reserve(small, key, amounts, false, T0 + 60_000).allowed()).isTrue();
+	}
+
+	@Test
 	void settleWhenActualExceedsWhatWasLeftShouldTakeTheWindowOverAndRefuseUntilItsEnd() {
 		settle(reserved(COMPLETION, 100, T0 + 1_000), 1_500, T0 + 1_100);
 		assertThat(window(COMPLETION, "tokens", T0 + 1_200).remaining()).isEqualTo(500);

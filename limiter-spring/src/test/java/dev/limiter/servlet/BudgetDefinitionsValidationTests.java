@@ -1,0 +1,44 @@
+package dev.limiter.servlet;
+
+import java.time.Duration;
+import java.util.List;
+
+import dev.limiter.core.Budget;
+import dev.limiter.core.Window;
+import dev.limiter.spring.BudgetDefinition;
+import dev.limiter.spring.BudgetRegistry;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+/**
+ * A run-time definition's windows in a unit: validated as a configured window's unit is,
+ * and built as a fixed window counting that unit.
+ */
+class BudgetDefinitionsValidationTests {
+
+	private static final BudgetRegistry CONFIGURED = new BudgetRegistry(
+			List.of(Budget.builder("default").window("minute", 10, Duration.ofMinutes(1)).build()), "default",
+			"default");
+
+	@Test
+	void validateWhenAWindowNamesAUnitShouldBuildAWindowCountingIt() {
+		Budget budget = BudgetDefinitions.validate(BudgetDefinition.builder("plan")
+			.window("minute", 60, Duration.ofMinutes(1))
+			.window("tokens", 50, Duration.ofMinutes(1), "tokens")
+			.build(), CONFIGURED);
+
+		assertThat(budget.windows()).extracting(Window::unit).containsExactly(Window.REQUESTS, "tokens");
+		assertThat(budget.hasUnits()).isTrue();
+	}
+
+	@Test
+	void validateWhenAUnitIsMalformedShouldBeRejectedNamingIt() {
+		assertThatIllegalArgumentException().isThrownBy(() -> BudgetDefinitions.validate(
+				BudgetDefinition.builder("plan").window("tokens", 50, Duration.ofMinutes(1), "Tokens!").build(),
+				CONFIGURED))
+			.withMessageContaining("Tokens!");
+	}
+
+}
