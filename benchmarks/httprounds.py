@@ -51,7 +51,7 @@ p.add_argument("--redis-pid", type=int, default=0)
 p.add_argument("--results", required=True)
 p.add_argument("--work", required=True)
 p.add_argument("--root", default=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-p.add_argument("--modes", default="off,memory,redis,bucket4j-off,bucket4j,starter-off,starter")
+p.add_argument("--modes", default="off,memory,redis,redis-jedis,bucket4j-off,bucket4j,starter-off,starter")
 p.add_argument("--shapes", default="hot,spread")
 p.add_argument("--rounds", type=int, default=3)
 p.add_argument("--measure", type=int, default=10)
@@ -73,7 +73,7 @@ SAMPLE_BUDGET = ["--limiter.budgets.standard.windows.minute.limit=1000000000",
                  "--limiter.budgets.standard.windows.hour.limit=60000000000"]
 PEER_BUDGET = ["--peer.budget.per-minute=1000000000", "--peer.budget.per-hour=60000000000"]
 # What each mode is: which app, which of its filters is on, and whose Redis commands it sends.
-KIND = {"off": "limiter", "memory": "limiter", "redis": "limiter", "bucket4j-off": "bucket4j",
+KIND = {"off": "limiter", "memory": "limiter", "redis": "limiter", "redis-jedis": "limiter", "bucket4j-off": "bucket4j",
         "bucket4j": "bucket4j", "starter-off": "starter", "starter": "starter"}
 children = []
 
@@ -135,6 +135,15 @@ def app_command(mode, port, gc_log, spread_tokens):
     kind = KIND[mode]
     if kind == "limiter":
         args = ["-jar", a.app_jar] + common + SAMPLE_BUDGET
+        if mode == "redis-jedis":
+            # the sample app ships Lettuce only: Jedis and its pool come from the benchmarks' class path (the
+            # starter peer's), added through Boot's PropertiesLauncher; client-type makes Boot build Jedis's factory
+            extra = [j for j in a.peer_cp.split(":") if re.search(r"/(jedis|commons-pool2)-[0-9][^/]*\.jar$", j)]
+            if len(extra) != 2:
+                sys.exit(f"redis-jedis: Jedis and commons-pool2 not found on the benchmarks' class path ({extra})")
+            args = [f"-Dloader.path={','.join(extra)}", "-cp", a.app_jar,
+                    "org.springframework.boot.loader.launch.PropertiesLauncher"] + common + SAMPLE_BUDGET \
+                + ["--spring.data.redis.client-type=jedis"]
         if mode == "off":
             args.append("--limiter.enabled=false")
         elif mode == "memory":
@@ -506,6 +515,17 @@ def check(mode, app, spread_tokens):
         seen = any(h in headers for h in ("x-ratelimit-remaining", "x-rate-limit-remaining"))
     if seen != on:
         sys.exit(f"{mode}: the rate-limit filter is {'off' if on else 'on'} (headers {sorted(headers)})")
+    if mode == "redis-jedis":
+        # the app has answered through the limiter on Redis by now: had Lettuce been chosen, its event loop
+        # threads would exist (a thread's name is in /proc/<pid>/task/<tid>/comm, cut at 15 characters)
+        names = set()
+        for comm in glob.glob(f"/proc/{app['proc'].pid}/task/*/comm"):
+            try:
+                names.add(open(comm).read().strip())
+            except OSError:
+                pass
+        if any(n.startswith("lettuce") for n in names):
+            sys.exit(f"{mode}: Lettuce threads run in the Jedis app ({sorted(names)})")
 
 
 def measure(mode, app, shape, r, position, tokens_file):
