@@ -508,8 +508,178 @@ if memory:
     verdicts.append(("Memory bound holds under a flood of distinct keys", f"max {fl['maxKeysHeld']:,} of {fl['maxKeys']:,}",
                      fl["maxKeysHeld"] <= fl["maxKeys"]))
 
+# ------------------------------------------------------------------------------------ window algorithms
+def window_algorithms_section():
+    """Issue 20's benchmarks and issue 22's reserve + settle row, from results/algorithms/ (benchmarks/run's
+    run_algorithm_benchmarks): JMH in memory and on Redis per algorithm beside Bucket4j's token bucket, the
+    counted round trips, bytes per key in the JVM and in Redis."""
+    d = os.path.join(R, "algorithms")
+    rows = []
+    for path in sorted(glob.glob(os.path.join(d, "jmh-*.json"))):
+        rows.extend(json.load(open(path)))
+    costs = load(os.path.join("algorithms", "redis-costs.json"))
+    jvm = load(os.path.join("algorithms", "memory.json"))
+    w("## Window algorithms")
+    w("")
+    if not rows and not costs and not jvm:
+        w("_No window-algorithm results in this run._")
+        w("")
+        return
+    w("Each window algorithm (ADR 0001's fixed window, ADR 0008's sliding window, ADR 0009's token bucket) as a "
+      "one-window budget of 600 a minute (or a bucket of 600 refilled at 600 a minute), beside Bucket4j's token "
+      "bucket of the same size and rate (greedy refill), in memory and on Redis, in the same run. Keys are shaped "
+      "like the starter's; spread = 100,000 keys walked in turn. JMH throughput of all threads together, ± the "
+      "99.9 % confidence half-interval; one fork, few short iterations per row (see the raw files in "
+      "`benchmarks/results/algorithms/`): read the ratios, not the last digit.")
+    w("")
+    jm = defaultdict(dict)
+    for r in rows:
+        cls, name = r["benchmark"].rsplit(".", 2)[1:]
+        params = r.get("params", {})
+        peer = "bucket4j" if name.startswith("bucket4j") else name if cls == "ReserveSettleRedisBenchmark" \
+            else params.get("algorithm")
+        key = (cls, params.get("keys", "1"), params.get("limits", "open"), r["threads"])
+        jm[key][peer] = (float(r["primaryMetric"]["score"]), float(r["primaryMetric"]["scoreError"]))
+
+    def cell(v, digits):
+        if v is None:
+            return "-"
+        s, e = v
+        return f"{s:,.{digits}f} ± {e:,.{digits}f}" if e == e else f"{s:,.{digits}f}"
+
+    def ratio(v, peer):
+        a, b = v.get("token-bucket"), v.get(peer)
+        return f"{a[0] / b[0]:.2f}×" if a and b and b[0] else "-"
+
+    algorithms = ("fixed-window", "sliding-window", "token-bucket")
+    memory_keys = sorted((k for k in jm if k[0] == "AlgorithmDecisionBenchmark"),
+                         key=lambda k: (int(k[1]), k[2] != "spec", k[3]))
+    if memory_keys:
+        w("**In memory** (`AlgorithmDecisionBenchmark`, decisions per µs; `spec` = 600 a minute, so the hot key is "
+          "refused most of the time, answered by the local over-limit memory, the same path for every algorithm; "
+          "`open` = limits out of reach, every call a counted admission). Bucket4j keeps one local bucket per key "
+          "in a `ConcurrentHashMap`.")
+        w("")
+        w("| keys | limits | threads | fixed-window | sliding-window | token-bucket | Bucket4j local token bucket "
+          "| token-bucket / Bucket4j |")
+        w("|---:|---|---:|---:|---:|---:|---:|---:|")
+        for key in memory_keys:
+            v = jm[key]
+            w(f"| {int(key[1]):,} | {key[2]} | {key[3]} | " + " | ".join(cell(v.get(a), 2) for a in algorithms)
+              + f" | {cell(v.get('bucket4j'), 2)} | {ratio(v, 'bucket4j')} |")
+        w("")
+    redis_keys = sorted((k for k in jm if k[0] == "AlgorithmRedisDecisionBenchmark"), key=lambda k: (int(k[1]), k[3]))
+    if redis_keys:
+        w("**On Redis** (`AlgorithmRedisDecisionBenchmark`, decisions per second; a `redis-server` of its own per "
+          "row, limits out of reach so every call is a counted admission, no over-limit memory). limiter sends one "
+          "`take.lua` call per decision on the shared Lettuce connection; Bucket4j's Lettuce proxy manager reads "
+          "the bucket, decides in Java, then writes it back with a compare-and-swap script, retried when another "
+          "client won.")
+        w("")
+        w("| keys | threads | fixed-window | sliding-window | token-bucket | Bucket4j Lettuce token bucket "
+          "| token-bucket / Bucket4j |")
+        w("|---:|---:|---:|---:|---:|---:|---:|")
+        for key in redis_keys:
+            v = jm[key]
+            w(f"| {int(key[1]):,} | {key[3]} | " + " | ".join(cell(v.get(a), 0) for a in algorithms)
+              + f" | {cell(v.get('bucket4j'), 0)} | {ratio(v, 'bucket4j')} |")
+        w("")
+    if costs or jvm:
+        rt = (costs or {}).get("roundTrips", {})
+        mu = (costs or {}).get("memoryUsage", {})
+        text = ("**Round trips and bytes per key.** Round trips are counted, not timed: the commands each driver "
+                "wrote per decision (a Lettuce `CommandListener`; for limiter cross-checked, in brackets, with its "
+                "EVALSHA + EVAL calls in `INFO commandstats`)")
+        text += f" over {costs['decisions']:,} decisions on Redis {costs['redisVersion']}." if costs else "."
+        text += (" Redis bytes are `MEMORY USAGE` of every key one decision left, the database flushed before "
+                 "(the key count in brackets).")
+        if jvm:
+            text += (f" JVM bytes are the heap per key after one decision each over {jvm['keys']:,} keys, the key "
+                     f"string included (`AlgorithmMemoryFootprint`, {jvm['gc']}).")
+        w(text)
+        w("")
+        w("| algorithm | round trips / decision, hot | spread | Redis bytes per key | JVM bytes per key |")
+        w("|---|---:|---:|---:|---:|")
+
+        def trips(peer, mode):
+            r = rt.get(peer, {})
+            if mode not in r:
+                return "-"
+            extra = f" ({r[mode + 'ScriptCalls']:.2f})" if mode + "ScriptCalls" in r else ""
+            return f"{r[mode]:.2f}{extra}"
+
+        def redis_bytes(peer):
+            m = mu.get(peer)
+            return f"{m['bytes']:,} ({m['keys']} key{'s' if m['keys'] != 1 else ''})" if m else "-"
+
+        def jvm_bytes(peer):
+            return f"{jvm[peer]:,.1f}" if jvm and peer in jvm else "-"
+
+        for peer, label in (("fixed-window", "fixed-window"), ("sliding-window", "sliding-window"),
+                            ("sliding-window-61-buckets", "sliding-window, one admission a second for a minute "
+                                                          "(61 buckets)"),
+                            ("token-bucket", "token-bucket")):
+            w(f"| {label} | {trips(peer, 'hot')} | {trips(peer, 'spread')} | {redis_bytes(peer)} | "
+              f"{jvm_bytes(peer)} |")
+        w(f"| Bucket4j token bucket (Lettuce on Redis; local in the JVM) | {trips('bucket4j-token-bucket', 'hot')} | "
+          f"{trips('bucket4j-token-bucket', 'spread')} | {redis_bytes('bucket4j-token-bucket')} | "
+          f"{jvm_bytes('bucket4j-local-token-bucket')} |")
+        w("")
+        for peer in algorithms:
+            r = rt.get(peer)
+            if r:
+                worst = max(r.get("hot", 0), r.get("spread", 0))
+                verdicts.append((f"1 round trip per decision, {peer} on Redis (hot and spread keys)",
+                                 f"{worst:.3f}", abs(worst - 1.0) < 0.01))
+    settle_keys = sorted((k for k in jm if k[0] == "ReserveSettleRedisBenchmark"), key=lambda k: (int(k[1]), k[3]))
+    rs = (costs or {}).get("reserveSettle", {})
+    if settle_keys or rs:
+        w("### Reserve + settle on Redis (issue 22)")
+        w("")
+        w("A budget of requests and tokens (the sample's `completion` shape: a fixed minute of requests, a fixed "
+          "minute of tokens, limits out of reach): `reserveAndSettle` reserves an estimate of 100 tokens with the "
+          "request (`take.lua`, its reply waited for) and settles 150 used (`settle.lua`, sent without waiting, as "
+          "the filter does at the request's end); `reserveOnly` is the same decision never settled "
+          "(`ReserveSettleRedisBenchmark`, decisions per second). The counts come from `AlgorithmRedisCosts`: "
+          "the commands written while `reserve` ran (it returns with the reply: waited for), those written while "
+          "`settle` ran, and how many settlement replies had not arrived yet when `settle` returned; then every "
+          "settlement is awaited and the tokens the store counts are compared with the tokens reported.")
+        w("")
+        if settle_keys:
+            w("| keys | threads | reserve + settle | reserve only |")
+            w("|---:|---:|---:|---:|")
+            for key in settle_keys:
+                v = jm[key]
+                w(f"| {int(key[1]):,} | {key[3]} | {cell(v.get('reserveAndSettle'), 0)} | "
+                  f"{cell(v.get('reserveOnly'), 0)} |")
+            w("")
+        if rs:
+            w("| keys | round trips waited / decision | sent without waiting / decision | settle replies not yet "
+              "in when `settle` returned | script calls / decision (server) | tokens counted / reported |")
+            w("|---|---:|---:|---:|---:|---:|")
+            for mode in ("hot", "spread"):
+                r = rs.get(mode)
+                if not r:
+                    continue
+                w(f"| {mode} | {r['waitedPerDecision']:.2f} | {r['sentWithoutWaitingPerDecision']:.2f} | "
+                  f"{r['settleRepliesPendingWhenSettleReturned']:.0%} | {r['scriptCallsPerDecision']:.2f} | "
+                  f"{r['tokensCounted']:,} / {r['tokensReported']:,} |")
+                # settle returning before its reply at least sometimes is what shows it does not wait for it
+                verdicts.append((f"Reserve + settle: 1 round trip waited + 1 sent without waiting ({mode})",
+                                 f"{r['waitedPerDecision']:.2f} + {r['sentWithoutWaitingPerDecision']:.2f}",
+                                 abs(r["waitedPerDecision"] - 1) < 0.01
+                                 and abs(r["sentWithoutWaitingPerDecision"] - 1) < 0.01
+                                 and r["settleRepliesPendingWhenSettleReturned"] > 0))
+                verdicts.append((f"Reserve + settle: every settlement counted exactly ({mode})",
+                                 f"{r['tokensCounted']:,} of {r['tokensReported']:,}",
+                                 r["tokensCounted"] == r["tokensReported"]))
+            w("")
+
+
+window_algorithms_section()
+
 # ---------------------------------------------------------------------------------------------- targets
-w("## Targets of issues 6 and 11")
+w("## Targets of issues 6, 11, 20 and 22")
 w("")
 w("| target | measured | verdict |")
 w("|---|---:|---|")

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -131,6 +132,43 @@ public final class Budget {
 		}
 	}
 
+	/**
+	 * Throws {@link InvalidValueException} ({@link Field#ESTIMATE}) unless a route could
+	 * reserve {@code amount} of {@code unit} before its handler and ever be admitted:
+	 * some window of this budget counts {@code unit} (else the estimate would reserve
+	 * nothing, and what the handler reports would go nowhere), and {@code amount} is at
+	 * most the {@link Window#capacity() capacity} of every such window (else every
+	 * request would be refused while each refusal promised a finite {@code Retry-After}).
+	 * Checked at start-up for every route's estimates (ADR 0012).
+	 */
+	public void checkEstimate(String unit, long amount) {
+		if (Window.REQUESTS.equals(unit)) {
+			throw new InvalidValueException(Field.ESTIMATE, "estimate of '" + unit + "' ",
+					"is not an estimate: a window of requests takes one per request (its cost); estimates are for "
+							+ "the other units");
+		}
+		boolean counted = false;
+		for (Window window : windows) {
+			if (window.countsRequests() || !window.unit().equals(unit)) {
+				continue;
+			}
+			counted = true;
+			if (amount > window.capacity()) {
+				throw new InvalidValueException(Field.ESTIMATE, "estimate " + amount + " of '" + unit + "' ",
+						"exceeds the " + (window.algorithm() == WindowAlgorithm.TOKEN_BUCKET ? "burst " : "limit ")
+								+ window.capacity() + " of window '" + window.name() + "' of budget '" + name
+								+ "': a request could never be admitted");
+			}
+		}
+		if (!counted) {
+			Set<String> units = new LinkedHashSet<>();
+			windows.forEach((window) -> units.add(window.unit()));
+			throw new InvalidValueException(Field.ESTIMATE, "estimate of '" + unit + "' ",
+					"names a unit that no window of budget '" + name + "' counts (its windows count " + units
+							+ "): it would reserve nothing, and a report of it would settle nothing");
+		}
+	}
+
 	public Optional<ConcurrencyBound> concurrency() {
 		return Optional.ofNullable(concurrency);
 	}
@@ -234,7 +272,10 @@ public final class Budget {
 		WINDOWS,
 
 		/** The cost of one request ({@link #checkCost}). */
-		COST
+		COST,
+
+		/** A route's estimate of one unit ({@link #checkEstimate}). */
+		ESTIMATE
 
 	}
 

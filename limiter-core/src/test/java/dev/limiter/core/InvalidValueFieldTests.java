@@ -71,6 +71,21 @@ class InvalidValueFieldTests {
 	}
 
 	@Test
+	void budgetWhenAnEstimateCannotBeAdmittedOrCountsNothingShouldNameTheEstimateField() {
+		Budget budget = Budget.builder("b")
+			.window("m", 5, MINUTE)
+			.window(Window.of("tokens", 100, MINUTE).inUnit("tokens"))
+			.window(Window.tokenBucket("burst", 60, MINUTE, 50).inUnit("tokens"))
+			.build();
+		budget.checkEstimate("tokens", 50);
+		assertRejected(() -> budget.checkEstimate("tokens", 51), Budget.Field.ESTIMATE,
+				"exceeds the burst 50 of window 'burst' of budget 'b'");
+		assertRejected(() -> budget.checkEstimate("rows", 1), Budget.Field.ESTIMATE,
+				"names a unit that no window of budget 'b' counts (its windows count [requests, tokens])");
+		assertRejected(() -> budget.checkEstimate("requests", 1), Budget.Field.ESTIMATE, "takes one per request");
+	}
+
+	@Test
 	void guardPolicyWhenEachValueIsOutOfRangeShouldNameItsField() {
 		Duration lease = AuthGuardPolicy.DEFAULT_LOOKUP_LEASE;
 		assertRejected(() -> new AuthGuardPolicy(0, MINUTE, MINUTE, 1, lease), AuthGuardPolicy.Field.THRESHOLD,

@@ -1,6 +1,8 @@
 package dev.limiter.autoconfigure;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 import dev.limiter.core.Budget;
 import dev.limiter.core.Window;
@@ -249,6 +251,86 @@ class InvalidLimiterConfigurationTests {
 				assertThat(standard.windows()).containsExactly(Window.sliding("minute", 600, Duration.ofMinutes(1)),
 						Window.tokenBucket("hour", 36_000, Duration.ofHours(1), 100));
 			});
+	}
+
+	@Test
+	void routeEstimateWhenAboveTheLimitOfAWindowInItsUnitShouldFailNamingThePropertyAndTheLimit() {
+		runner
+			.withPropertyValues(withTokens("limiter.routes[0].pattern=/a", "limiter.routes[1].pattern=/complete",
+					"limiter.routes[1].budget=completion", "limiter.routes[1].estimates.tokens=2500"))
+			.run(context -> {
+				assertThat(context).hasFailed();
+				assertThat(context.getStartupFailure()).rootCause()
+					.isInstanceOf(InvalidLimiterConfigurationException.class)
+					.hasMessage("Invalid limiter configuration: 'limiter.routes[1].estimates.tokens' exceeds the "
+							+ "limit 2000 of window 'tokens' of budget 'completion': a request could never be "
+							+ "admitted");
+			});
+	}
+
+	@Test
+	void routeEstimateWhenAboveATokenBucketsBurstShouldFailNamingThePropertyAndTheBurst() {
+		runner
+			.withPropertyValues(withTokens("limiter.budgets.completion.windows.tokens.algorithm=token-bucket",
+					"limiter.budgets.completion.windows.tokens.burst=300", "limiter.routes[0].pattern=/complete",
+					"limiter.routes[0].budget=completion", "limiter.routes[0].estimates.tokens=301"))
+			.run(context -> {
+				assertThat(context).hasFailed();
+				assertThat(context.getStartupFailure()).rootCause()
+					.isInstanceOf(InvalidLimiterConfigurationException.class)
+					.hasMessageContaining("'limiter.routes[0].estimates.tokens'")
+					.hasMessageContaining("exceeds the burst 300 of window 'tokens'");
+			});
+	}
+
+	@Test
+	void routeEstimateWhenItsUnitIsCountedByNoWindowOfTheBudgetShouldFailNamingThePropertyAndTheUnits() {
+		runner
+			.withPropertyValues(withTokens("limiter.routes[0].pattern=/complete", "limiter.routes[0].budget=completion",
+					"limiter.routes[0].estimates.token=100"))
+			.run(context -> {
+				assertThat(context).hasFailed();
+				assertThat(context.getStartupFailure()).rootCause()
+					.isInstanceOf(InvalidLimiterConfigurationException.class)
+					.hasMessageContaining("'limiter.routes[0].estimates.token'")
+					.hasMessageContaining("names a unit that no window of budget 'completion' counts")
+					.hasMessageContaining("[requests, tokens]");
+			});
+	}
+
+	@Test
+	void routeEstimateWhenTheRouteNamesNoBudgetShouldBeCheckedAgainstTheDefaultBudget() {
+		assertFailsNaming("limiter.routes[0].estimates.tokens", "limiter.routes[0].pattern=/complete",
+				"limiter.routes[0].estimates.tokens=100");
+		runner
+			.withPropertyValues(withTokens("limiter.default-budget=completion", "limiter.routes[0].pattern=/complete",
+					"limiter.routes[0].estimates.tokens=100"))
+			.run(context -> assertThat(context).hasNotFailed());
+	}
+
+	@Test
+	void routeEstimateWhenOfRequestsShouldFailNamingTheProperty() {
+		assertFailsNaming("limiter.routes[0].estimates.requests", "limiter.routes[0].pattern=/complete",
+				"limiter.routes[0].estimates.requests=2");
+	}
+
+	@Test
+	void routeEstimateWhenItFitsEveryWindowOfItsUnitShouldStart() {
+		runner
+			.withPropertyValues(withTokens("limiter.routes[0].pattern=/complete", "limiter.routes[0].budget=completion",
+					"limiter.routes[0].estimates.tokens=2000"))
+			.run(context -> assertThat(context).hasNotFailed());
+	}
+
+	/** {@code properties} and a budget {@code completion}: 60 requests, 2,000 tokens. */
+	private static String[] withTokens(String... properties) {
+		List<String> all = new ArrayList<>(List.of("limiter.budgets.completion.windows.minute.limit=60",
+				"limiter.budgets.completion.windows.minute.duration=1m",
+				"limiter.budgets.completion.windows.tokens.limit=2000",
+				"limiter.budgets.completion.windows.tokens.duration=1m",
+				"limiter.budgets.completion.windows.tokens.unit=tokens"));
+		all.addAll(List.of(properties));
+		return all.toArray(String[]::new);
 	}
 
 	private void assertFailsNaming(String property, String... properties) {

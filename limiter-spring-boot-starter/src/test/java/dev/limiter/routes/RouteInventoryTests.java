@@ -143,6 +143,43 @@ class RouteInventoryTests {
 		});
 	}
 
+	@Test
+	void annotationWhenAnEstimateExceedsItsWindowsLimitShouldFailStartUpNamingHandlerAndLimit() {
+		runner.withUserConfiguration(TooLargeEstimate.class).withPropertyValues(TOKENS_BUDGET).run(context -> {
+			assertThat(context).hasFailed();
+			RouteInventoryException failure = (RouteInventoryException) rootCause(context.getStartupFailure());
+			assertThat(failure.getProblems()).containsExactly("@RateLimited(estimates) on "
+					+ EstimateController.class.getName() + "#complete: estimate 2001 of 'tokens' exceeds the "
+					+ "limit 2000 of window 'tokens' of budget 'completion': a request could never be admitted");
+		});
+	}
+
+	@Test
+	void annotationWhenAnEstimateNamesAUnitTheBudgetDoesNotCountShouldFailStartUpNamingHandlerAndUnits() {
+		runner.withUserConfiguration(UncountedEstimate.class).withPropertyValues(TOKENS_BUDGET).run(context -> {
+			assertThat(context).hasFailed();
+			RouteInventoryException failure = (RouteInventoryException) rootCause(context.getStartupFailure());
+			assertThat(failure.getProblems()).singleElement()
+				.asString()
+				.contains(UncountedEstimateController.class.getName() + "#report")
+				.contains("estimate of 'rows' names a unit that no window of budget 'standard' counts")
+				.contains("[requests]");
+		});
+	}
+
+	@Test
+	void annotationWhenItsEstimateFitsItsBudgetShouldStart() {
+		runner.withUserConfiguration(FittingEstimate.class)
+			.withPropertyValues(TOKENS_BUDGET)
+			.run(context -> assertThat(context).hasNotFailed());
+	}
+
+	private static final String[] TOKENS_BUDGET = { "limiter.budgets.completion.windows.minute.limit=60",
+			"limiter.budgets.completion.windows.minute.duration=1m",
+			"limiter.budgets.completion.windows.tokens.limit=2000",
+			"limiter.budgets.completion.windows.tokens.duration=1m",
+			"limiter.budgets.completion.windows.tokens.unit=tokens" };
+
 	private static Throwable rootCause(Throwable failure) {
 		Throwable cause = failure;
 		while (cause.getCause() != null) {
@@ -209,6 +246,70 @@ class RouteInventoryTests {
 		@GetMapping("/premium")
 		String premium() {
 			return "premium";
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class TooLargeEstimate {
+
+		@Bean
+		EstimateController estimateController() {
+			return new EstimateController();
+		}
+
+	}
+
+	@RestController
+	static class EstimateController {
+
+		@RateLimited(budget = "completion", estimates = @RateLimited.Estimate(unit = "tokens", amount = 2001))
+		@PostMapping("/complete")
+		String complete() {
+			return "done";
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class UncountedEstimate {
+
+		@Bean
+		UncountedEstimateController uncountedEstimateController() {
+			return new UncountedEstimateController();
+		}
+
+	}
+
+	@RestController
+	static class UncountedEstimateController {
+
+		// no budget named: the default, standard, counts requests only
+		@RateLimited(estimates = @RateLimited.Estimate(unit = "rows", amount = 10))
+		@GetMapping("/report")
+		String report() {
+			return "report";
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class FittingEstimate {
+
+		@Bean
+		FittingEstimateController fittingEstimateController() {
+			return new FittingEstimateController();
+		}
+
+	}
+
+	@RestController
+	static class FittingEstimateController {
+
+		@RateLimited(budget = "completion", estimates = @RateLimited.Estimate(unit = "tokens", amount = 2000))
+		@PostMapping("/complete")
+		String complete() {
+			return "done";
 		}
 
 	}

@@ -69,6 +69,8 @@ public final class FieldProperties {
 				case WINDOWS -> "windows";
 				// a request's argument, checked when it is counted
 				case COST -> null;
+				// checked per unit under routes[i].estimates.<unit>, the value's own key
+				case ESTIMATE -> "";
 			};
 		}
 		if (field instanceof ConcurrencyBound.Field bound) {

@@ -62,10 +62,11 @@ public final class LimiterConfigurationResolver {
 			throw invalid("redis.key-prefix", "must not be empty");
 		}
 		Map<String, BudgetProperties> effective = BudgetMerge.effectiveBudgets(properties);
-		return new LimiterSettings(budgets(properties, effective), options(properties, effective),
-				routes(properties, effective), store, required("headers", properties.getHeaders()),
-				properties.getInventory().isStrict(), memoryMaxKeys, fallbackMaxKeys, failClosed(effective),
-				properties.getRedis().getKeyPrefix(), redisTimeout,
+		BudgetRegistry budgets = budgets(properties, effective);
+		return new LimiterSettings(budgets, options(properties, effective), routes(properties, effective, budgets),
+				store, required("headers", properties.getHeaders()), properties.getInventory().isStrict(),
+				memoryMaxKeys, fallbackMaxKeys, failClosed(effective), properties.getRedis().getKeyPrefix(),
+				redisTimeout,
 				properties.getAuthGuard().isEnabled() ? Optional.of(authGuard(properties.getAuthGuard()))
 						: Optional.empty(),
 				maxRequestBody(properties),
@@ -124,16 +125,18 @@ public final class LimiterConfigurationResolver {
 		return failClosed;
 	}
 
-	private static List<RouteRule> routes(LimiterProperties properties, Map<String, BudgetProperties> budgets) {
+	private static List<RouteRule> routes(LimiterProperties properties, Map<String, BudgetProperties> budgets,
+			BudgetRegistry registry) {
 		List<RouteRule> rules = new ArrayList<>();
 		List<RouteProperties> routes = properties.getRoutes() == null ? List.of() : properties.getRoutes();
 		for (int i = 0; i < routes.size(); i++) {
-			rules.add(route("routes[" + i + "].", routes.get(i), budgets));
+			rules.add(route("routes[" + i + "].", routes.get(i), budgets, registry));
 		}
 		return rules;
 	}
 
-	private static RouteRule route(String at, RouteProperties route, Map<String, BudgetProperties> budgets) {
+	private static RouteRule route(String at, RouteProperties route, Map<String, BudgetProperties> budgets,
+			BudgetRegistry registry) {
 		if (route == null || !StringUtils.hasText(route.getPattern())) {
 			throw invalid(at + "pattern", "must be a path pattern such as /api/**");
 		}
@@ -161,6 +164,15 @@ public final class LimiterConfigurationResolver {
 		String badEstimate = RoutePolicy.checkEstimates(estimates);
 		if (badEstimate != null) {
 			throw invalid(at + "estimates", badEstimate);
+		}
+		if (!route.isExempt()) {
+			// every estimate must name a unit the route's budget counts and fit its
+			// windows: one that does not would refuse every request, or reserve nothing
+			Budget budget = registry.find(route.getBudget()).orElseGet(registry::defaultBudget);
+			estimates.forEach((unit, amount) -> core(at + "estimates." + unit, () -> {
+				budget.checkEstimate(unit, amount);
+				return null;
+			}));
 		}
 		return new RouteRule(route.getPattern(), methods, new RoutePolicy(route.getPattern(), route.getBudget(),
 				route.isExpensive(), route.isExempt(), route.getReason(), estimates));

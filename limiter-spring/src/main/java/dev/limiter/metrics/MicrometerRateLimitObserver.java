@@ -144,7 +144,8 @@ public class MicrometerRateLimitObserver implements RateLimitObserver {
 		settlementCounters
 			.computeIfAbsent(List.of(SETTLEMENTS_DROPPED, budget, window, reason),
 					(tags) -> Counter.builder(SETTLEMENTS_DROPPED)
-						.description("Settlement deltas dropped, by budget, window and reason (window-ended)")
+						.description("Settlement deltas and reports dropped, by budget, window and reason "
+								+ "(window-ended, reported-after-end, unit-not-counted)")
 						.tag("budget", budget)
 						.tag("window", window)
 						.tag("reason", reason)

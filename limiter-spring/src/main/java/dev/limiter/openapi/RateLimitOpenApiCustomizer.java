@@ -241,8 +241,9 @@ public class RateLimitOpenApiCustomizer implements GlobalOpenApiCustomizer {
 				"Every bound of the budget (draft-ietf-httpapi-ratelimit-headers), such as " + "\"minute\";q=600;w=60",
 				new StringSchema()));
 		components.addHeaders("RateLimit",
-				header("The binding bound's remaining quota and reset (draft-ietf-httpapi-ratelimit-headers), "
-						+ "such as \"minute\";r=599;t=42", new StringSchema()));
+				header("The binding bound's remaining quota and the seconds until more is made available "
+						+ "(draft-ietf-httpapi-ratelimit-headers), " + "such as \"minute\";r=599;t=42",
+						new StringSchema()));
 	}
 
 	private static Header header(String description, Schema<?> schema) {

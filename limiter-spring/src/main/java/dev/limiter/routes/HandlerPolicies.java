@@ -5,6 +5,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
+import dev.limiter.core.Budget;
+import dev.limiter.core.InvalidValueException;
 import dev.limiter.spring.BudgetRegistry;
 import dev.limiter.spring.RateLimitExempt;
 import dev.limiter.spring.RateLimited;
@@ -104,6 +106,17 @@ public class HandlerPolicies {
 			String badEstimate = RoutePolicy.checkEstimates(estimates);
 			if (badEstimate != null) {
 				throw new RouteInventoryException("@RateLimited(estimates) on " + where + ": " + badEstimate);
+			}
+			// as for a route rule's estimates: each names a unit its budget counts and
+			// fits every window of it, or no request could be admitted
+			Budget counted = (budget != null) ? budgets.get(budget) : budgets.defaultBudget();
+			for (Map.Entry<String, Long> estimate : estimates.entrySet()) {
+				try {
+					counted.checkEstimate(estimate.getKey(), estimate.getValue());
+				}
+				catch (InvalidValueException ex) {
+					throw new RouteInventoryException("@RateLimited(estimates) on " + where + ": " + ex.getMessage());
+				}
 			}
 			return new Annotated(new RoutePolicy(null, budget, limited.expensive(), false, null, estimates), source);
 		}

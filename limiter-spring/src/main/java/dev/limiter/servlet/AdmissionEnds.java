@@ -54,7 +54,8 @@ final class AdmissionEnds {
 		Runnable stopRenewing = (lease != null) ? LeaseRenewer.keepUntilStopped(leaseRenewer, lease, budget) : null;
 		RateLimitUsage usage = null;
 		if (reservation != null) {
-			usage = new RateLimitUsage();
+			// a report after the end settles nothing: counted, never lost silently
+			usage = new RateLimitUsage((unit, amount) -> observers.reportedAfterEnd(budget, unit));
 			request.setAttribute(RateLimitUsage.ATTRIBUTE, usage);
 		}
 		RateLimitUsage reported = usage;
@@ -92,13 +93,15 @@ final class AdmissionEnds {
 	 * lock); a failure is counted, never retried, never thrown at the response.
 	 */
 	private void settle(Reservation reservation, RateLimitUsage usage) {
-		Settlement settlement = reservation.settle(usage.close().orElse(Map.of())).orElse(null);
+		Map<String, Long> reported = usage.close().orElse(Map.of());
+		Settlement settlement = reservation.settle(reported).orElse(null);
 		if (settlement == null) {
 			return;
 		}
 		long now = clock.millis();
 		String budget = reservation.budget().name();
 		try {
+			observers.notCounted(reservation.budget(), reported.keySet());
 			observers.settled(reservation, settlement, now);
 			if (settlement.changesAnything()) {
 				store.settle(settlement, now).whenComplete((done, failure) -> {

@@ -112,19 +112,33 @@ public class DefaultRateLimitResponseWriter implements RateLimitResponseWriter {
 				// whichever window binds
 				StringJoiner limits = new StringJoiner(", ");
 				for (BoundVerdict verdict : decision.verdicts()) {
-					limits.add("\"" + verdict.name() + "\";r=" + verdict.remaining() + ";t=" + Seconds
-						.ceil(verdict.refused() ? verdict.retryAfterMillis(now) : verdict.waitMillis(now)));
+					limits.add("\"" + verdict.name() + "\";r=" + verdict.remaining() + ";t="
+							+ untilMoreQuota(verdict, now));
 				}
 				response.setHeader("RateLimit", limits.toString());
 			}
 			else {
 				response.setHeader("RateLimit", "\"" + policyShown.name() + "\";r=" + policyShown.remaining() + ";t="
-						+ Seconds.ceil(policyShown.waitMillis(now)));
+						+ untilMoreQuota(policyShown, now));
 			}
 		}
 		if (decision.degraded()) {
 			response.setHeader("X-RateLimit-Degraded", "true");
 		}
+	}
+
+	/**
+	 * {@code RateLimit}'s {@code t}: the seconds until the policy makes more quota
+	 * available (draft-ietf-httpapi-ratelimit-headers, which for a response with
+	 * {@code Retry-After} wants the same moment): for a refusing bound its retry; for one
+	 * with room the next moment its remaining grows (a fixed window's or a lease's reset,
+	 * a sliding window's oldest bucket ageing out, a bucket's next token); 0 for a
+	 * sliding window or a token bucket that is whole. {@code X-RateLimit-Reset} keeps
+	 * saying when a window is whole again.
+	 */
+	private static long untilMoreQuota(BoundVerdict verdict, long now) {
+		return Seconds.ceil(
+				(verdict.retryAtMillis() == Long.MAX_VALUE) ? verdict.waitMillis(now) : verdict.retryAfterMillis(now));
 	}
 
 	@Override

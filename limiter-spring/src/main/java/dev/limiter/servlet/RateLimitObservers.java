@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
 
+import dev.limiter.core.Budget;
 import dev.limiter.core.Decision;
 import dev.limiter.core.Reservation;
 import dev.limiter.core.Settlement;
@@ -22,6 +23,18 @@ import org.apache.commons.logging.LogFactory;
 final class RateLimitObservers {
 
 	private static final Log logger = LogFactory.getLog(RateLimitFilter.class);
+
+	/** A settlement's delta whose window instance had passed. */
+	static final String WINDOW_ENDED = "window-ended";
+
+	/** A report made after the request's settlement was sent. */
+	static final String REPORTED_AFTER_END = "reported-after-end";
+
+	/** A report of a unit no window of the request's budget counts. */
+	static final String UNIT_NOT_COUNTED = "unit-not-counted";
+
+	/** The window tag of a drop that no window of the budget counts. */
+	static final String NO_WINDOW = "none";
 
 	private final List<RateLimitObserver> observers;
 
@@ -53,11 +66,45 @@ final class RateLimitObservers {
 				continue;
 			}
 			if (!settlement.lands(i, nowMillis)) {
-				each(observer -> observer.onSettlementDropped(budget, w.name(), "window-ended"));
+				each(observer -> observer.onSettlementDropped(budget, w.name(), WINDOW_ENDED));
 			}
 			if (units.add(w.unit())) {
 				each(observer -> observer.onSettled(budget, w.unit(), Math.max(0, delta), Math.max(0, -delta)));
 			}
+		}
+	}
+
+	/**
+	 * A report made after its request's settlement was sent, which settles nothing: per
+	 * window in its unit, one {@code reported-after-end} drop (window {@code none} when
+	 * no window counts the unit).
+	 */
+	void reportedAfterEnd(Budget budget, String unit) {
+		dropped(budget, unit, REPORTED_AFTER_END);
+	}
+
+	/**
+	 * Reported units that no window of the budget counts (a selector or a definition
+	 * chose a budget without them): one {@code unit-not-counted} drop each.
+	 */
+	void notCounted(Budget budget, Set<String> units) {
+		for (String unit : units) {
+			if (budget.windows().stream().noneMatch((w) -> !w.countsRequests() && w.unit().equals(unit))) {
+				dropped(budget, unit, UNIT_NOT_COUNTED);
+			}
+		}
+	}
+
+	private void dropped(Budget budget, String unit, String reason) {
+		boolean counted = false;
+		for (Window w : budget.windows()) {
+			if (!w.countsRequests() && w.unit().equals(unit)) {
+				counted = true;
+				each(observer -> observer.onSettlementDropped(budget.name(), w.name(), reason));
+			}
+		}
+		if (!counted) {
+			each(observer -> observer.onSettlementDropped(budget.name(), NO_WINDOW, reason));
 		}
 	}
 

@@ -41,8 +41,12 @@ public interface RateLimitObserver {
 	}
 
 	/**
-	 * A settlement's delta for one window was dropped: {@code window-ended} when the
-	 * window instance it was reserved in had passed.
+	 * What was used, for one window, was dropped instead of settled, for a {@code reason}
+	 * from a fixed set: {@code window-ended} (a settlement's delta whose window instance
+	 * had passed), {@code reported-after-end} (a report made after its request's
+	 * settlement was sent), {@code unit-not-counted} (a report of a unit no window of the
+	 * budget counts; {@code window} is then {@code none}, as for a late report of such a
+	 * unit).
 	 */
 	default void onSettlementDropped(String budget, String window, String reason) {
 	}

@@ -4,6 +4,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.BiConsumer;
 
 import jakarta.servlet.ServletRequest;
 
@@ -26,7 +27,7 @@ import org.springframework.web.context.request.ServletRequestAttributes;
  * handle with {@link #of} on the request's thread and call {@link #add} on the handle
  * later. Reports add up per unit. A unit never reported keeps its estimate. A report
  * after the request ended changes nothing ({@link #add} says so): the settlement has been
- * sent.
+ * sent; the limiter counts such a report in {@code limiter.settlements.dropped}.
  */
 public final class RateLimitUsage {
 
@@ -38,8 +39,23 @@ public final class RateLimitUsage {
 
 	private boolean closed;
 
+	/** Told of every report made after the close, which counts nothing. */
+	private final BiConsumer<String, Long> afterClose;
+
 	/** A request's usage, nothing reported yet: the limiter makes one per reservation. */
 	public RateLimitUsage() {
+		this((unit, amount) -> {
+		});
+	}
+
+	/**
+	 * A request's usage whose reports after the close (which count nothing: the
+	 * settlement has been sent) are handed to {@code afterClose}, so that none is lost
+	 * silently: the limiter counts them in {@code limiter.settlements.dropped}
+	 * ({@code reason=reported-after-end}).
+	 */
+	public RateLimitUsage(BiConsumer<String, Long> afterClose) {
+		this.afterClose = Objects.requireNonNull(afterClose, "afterClose");
 	}
 
 	/**
@@ -74,20 +90,25 @@ public final class RateLimitUsage {
 
 	/**
 	 * Adds {@code amount} of {@code unit}.
-	 * @return false when the request already ended (the amount is not counted)
+	 * @return false when the request already ended (the amount is not counted, and the
+	 * limiter counts the report in {@code limiter.settlements.dropped})
 	 * @throws IllegalArgumentException for a negative amount or a blank unit
 	 */
-	public synchronized boolean add(String unit, long amount) {
+	public boolean add(String unit, long amount) {
 		Objects.requireNonNull(unit, "unit");
 		if (amount < 0 || unit.isBlank()) {
 			throw new IllegalArgumentException(
 					"usage must be a unit and an amount of at least 0, was " + amount + " " + unit);
 		}
-		if (closed) {
-			return false;
+		synchronized (this) {
+			if (!closed) {
+				amounts.merge(unit, amount, Long::sum);
+				return true;
+			}
 		}
-		amounts.merge(unit, amount, Long::sum);
-		return true;
+		// outside the lock: the listener is the limiter's (a meter), never the reporter's
+		afterClose.accept(unit, amount);
+		return false;
 	}
 
 	/**

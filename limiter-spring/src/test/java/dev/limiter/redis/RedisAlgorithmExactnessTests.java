@@ -15,8 +15,10 @@ import dev.limiter.core.Budget;
 import dev.limiter.core.OverLimitRememberingStore;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.Window;
+import dev.limiter.test.redis.RedisClientKind;
 import dev.limiter.test.redis.RedisClusterExtension;
 import dev.limiter.test.redis.RedisServerExtension;
+import dev.limiter.test.redis.RedisServerProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -29,7 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * each with its own connection factory and its own local over-limit memory) share one
  * Redis, 32 threads each take from one key at one instant, and exactly the bound is
  * admitted (a fixed or sliding window's limit, a token bucket's burst); on standalone
- * Redis and on a three-master Cluster.
+ * Redis, on the master a Sentinel names and on a three-master Cluster.
  */
 class RedisAlgorithmExactnessTests {
 
@@ -60,6 +62,24 @@ class RedisAlgorithmExactnessTests {
 	@Test
 	void twoInstancesWhenSharingARedisClusterShouldAdmitExactlyTheBoundOfEveryAlgorithm() throws Exception {
 		assertExact(cluster::connectionFactory);
+	}
+
+	@Test
+	void twoInstancesWhenSharingTheMasterASentinelNamesShouldAdmitExactlyTheBoundOfEveryAlgorithm() throws Exception {
+		try (RedisServerProcess master = RedisServerProcess.start();
+				RedisServerProcess sentinel = RedisServerProcess.startSentinel("limiter-exact", master.port())) {
+			List<RedisConnectionFactory> factories = new ArrayList<>();
+			try {
+				assertExact(() -> {
+					RedisConnectionFactory factory = RedisClientKind.LETTUCE.sentinel("limiter-exact", sentinel);
+					factories.add(factory);
+					return factory;
+				});
+			}
+			finally {
+				factories.forEach(RedisClientKind::destroy);
+			}
+		}
 	}
 
 	private void assertExact(Supplier<RedisConnectionFactory> factories) throws Exception {

@@ -22,7 +22,7 @@ import net.jqwik.api.Property;
  */
 class RedisRateLimitStoreAlgorithmDifferentialTests extends StoreSequenceDifferentialTests {
 
-	private static final List<Budget> BUDGETS = List.of(
+	static final List<Budget> BUDGETS = List.of(
 			Budget.builder("diff-sliding").window(Window.sliding("tens", 6, Duration.ofSeconds(3))).build(),
 			Budget.builder("diff-sliding-fine")
 				.window(Window.sliding("odd", 5, Duration.ofMillis(1_700), Duration.ofMillis(300)))

@@ -19,6 +19,7 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.Provide;
 import net.jqwik.api.lifecycle.AfterContainer;
 
+import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
@@ -46,25 +47,52 @@ abstract class StoreSequenceDifferentialTests {
 	 */
 	private static final long MAX_CLOCK_BACK_MILLIS = 1_999;
 
-	private static LettuceConnectionFactory connectionFactory;
+	private static LettuceConnectionFactory standaloneFactory;
 
-	private static synchronized LettuceConnectionFactory connectionFactory() {
-		if (connectionFactory == null) {
-			var server = SharedRedis.standalone();
-			connectionFactory = new LettuceConnectionFactory(
-					new RedisStandaloneConfiguration(server.host(), server.port()));
-			connectionFactory.afterPropertiesSet();
-			connectionFactory.start();
+	private static LettuceConnectionFactory clusterFactory;
+
+	private LettuceConnectionFactory connectionFactory() {
+		synchronized (StoreSequenceDifferentialTests.class) {
+			if (onCluster()) {
+				if (clusterFactory == null) {
+					clusterFactory = started(new LettuceConnectionFactory(
+							new RedisClusterConfiguration(SharedRedis.cluster().addresses())));
+				}
+				return clusterFactory;
+			}
+			if (standaloneFactory == null) {
+				var server = SharedRedis.standalone();
+				standaloneFactory = started(
+						new LettuceConnectionFactory(new RedisStandaloneConfiguration(server.host(), server.port())));
+			}
+			return standaloneFactory;
 		}
-		return connectionFactory;
+	}
+
+	private static LettuceConnectionFactory started(LettuceConnectionFactory factory) {
+		factory.afterPropertiesSet();
+		factory.start();
+		return factory;
 	}
 
 	@AfterContainer
 	static synchronized void closeConnections() {
-		if (connectionFactory != null) {
-			connectionFactory.destroy();
-			connectionFactory = null;
+		if (standaloneFactory != null) {
+			standaloneFactory.destroy();
+			standaloneFactory = null;
 		}
+		if (clusterFactory != null) {
+			clusterFactory.destroy();
+			clusterFactory = null;
+		}
+	}
+
+	/**
+	 * Whether the Redis store talks to the shared three-master Cluster rather than the
+	 * shared standalone server.
+	 */
+	protected boolean onCluster() {
+		return false;
 	}
 
 	/** The budgets the sequences decide, chosen by {@link Op#budget()}. */

@@ -5,6 +5,7 @@ import java.util.List;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.RedisSentinelConfiguration;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -36,7 +37,19 @@ public enum RedisClientKind {
 				: new JedisConnectionFactory(configuration));
 	}
 
-	static void destroy(RedisConnectionFactory factory) {
+	/**
+	 * A started connection factory for the master that the Sentinel at {@code sentinel}
+	 * names {@code master}, as {@code spring.data.redis.sentinel.*} configures it.
+	 */
+	public RedisConnectionFactory sentinel(String master, RedisServerProcess sentinel) {
+		RedisSentinelConfiguration configuration = new RedisSentinelConfiguration().master(master)
+			.sentinel(sentinel.host(), sentinel.port());
+		return start(this == LETTUCE ? new LettuceConnectionFactory(configuration)
+				: new JedisConnectionFactory(configuration));
+	}
+
+	/** Closes a factory this class started. */
+	public static void destroy(RedisConnectionFactory factory) {
 		try {
 			((DisposableBean) factory).destroy();
 		}
