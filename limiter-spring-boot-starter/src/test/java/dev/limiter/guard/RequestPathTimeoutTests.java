@@ -33,6 +33,8 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -157,6 +159,17 @@ class RequestPathTimeoutTests {
 			get("/hello", KNOWN);
 			get("/public/hello", null);
 			get("/expensive", KNOWN);
+		}
+		// A first-seen credential holds two connections at once (the guard's reservation,
+		// the decision); Jedis opens a missing one with a handshake that crosses the slow
+		// link too, within Jedis's timeouts, not the request's, and a frozen test leaves
+		// its pool with fewer. Two open, as in an application past its first concurrent
+		// requests, so that each test measures its own fault.
+		RedisConnectionFactory connections = app.getBean(RedisConnectionFactory.class);
+		try (RedisConnection first = connections.getConnection();
+				RedisConnection second = connections.getConnection()) {
+			first.ping();
+			second.ping();
 		}
 	}
 

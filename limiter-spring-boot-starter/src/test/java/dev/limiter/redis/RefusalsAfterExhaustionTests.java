@@ -41,7 +41,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Refusals after exhaustion cost Redis nothing at any concurrency: two instances, 32
  * threads each, one caller, a limit of 50; MONITOR sees the 50 admissions and at most one
  * decision per thread that was already on its way when the window ran out, on either
- * client.
+ * client. The instance whose admission left the window at 0 sends nothing more at all,
+ * one request or 32 threads at once: that admission is remembered like a refusal.
  */
 class RefusalsAfterExhaustionTests {
 
@@ -89,8 +90,53 @@ class RefusalsAfterExhaustionTests {
 							+ "ran out")
 					.isGreaterThanOrEqualTo(LIMIT)
 					.isLessThanOrEqualTo(LIMIT + 2 * THREADS_PER_INSTANCE);
+				assertThat(commands).as("every command Redis saw (no guard here: Spring Security is absent)")
+					.hasSizeLessThanOrEqualTo(LIMIT + 2 * THREADS_PER_INSTANCE);
 			}
 		}));
+	}
+
+	@ParameterizedTest
+	@EnumSource(RedisClientKind.class)
+	void refusalsWhenThisInstanceAdmittedTheLastUnitShouldNotReachRedisAtAnyConcurrency(RedisClientKind client)
+			throws Exception {
+		String caller = "caller-" + UUID.randomUUID();
+		String[] properties = { "spring.data.redis.client-type=" + client.clientType(),
+				"spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + redis.port() };
+		instance.withPropertyValues(properties).run(first -> instance.withPropertyValues(properties).run(second -> {
+			// The 50 admissions, one at a time, alternately: the first instance takes the
+			// last unit and has seen no refusal.
+			for (int i = 0; i < LIMIT; i++) {
+				assertThat(status(i % 2 == 0 ? second : first, caller)).isEqualTo(200);
+			}
+			try (RedisMonitor monitor = new RedisMonitor(redis.port())) {
+				assertThat(status(first, caller)).as("the 51st request").isEqualTo(429);
+				assertThat(monitor.commandsAfter(300))
+					.as("what the 51st sent: the admission that left the window " + "at 0 is remembered like a refusal")
+					.isEmpty();
+
+				List<Integer> statuses = hammer(caller, first);
+
+				assertThat(statuses).containsOnly(429);
+				assertThat(monitor.commandsAfter(300)).as("what 32 threads sent after the last admission").isEmpty();
+
+				List<Integer> elsewhere = hammer(caller, second);
+
+				assertThat(elsewhere).containsOnly(429);
+				assertThat(monitor.commandsAfter(300))
+					.as("the other instance: at most its decisions on their way when its first refusal came back")
+					.isNotEmpty()
+					.hasSizeLessThanOrEqualTo(THREADS_PER_INSTANCE)
+					.containsOnly("evalsha");
+			}
+		}));
+	}
+
+	private static int status(AssertableWebApplicationContext context, String caller) throws Exception {
+		MockHttpServletResponse response = new MockHttpServletResponse();
+		context.getBean(RateLimitFilter.class).doFilter(request(caller), response, (req, res) -> {
+		});
+		return response.getStatus();
 	}
 
 	private static List<Integer> hammer(String caller, AssertableWebApplicationContext... instances) throws Exception {

@@ -2,8 +2,12 @@ package dev.limiter.redis;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 
 import dev.limiter.core.RateLimitStoreException;
@@ -14,10 +18,17 @@ import org.springframework.data.redis.connection.ReturnType;
 
 /**
  * Any spring-data-redis client whose commands block the calling thread (Jedis, or Lettuce
- * without a shared connection): each command runs on a small pool, on a connection taken
- * from the factory for that command (standalone, Sentinel or Cluster alike), so that the
- * request waits for the future and its timeout can abandon a call the client would still
- * be waiting on. A full pool fails the call at once as saturated.
+ * without a shared connection), on a connection taken from the factory for each command.
+ * Where the client lets a call bound the read of its reply ({@link ReadTimeouts}: a
+ * pooled Jedis, standalone or Sentinel), a call that waits for its reply runs on the
+ * calling thread itself, its reply read until the request's deadline: the request's one
+ * wait, with no hand-off. Every other command runs on a small pool (standalone, Sentinel
+ * or Cluster alike), so that the request waits for the future and its timeout can abandon
+ * a call the client would still be waiting on; a full pool fails the call at once as
+ * saturated. The pool also takes the calling thread's calls while the last one failed on
+ * its connection: a new connection opens and greets the server (Jedis's handshake) within
+ * the client's own timeouts, not the request's, so it is opened off the request thread
+ * until Redis answers again.
  */
 final class BlockingRedisDriver implements RedisDriver {
 
@@ -37,19 +48,59 @@ final class BlockingRedisDriver implements RedisDriver {
 	 */
 	private final ThreadLocal<CompletableFuture<?>> lastSent = new ThreadLocal<>();
 
-	BlockingRedisDriver(RedisConnectionFactory connectionFactory, Executor pool, int poolSize, List<byte[]> scripts) {
+	/**
+	 * Completes once this thread's last script sent through the pool has been written:
+	 * its next call on the calling thread is written after it.
+	 */
+	private final ThreadLocal<CompletableFuture<Void>> lastWritten = new ThreadLocal<>();
+
+	/** {@code null} when every command runs on the pool. */
+	private final ReadTimeouts readTimeouts;
+
+	/**
+	 * The client pool's connections the limiter may hold at once, so that a call on the
+	 * calling thread never waits for a connection another of the limiter's calls holds;
+	 * {@code null} with no {@link #readTimeouts}.
+	 */
+	private final Semaphore connections;
+
+	/**
+	 * Whether the last call that ended answered (or failed with Redis's own error): only
+	 * then may the next run on the calling thread.
+	 */
+	private volatile boolean answering;
+
+	BlockingRedisDriver(RedisConnectionFactory connectionFactory, Executor pool, int poolSize, List<byte[]> scripts,
+			ReadTimeouts readTimeouts) {
 		this.connectionFactory = connectionFactory;
 		this.pool = pool;
 		this.poolSize = poolSize;
 		this.scripts = scripts;
 		this.client = clientOf(connectionFactory);
+		this.readTimeouts = readTimeouts;
+		this.connections = readTimeouts != null ? new Semaphore(readTimeouts.connections()) : null;
 	}
 
+	/**
+	 * On the pool; where calls also run on the calling thread, the thread's next such
+	 * call waits until this one has been written (not answered), so that Redis gets the
+	 * two in the order they were sent, while both travel at once (the guard's
+	 * reservation, sent before the credential lookup, then the decision).
+	 */
 	@Override
 	public CompletableFuture<List<Object>> evalSha(String sha1, byte[][] keys, byte[][] args) {
 		byte[][] keysAndArgs = keysAndArgs(keys, args);
-		return onPool(connection -> connection.scriptingCommands()
-			.<List<Object>>evalSha(sha1, ReturnType.MULTI, keys.length, keysAndArgs));
+		if (readTimeouts == null) {
+			return onPool(connection -> connection.scriptingCommands()
+				.<List<Object>>evalSha(sha1, ReturnType.MULTI, keys.length, keysAndArgs));
+		}
+		CompletableFuture<Void> written = new CompletableFuture<>();
+		CompletableFuture<List<Object>> reply = onPool(connection -> readTimeouts.evalSha(connection, sha1, keys.length,
+				keysAndArgs, () -> written.complete(null)));
+		// Also when the call failed before it was written: nothing to wait for then.
+		reply.whenComplete((answer, failure) -> written.complete(null));
+		lastWritten.set(written);
+		return reply;
 	}
 
 	@Override
@@ -99,6 +150,107 @@ final class BlockingRedisDriver implements RedisDriver {
 	}
 
 	/**
+	 * On the calling thread when the client bounds reads, the last call answered, the
+	 * limiter holds fewer connections than the client's pool has, and no command this
+	 * thread sent without waiting is still running (the pool runs the next one after it).
+	 */
+	@Override
+	public boolean claimCallingThread() {
+		if (readTimeouts == null || !answering || stillRunning(lastSent)) {
+			return false;
+		}
+		return connections.tryAcquire();
+	}
+
+	private static boolean stillRunning(ThreadLocal<CompletableFuture<?>> sent) {
+		CompletableFuture<?> previous = sent.get();
+		if (previous == null) {
+			return false;
+		}
+		if (!previous.isDone()) {
+			return true;
+		}
+		sent.remove();
+		return false;
+	}
+
+	/**
+	 * Borrows a connection from the client's pool, bounds each read by what is left until
+	 * {@code deadlineNanos}, and gives the connection back with its configured timeout,
+	 * or closed when a read did not end with a reply.
+	 */
+	@Override
+	public <T> T onCallingThread(long deadlineNanos, Function<ScriptCommands, T> calls) {
+		try {
+			awaitWritten(deadlineNanos);
+			RedisConnection connection;
+			try {
+				connection = connectionFactory.getConnection();
+			}
+			catch (RuntimeException noConnection) {
+				answering = false;
+				throw noConnection;
+			}
+			try (connection) {
+				return onConnection(connection, deadlineNanos, calls);
+			}
+		}
+		finally {
+			connections.release();
+		}
+	}
+
+	private <T> T onConnection(RedisConnection connection, long deadlineNanos, Function<ScriptCommands, T> calls) {
+		int configured = -1;
+		try {
+			configured = readTimeouts.set(connection, ReadBoundCommands.millisUntil(deadlineNanos));
+			T result = calls.apply(new ReadBoundCommands(connection, readTimeouts, deadlineNanos));
+			answering = true;
+			return result;
+		}
+		catch (RequestTimeout.Expired nothingSent) {
+			// Ran out between two commands: nothing is left unread on the connection.
+			throw nothingSent;
+		}
+		catch (RuntimeException failure) {
+			if (readTimeouts.discardUnlessAnswered(connection, failure)) {
+				answering = false;
+			}
+			throw failure;
+		}
+		finally {
+			if (configured >= 0) {
+				readTimeouts.restore(connection, configured);
+			}
+		}
+	}
+
+	/**
+	 * Waits, within the call's deadline, until this thread's last script sent through the
+	 * pool has been written.
+	 */
+	private void awaitWritten(long deadlineNanos) {
+		CompletableFuture<Void> written = lastWritten.get();
+		if (written == null) {
+			return;
+		}
+		lastWritten.remove();
+		if (written.isDone()) {
+			return;
+		}
+		try {
+			written.get(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new RequestTimeout.Expired();
+		}
+		catch (ExecutionException | TimeoutException ex) {
+			throw new RequestTimeout.Expired();
+		}
+	}
+
+	/**
 	 * Runs the command on the pool, after this thread's last command sent without waiting
 	 * if that is still running.
 	 */
@@ -116,8 +268,18 @@ final class BlockingRedisDriver implements RedisDriver {
 				if (before != null) {
 					before.exceptionally(failure -> null).join();
 				}
+				if (connections != null) {
+					connections.acquireUninterruptibly();
+				}
 				try (RedisConnection connection = connectionFactory.getConnection()) {
-					return command.apply(connection);
+					T result = command.apply(connection);
+					answering = true;
+					return result;
+				}
+				finally {
+					if (connections != null) {
+						connections.release();
+					}
 				}
 			}, pool);
 		}
@@ -127,7 +289,7 @@ final class BlockingRedisDriver implements RedisDriver {
 		}
 	}
 
-	private static byte[][] keysAndArgs(byte[][] keys, byte[][] args) {
+	static byte[][] keysAndArgs(byte[][] keys, byte[][] args) {
 		byte[][] all = new byte[keys.length + args.length][];
 		System.arraycopy(keys, 0, all, 0, keys.length);
 		System.arraycopy(args, 0, all, keys.length, args.length);

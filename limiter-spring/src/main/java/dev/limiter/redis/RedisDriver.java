@@ -2,15 +2,17 @@ package dev.limiter.redis;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 
 /**
  * What {@link RedisScriptCalls} needs of a Redis client: each command is sent at once and
  * answered by a future, so that the call layer above enforces one timeout per request,
  * the EVALSHA → EVAL fallback and the fire-and-forget sends the same way for every
- * client. {@link LettuceDriver} writes on Lettuce's shared connection;
- * {@link BlockingRedisDriver} runs any other client (Jedis) on a small pool.
- * Implementations name no type of another client, so an application with one client never
- * loads a class of the other.
+ * client; a client that can bound the read of a reply also runs a call the request waits
+ * for on the calling thread ({@link #claimCallingThread}). {@link LettuceDriver} writes
+ * on Lettuce's shared connection; {@link BlockingRedisDriver} runs any other client
+ * (Jedis) on the calling thread or on a small pool. Implementations name no type of
+ * another client, so an application with one client never loads a class of the other.
  */
 interface RedisDriver {
 
@@ -41,8 +43,39 @@ interface RedisDriver {
 	}
 
 	/**
+	 * Whether the next call may run on the calling thread: if so, the caller makes
+	 * exactly one {@link #onCallingThread} call next, which ends the claim.
+	 */
+	default boolean claimCallingThread() {
+		return false;
+	}
+
+	/**
+	 * Runs {@code calls} on the calling thread, on one connection, each reply read until
+	 * {@code deadlineNanos} ({@link System#nanoTime()}); only after
+	 * {@link #claimCallingThread} answered {@code true}.
+	 */
+	default <T> T onCallingThread(long deadlineNanos, Function<ScriptCommands, T> calls) {
+		throw new UnsupportedOperationException(client() + " calls run on futures only");
+	}
+
+	/**
 	 * The client's name as {@code spring.data.redis.client-type} spells it, for messages.
 	 */
 	String client();
+
+	/**
+	 * Scripts on one connection of the calling thread, each reply read until the call's
+	 * deadline.
+	 */
+	interface ScriptCommands {
+
+		/** EVALSHA; fails with a NOSCRIPT error when the server lacks the script. */
+		List<Object> evalSha(String sha1, byte[][] keys, byte[][] args);
+
+		/** EVAL, which loads the script into the server's cache. */
+		List<Object> eval(byte[] script, byte[][] keys, byte[][] args);
+
+	}
 
 }

@@ -25,11 +25,14 @@ import org.springframework.util.ClassUtils;
  * The one Redis call layer of the limiter's stores, for every spring-data-redis client:
  * Lettuce's shared connection ({@link LettuceDriver}: written from the calling thread,
  * answered on the event loop) or any other client, Jedis first
- * ({@link BlockingRedisDriver}: on a small pool). Whatever the client and the connection
- * factory's own timeouts, one request waits at most one timeout over all its calls
- * ({@link RequestStoreTime}); a script is sent as EVALSHA and, when the server answers
- * NOSCRIPT, once more as EVAL (here and nowhere else); the scripts are loaded while
- * connecting. A call that fails or times out throws a {@link RateLimitStoreException}.
+ * ({@link BlockingRedisDriver}: a call the request waits for on the request thread
+ * itself, its reply read within the request's remaining time, where Jedis lets a call
+ * bound its read; every other command on a small pool). Whatever the client and the
+ * connection factory's own timeouts, one request waits at most one timeout over all its
+ * calls ({@link RequestStoreTime}); a script is sent as EVALSHA and, when the server
+ * answers NOSCRIPT, once more as EVAL (here and nowhere else); the scripts are loaded
+ * while connecting. A call that fails or times out throws a
+ * {@link RateLimitStoreException}.
  *
  * <p>
  * No class of a client that is not on the class path is ever loaded: Lettuce's driver is
@@ -47,6 +50,9 @@ public final class RedisScriptCalls {
 
 	private static final boolean LETTUCE_PRESENT = ClassUtils.isPresent(
 			"io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands", RedisScriptCalls.class.getClassLoader());
+
+	private static final boolean JEDIS_PRESENT = ClassUtils.isPresent("redis.clients.jedis.Jedis",
+			RedisScriptCalls.class.getClassLoader());
 
 	private final RedisDriver driver;
 
@@ -69,8 +75,10 @@ public final class RedisScriptCalls {
 		long startupNanos = Math.max(timeoutNanos, STARTUP_CONNECT.toNanos());
 		RedisDriver lettuce = LETTUCE_PRESENT
 				? LettuceDriver.sharedConnectionOf(connectionFactory, pool, scriptBytes, startupNanos) : null;
-		this.driver = lettuce != null ? lettuce
-				: new BlockingRedisDriver(connectionFactory, pool, maxBlockingCalls, scriptBytes);
+		// Jedis's Cluster client hides its connections per call: its calls stay on the
+		// pool (JedisReadTimeouts.of answers null for it).
+		this.driver = lettuce != null ? lettuce : new BlockingRedisDriver(connectionFactory, pool, maxBlockingCalls,
+				scriptBytes, JEDIS_PRESENT ? JedisReadTimeouts.of(connectionFactory) : null);
 		connectEagerly(startupNanos);
 	}
 
@@ -110,6 +118,13 @@ public final class RedisScriptCalls {
 	 * {@code null}.
 	 */
 	public List<Object> execute(RedisScript<List> script, List<String> scriptKeys, Object[] args) {
+		// A request with no time left takes the path that fails it at once.
+		if (requestTimeout.timeLeft() && driver.claimCallingThread()) {
+			byte[][] keyBytes = bytes(scriptKeys.toArray());
+			byte[][] argBytes = bytes(args);
+			return replyOf(requestTimeout.onThisThread(deadline -> driver.onCallingThread(deadline,
+					commands -> scriptOnThisThread(script, keyBytes, argBytes, commands))));
+		}
 		CompletableFuture<List<Object>> reply = script(script, scriptKeys, args);
 		return replyOf(requestTimeout.await(reply));
 	}
@@ -169,6 +184,23 @@ public final class RedisScriptCalls {
 		return sent(() -> driver.evalSha(script.getSha1(), keyBytes, argBytes)
 			.exceptionallyCompose(failure -> noScript(failure) ? driver.eval(bytes(script), keyBytes, argBytes)
 					: CompletableFuture.failedFuture(failure)));
+	}
+
+	/**
+	 * The same fallback on the calling thread: EVAL on the same connection, within what
+	 * is left of the same deadline.
+	 */
+	private static List<Object> scriptOnThisThread(RedisScript<List> script, byte[][] keyBytes, byte[][] argBytes,
+			RedisDriver.ScriptCommands commands) {
+		try {
+			return commands.evalSha(script.getSha1(), keyBytes, argBytes);
+		}
+		catch (RuntimeException failure) {
+			if (!noScript(failure)) {
+				throw failure;
+			}
+			return commands.eval(bytes(script), keyBytes, argBytes);
+		}
 	}
 
 	/**

@@ -1,11 +1,13 @@
 package dev.limiter.redis;
 
+import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.LongFunction;
 
 import dev.limiter.core.RateLimitStoreException;
 import dev.limiter.core.RequestStoreTime;
@@ -31,11 +33,49 @@ final class RequestTimeout {
 		return timeout;
 	}
 
+	/**
+	 * Whether the request has time left for a call: the calling thread's own (a request's
+	 * store time moves only on its thread), so {@link #onThisThread} then finds it too.
+	 */
+	boolean timeLeft() {
+		return timeoutNanos - RequestStoreTime.spentNanos() > 0;
+	}
+
 	/** Waits for {@code future} within what the request has left of its timeout. */
 	<T> T await(Future<T> future) {
 		long start = System.nanoTime();
 		try {
 			return awaitUntil(future, requestDeadline(start));
+		}
+		finally {
+			RequestStoreTime.spend(System.nanoTime() - start);
+		}
+	}
+
+	/**
+	 * Runs a blocking call on this thread, given the end of its wait
+	 * ({@link System#nanoTime()}): what the request has left of its timeout. What the
+	 * call took is booked like any wait; a read that ran out of time, or the call
+	 * failing, throws a {@link RateLimitStoreException}.
+	 */
+	<T> T onThisThread(LongFunction<T> untilDeadline) {
+		long start = System.nanoTime();
+		try {
+			return untilDeadline.apply(requestDeadline(start));
+		}
+		catch (RateLimitStoreException storeFailure) {
+			throw storeFailure;
+		}
+		catch (Expired ex) {
+			throw timedOut(ex);
+		}
+		catch (RuntimeException ex) {
+			for (Throwable t = ex; t != null; t = t.getCause() == t ? null : t.getCause()) {
+				if (t instanceof SocketTimeoutException) {
+					throw timedOut(ex);
+				}
+			}
+			throw new RateLimitStoreException("Redis store failed: " + ex.getMessage(), ex);
 		}
 		finally {
 			RequestStoreTime.spend(System.nanoTime() - start);
@@ -64,7 +104,7 @@ final class RequestTimeout {
 		}
 		catch (TimeoutException ex) {
 			future.cancel(false);
-			throw new RateLimitStoreException("Redis store did not answer within " + timeout.toMillis() + "ms", ex);
+			throw timedOut(ex);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -80,6 +120,22 @@ final class RequestTimeout {
 			}
 			throw new RateLimitStoreException("Redis store failed: " + cause.getMessage(), cause);
 		}
+	}
+
+	private RateLimitStoreException timedOut(Throwable cause) {
+		return new RateLimitStoreException("Redis store did not answer within " + timeout.toMillis() + "ms", cause);
+	}
+
+	/**
+	 * Thrown by a call on the calling thread that finds no time left before its next
+	 * command.
+	 */
+	static final class Expired extends RuntimeException {
+
+		Expired() {
+			super("no time left for the next command", null, false, false);
+		}
+
 	}
 
 }
