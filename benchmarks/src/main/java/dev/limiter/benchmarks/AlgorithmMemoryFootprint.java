@@ -19,9 +19,9 @@ import io.github.bucket4j.Bucket;
  * minute), with the key string: after one admission, and for the sliding window also
  * after one admission in every second of its minute (61 buckets, the most it holds at its
  * default resolution); beside Bucket4j's local token bucket of the same size in a
- * ConcurrentHashMap. Run with {@code -XX:+UseSerialGC} and a fixed heap
- * ({@code -Xms} = {@code -Xmx}); the heap is read after {@code System.gc()} until it is
- * stable, and every store stays reachable until the end.
+ * ConcurrentHashMap. Run with {@code -XX:+UseSerialGC} and a fixed heap ({@code -Xms} =
+ * {@code -Xmx}); the heap is read after {@code System.gc()} until it is stable, and every
+ * store stays reachable until the end.
  *
  * <p>
  * {@code AlgorithmMemoryFootprint --out results/algorithms/memory.json [--keys N]}
