@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -91,7 +90,7 @@ public final class Budget {
 	/**
 	 * What a request reserves before its handler: {@link #amounts}, with each estimate
 	 * capped at its window's {@link Window#capacity() capacity}. The cap is for a budget
-	 * chosen at run time, which no start-up check saw ({@link #checkEstimate}): an
+	 * chosen at run time, which no start-up check saw ({@link BudgetEstimates#check}): an
 	 * estimate is a guess that the settlement corrects, so reserving what the window can
 	 * ever hold keeps the request admissible and counted, and the actual amount reported
 	 * after the handler is still charged in full (ADR 0012). {@link #cappedWindow} tells
@@ -168,43 +167,6 @@ public final class Budget {
 								+ window.capacity() + " of window '" + window.name() + "' of budget '" + name
 								+ "': it could never be admitted");
 			}
-		}
-	}
-
-	/**
-	 * Throws {@link InvalidValueException} ({@link Field#ESTIMATE}) unless a route could
-	 * reserve {@code amount} of {@code unit} before its handler and ever be admitted:
-	 * some window of this budget counts {@code unit} (else the estimate would reserve
-	 * nothing, and what the handler reports would go nowhere), and {@code amount} is at
-	 * most the {@link Window#capacity() capacity} of every such window (else every
-	 * request would be refused while each refusal promised a finite {@code Retry-After}).
-	 * Checked at start-up for every route's estimates (ADR 0012).
-	 */
-	public void checkEstimate(String unit, long amount) {
-		if (Window.REQUESTS.equals(unit)) {
-			throw new InvalidValueException(Field.ESTIMATE, "estimate of '" + unit + "' ",
-					"is not an estimate: a window of requests takes one per request (its cost); estimates are for "
-							+ "the other units");
-		}
-		boolean counted = false;
-		for (Window window : windows) {
-			if (window.countsRequests() || !window.unit().equals(unit)) {
-				continue;
-			}
-			counted = true;
-			if (amount > window.capacity()) {
-				throw new InvalidValueException(Field.ESTIMATE, "estimate " + amount + " of '" + unit + "' ",
-						"exceeds the " + (window.algorithm() == WindowAlgorithm.TOKEN_BUCKET ? "burst " : "limit ")
-								+ window.capacity() + " of window '" + window.name() + "' of budget '" + name
-								+ "': a request could never be admitted");
-			}
-		}
-		if (!counted) {
-			Set<String> units = new LinkedHashSet<>();
-			windows.forEach((window) -> units.add(window.unit()));
-			throw new InvalidValueException(Field.ESTIMATE, "estimate of '" + unit + "' ",
-					"names a unit that no window of budget '" + name + "' counts (its windows count " + units
-							+ "): it would reserve nothing, and a report of it would settle nothing");
 		}
 	}
 
@@ -313,7 +275,7 @@ public final class Budget {
 		/** The cost of one request ({@link #checkCost}). */
 		COST,
 
-		/** A route's estimate of one unit ({@link #checkEstimate}). */
+		/** A route's estimate of one unit ({@link BudgetEstimates#check}). */
 		ESTIMATE
 
 	}

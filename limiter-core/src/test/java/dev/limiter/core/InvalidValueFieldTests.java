@@ -77,12 +77,13 @@ class InvalidValueFieldTests {
 			.window(Window.of("tokens", 100, MINUTE).inUnit("tokens"))
 			.window(Window.tokenBucket("burst", 60, MINUTE, 50).inUnit("tokens"))
 			.build();
-		budget.checkEstimate("tokens", 50);
-		assertRejected(() -> budget.checkEstimate("tokens", 51), Budget.Field.ESTIMATE,
+		BudgetEstimates.check(budget, "tokens", 50);
+		assertRejected(() -> BudgetEstimates.check(budget, "tokens", 51), Budget.Field.ESTIMATE,
 				"exceeds the burst 50 of window 'burst' of budget 'b'");
-		assertRejected(() -> budget.checkEstimate("rows", 1), Budget.Field.ESTIMATE,
+		assertRejected(() -> BudgetEstimates.check(budget, "rows", 1), Budget.Field.ESTIMATE,
 				"names a unit that no window of budget 'b' counts (its windows count [requests, tokens])");
-		assertRejected(() -> budget.checkEstimate("requests", 1), Budget.Field.ESTIMATE, "takes one per request");
+		assertRejected(() -> BudgetEstimates.check(budget, "requests", 1), Budget.Field.ESTIMATE,
+				"takes one per request");
 	}
 
 	@Test

@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.function.Supplier;
 
 import dev.limiter.core.Budget;
+import dev.limiter.core.BudgetEstimates;
 import dev.limiter.core.ConcurrencyBound;
 import dev.limiter.core.InvalidValueException;
 import dev.limiter.core.Window;
@@ -170,7 +171,7 @@ public final class LimiterConfigurationResolver {
 			// windows: one that does not would refuse every request, or reserve nothing
 			Budget budget = registry.find(route.getBudget()).orElseGet(registry::defaultBudget);
 			estimates.forEach((unit, amount) -> core(at + "estimates." + unit, () -> {
-				budget.checkEstimate(unit, amount);
+				BudgetEstimates.check(budget, unit, amount);
 				return null;
 			}));
 		}

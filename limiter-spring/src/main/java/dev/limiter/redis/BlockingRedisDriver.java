@@ -76,7 +76,7 @@ final class BlockingRedisDriver implements RedisDriver {
 		this.pool = pool;
 		this.poolSize = poolSize;
 		this.scripts = scripts;
-		this.client = clientOf(connectionFactory);
+		this.client = RedisDriver.clientOf(connectionFactory);
 		this.readTimeouts = readTimeouts;
 		this.connections = readTimeouts != null ? new Semaphore(readTimeouts.connections()) : null;
 	}
@@ -89,7 +89,7 @@ final class BlockingRedisDriver implements RedisDriver {
 	 */
 	@Override
 	public CompletableFuture<List<Object>> evalSha(String sha1, byte[][] keys, byte[][] args) {
-		byte[][] keysAndArgs = keysAndArgs(keys, args);
+		byte[][] keysAndArgs = RedisDriver.keysAndArgs(keys, args);
 		if (readTimeouts == null) {
 			return onPool(connection -> connection.scriptingCommands()
 				.<List<Object>>evalSha(sha1, ReturnType.MULTI, keys.length, keysAndArgs));
@@ -105,7 +105,7 @@ final class BlockingRedisDriver implements RedisDriver {
 
 	@Override
 	public CompletableFuture<List<Object>> eval(byte[] script, byte[][] keys, byte[][] args) {
-		byte[][] keysAndArgs = keysAndArgs(keys, args);
+		byte[][] keysAndArgs = RedisDriver.keysAndArgs(keys, args);
 		return onPool(connection -> connection.scriptingCommands()
 			.<List<Object>>eval(script, ReturnType.MULTI, keys.length, keysAndArgs));
 	}
@@ -287,28 +287,6 @@ final class BlockingRedisDriver implements RedisDriver {
 			return CompletableFuture.failedFuture(new RateLimitStoreException(
 					"Redis store is saturated: " + poolSize + " calls already waiting", rejected));
 		}
-	}
-
-	static byte[][] keysAndArgs(byte[][] keys, byte[][] args) {
-		byte[][] all = new byte[keys.length + args.length][];
-		System.arraycopy(keys, 0, all, 0, keys.length);
-		System.arraycopy(args, 0, all, keys.length, args.length);
-		return all;
-	}
-
-	/**
-	 * The client's name from the factory's class, without loading any client's class:
-	 * {@code JedisConnectionFactory} is {@code jedis}.
-	 */
-	private static String clientOf(RedisConnectionFactory connectionFactory) {
-		String name = connectionFactory.getClass().getName();
-		if (name.startsWith("org.springframework.data.redis.connection.jedis.")) {
-			return "jedis";
-		}
-		if (name.startsWith("org.springframework.data.redis.connection.lettuce.")) {
-			return "lettuce";
-		}
-		return name;
 	}
 
 }

@@ -28,14 +28,14 @@ final class ReadBoundCommands implements RedisDriver.ScriptCommands {
 	public List<Object> evalSha(String sha1, byte[][] keys, byte[][] args) {
 		readTimeouts.set(connection, millisUntil(deadlineNanos));
 		return connection.scriptingCommands()
-			.evalSha(sha1, ReturnType.MULTI, keys.length, BlockingRedisDriver.keysAndArgs(keys, args));
+			.evalSha(sha1, ReturnType.MULTI, keys.length, RedisDriver.keysAndArgs(keys, args));
 	}
 
 	@Override
 	public List<Object> eval(byte[] script, byte[][] keys, byte[][] args) {
 		readTimeouts.set(connection, millisUntil(deadlineNanos));
 		return connection.scriptingCommands()
-			.eval(script, ReturnType.MULTI, keys.length, BlockingRedisDriver.keysAndArgs(keys, args));
+			.eval(script, ReturnType.MULTI, keys.length, RedisDriver.keysAndArgs(keys, args));
 	}
 
 	/**

@@ -4,6 +4,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
 /**
  * What {@link RedisScriptCalls} needs of a Redis client: each command is sent at once and
  * answered by a future, so that the call layer above enforces one timeout per request,
@@ -63,6 +65,29 @@ interface RedisDriver {
 	 * The client's name as {@code spring.data.redis.client-type} spells it, for messages.
 	 */
 	String client();
+
+	/** The keys then the arguments, as EVAL and EVALSHA take them after the key count. */
+	static byte[][] keysAndArgs(byte[][] keys, byte[][] args) {
+		byte[][] all = new byte[keys.length + args.length][];
+		System.arraycopy(keys, 0, all, 0, keys.length);
+		System.arraycopy(args, 0, all, keys.length, args.length);
+		return all;
+	}
+
+	/**
+	 * The client's name from the factory's class, without loading any client's class:
+	 * {@code JedisConnectionFactory} is {@code jedis}.
+	 */
+	static String clientOf(RedisConnectionFactory connectionFactory) {
+		String name = connectionFactory.getClass().getName();
+		if (name.startsWith("org.springframework.data.redis.connection.jedis.")) {
+			return "jedis";
+		}
+		if (name.startsWith("org.springframework.data.redis.connection.lettuce.")) {
+			return "lettuce";
+		}
+		return name;
+	}
 
 	/**
 	 * Scripts on one connection of the calling thread, each reply read until the call's

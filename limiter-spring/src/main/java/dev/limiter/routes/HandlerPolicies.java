@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.limiter.core.Budget;
+import dev.limiter.core.BudgetEstimates;
 import dev.limiter.core.InvalidValueException;
 import dev.limiter.spring.BudgetRegistry;
 import dev.limiter.spring.RateLimitExempt;
@@ -112,7 +113,7 @@ public class HandlerPolicies {
 			Budget counted = (budget != null) ? budgets.get(budget) : budgets.defaultBudget();
 			for (Map.Entry<String, Long> estimate : estimates.entrySet()) {
 				try {
-					counted.checkEstimate(estimate.getKey(), estimate.getValue());
+					BudgetEstimates.check(counted, estimate.getKey(), estimate.getValue());
 				}
 				catch (InvalidValueException ex) {
 					throw new RouteInventoryException("@RateLimited(estimates) on " + where + ": " + ex.getMessage());
