@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""The HTTP rounds of benchmarks/run: the sample app (limiter off, in memory, on Redis) and the two HTTP peers (a
-filter on Bucket4j's Lettuce proxy manager; bucket4j-spring-boot-starter on Redis), each beside its own limiter-off
-run (the same app with its filter off), on one redis-server, the same route (GET /s/agents.md, a constant body), the
+"""The HTTP rounds of benchmarks/run: the sample app (limiter off, in memory, on Redis), the two HTTP peers (a
+filter on Bucket4j's Lettuce proxy manager; bucket4j-spring-boot-starter on Redis) and the plain limiter app
+(limiter's starter on Redis in an app as lean as the peers'), each beside its own limiter-off run (the same app with
+its filter off), on one redis-server, the same route (GET /s/agents.md, a constant body), the
 same budget and the same tokens, under one hot key and under spread keys.
 
 Standard library only. Every app is one JVM for the whole section (-Xms512m -Xmx512m, a GC log of its own), all
@@ -13,7 +14,7 @@ starting with another app. A measured window records, for that app only:
   requests, throughput, p50/p99 (wrk --latency, --connections connections), non-2xx answers;
   CPU time per request (utime + stime of every thread, /proc/<pid>/task/*/stat) with and without the JIT compiler
   threads ("request work" leaves them out), and context switches per request (voluntary + involuntary, every
-  thread, /proc/<pid>/task/*/status);
+  thread, /proc/<pid>/task/*/status; the involuntary ones, preemptions rather than waits, also apart);
   bytes allocated per request: heap used at the window's end minus at its start (the JVM's hsperfdata counters, read
   in place, so the app does nothing for it) plus what every GC pause inside the window freed (its GC log line);
   Redis commands sent per request: INFO commandstats over the window, minus the commands scripts run inside Redis
@@ -51,7 +52,8 @@ p.add_argument("--redis-pid", type=int, default=0)
 p.add_argument("--results", required=True)
 p.add_argument("--work", required=True)
 p.add_argument("--root", default=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-p.add_argument("--modes", default="off,memory,redis,redis-jedis,bucket4j-off,bucket4j,starter-off,starter")
+p.add_argument("--modes", default="off,memory,redis,redis-jedis,bucket4j-off,bucket4j,starter-off,starter,"
+                                   "plain-off,plain,plain-jedis")
 p.add_argument("--shapes", default="hot,spread")
 p.add_argument("--rounds", type=int, default=3)
 p.add_argument("--measure", type=int, default=10)
@@ -74,7 +76,12 @@ SAMPLE_BUDGET = ["--limiter.budgets.standard.windows.minute.limit=1000000000",
 PEER_BUDGET = ["--peer.budget.per-minute=1000000000", "--peer.budget.per-hour=60000000000"]
 # What each mode is: which app, which of its filters is on, and whose Redis commands it sends.
 KIND = {"off": "limiter", "memory": "limiter", "redis": "limiter", "redis-jedis": "limiter", "bucket4j-off": "bucket4j",
-        "bucket4j": "bucket4j", "starter-off": "starter", "starter": "starter"}
+        "bucket4j": "bucket4j", "starter-off": "starter", "starter": "starter", "plain-off": "plain", "plain": "plain",
+        "plain-jedis": "plain"}
+# limiter's own apps: the sample app, and the plain app (limiter's starter in an app as lean as the peers')
+LIMITER_KINDS = ("limiter", "plain")
+OFF_MODES = ("off", "bucket4j-off", "starter-off", "plain-off")
+JEDIS_MODES = ("redis-jedis", "plain-jedis")
 children = []
 
 
@@ -159,7 +166,13 @@ def app_command(mode, port, gc_log, spread_tokens):
         args.append("--sample.extra-demo-tokens=" + ",".join(spread_tokens))
         return jvm + args, jvm + shown
     on = "false" if mode.endswith("-off") else "true"
-    if kind == "bucket4j":
+    if kind == "plain":
+        args = ["-cp", a.peer_cp, "dev.limiter.benchmarks.peers.plain.PlainLimiterApplication"] + common \
+            + SAMPLE_BUDGET + [f"--limiter.enabled={on}", "--spring.data.redis.host=127.0.0.1",
+                               f"--spring.data.redis.port={a.redis_port}"]
+        if mode == "plain-jedis":
+            args.append("--spring.data.redis.client-type=jedis")
+    elif kind == "bucket4j":
         args = ["-cp", a.peer_cp, "dev.limiter.benchmarks.peers.bucket4j.Bucket4jFilterApplication"] + common \
             + PEER_BUDGET + [f"--peer.redis.port={a.redis_port}", f"--peer.bucket4j.enabled={on}"]
     else:
@@ -181,8 +194,8 @@ def get(url, token=HOT_TOKEN, timeout=2):
 # ---------------------------------------------------------------------------------------- the app's CPU
 def app_cpu(pid):
     """(all threads' clock ticks, the JIT compiler threads' ticks, every thread's context switches, all threads'
-    clock ticks in the kernel)"""
-    total = jit = switches = system = 0
+    clock ticks in the kernel, every thread's involuntary switches: preempted, not waiting)"""
+    total = jit = switches = system = involuntary = 0
     for task in os.listdir(f"/proc/{pid}/task"):
         try:
             stat = open(f"/proc/{pid}/task/{task}/stat").read()
@@ -198,7 +211,9 @@ def app_cpu(pid):
         for line in status.splitlines():
             if line.startswith(("voluntary_ctxt_switches", "nonvoluntary_ctxt_switches")):
                 switches += int(line.split()[1])
-    return total, jit, switches, system
+                if line.startswith("nonvoluntary"):
+                    involuntary += int(line.split()[1])
+    return total, jit, switches, system, involuntary
 
 
 def process_ticks(pid, reaped_children=False):
@@ -375,7 +390,7 @@ def client_commands(kind, delta):
     (compare-and-swap) or SET once (a new bucket), and PSETEX when the swap succeeds: their scripts' own commands
     are one GET or SET per EVAL plus the PSETEX calls."""
     d = {k: v for k, v in delta.items() if v and k != "info"}
-    if kind == "limiter":
+    if kind in LIMITER_KINDS:
         return sum(v for k, v in d.items() if k not in LIMITER_SCRIPT_COMMANDS)
     return sum(d.values()) - d.get("eval", 0) - d.get("evalsha", 0) - d.get("psetex", 0)
 
@@ -511,8 +526,8 @@ def check(mode, app, spread_tokens):
     status, _ = get(url + ROUTE, spread_tokens[-1])
     if status != 200:
         sys.exit(f"{mode}: a spread token was answered {status}, not 200")
-    on = mode not in ("off", "bucket4j-off", "starter-off")
-    if KIND[mode] == "limiter":
+    on = mode not in OFF_MODES
+    if KIND[mode] in LIMITER_KINDS:
         _, headers = get(url + "/public/ping")
         seen = "x-ratelimit-limit" in headers
     else:
@@ -520,7 +535,7 @@ def check(mode, app, spread_tokens):
         seen = any(h in headers for h in ("x-ratelimit-remaining", "x-rate-limit-remaining"))
     if seen != on:
         sys.exit(f"{mode}: the rate-limit filter is {'off' if on else 'on'} (headers {sorted(headers)})")
-    if mode == "redis-jedis":
+    if mode in JEDIS_MODES:
         # the app has answered through the limiter on Redis by now: had Lettuce been chosen, its event loop
         # threads would exist (a thread's name is in /proc/<pid>/task/<tid>/comm, cut at 15 characters)
         names = set()
@@ -549,7 +564,7 @@ def measure(mode, app, shape, r, position, tokens_file):
     heap1 = heap_snapshot(pid, app["gcLog"])
     app["served"] += a.measure
     n = max(1, w["requests"])
-    total, jit, switches, system = [(y - x) for x, y in zip(cpu0, cpu1)]
+    total, jit, switches, system, involuntary = [(y - x) for x, y in zip(cpu0, cpu1)]
     alloc, pauses = allocated(heap0, heap1, app["gcLog"])
     delta = {k: v - redis0.get(k, 0) for k, v in redis1.items() if v - redis0.get(k, 0)}
     delta.pop("info", None)
@@ -559,6 +574,7 @@ def measure(mode, app, shape, r, position, tokens_file):
                   cpuSeconds=total / HZ, jitCpuSeconds=jit / HZ,
                   cpuMicrosPerRequest=total / HZ * 1e6 / n, cpuMicrosPerRequestWithoutJit=(total - jit) / HZ * 1e6 / n,
                   systemCpuMicrosPerRequest=system / HZ * 1e6 / n, contextSwitchesPerRequest=switches / n,
+                  involuntarySwitchesPerRequest=involuntary / n,
                   allocatedBytes=alloc, allocatedBytesPerRequest=(alloc / n if alloc is not None else None),
                   gcPausesInWindow=pauses, redisCommandStatsDelta=delta, redisCommands=commands,
                   redisCommandsPerRequest=commands / n,
