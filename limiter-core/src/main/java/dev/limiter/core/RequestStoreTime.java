@@ -37,6 +37,15 @@ public final class RequestStoreTime {
 	}
 
 	/**
+	 * The request counted on this thread, {@code null} outside one: an identity for a
+	 * store that keeps state for one request on a thread that serves many (a pooled
+	 * servlet thread), so that the next request on the thread does not inherit it.
+	 */
+	public static RequestStoreTime current() {
+		return CURRENT.get();
+	}
+
+	/**
 	 * Nanoseconds the current request has waited for a store so far; 0 outside a request.
 	 */
 	public static long spentNanos() {

@@ -25,4 +25,20 @@ class RequestStoreTimeTests {
 		assertThat(RequestStoreTime.spentNanos()).isZero();
 	}
 
+	@Test
+	void currentWhenTheNextRequestOpensOnTheSameThreadShouldBeAnotherRequest() {
+		RequestStoreTime first;
+		try (RequestStoreTime.Scope outer = RequestStoreTime.open()) {
+			first = RequestStoreTime.current();
+			try (RequestStoreTime.Scope inner = RequestStoreTime.open()) {
+				assertThat(RequestStoreTime.current()).as("an inner scope joins the request").isSameAs(first);
+			}
+		}
+		assertThat(RequestStoreTime.current()).as("outside a request").isNull();
+
+		try (RequestStoreTime.Scope next = RequestStoreTime.open()) {
+			assertThat(RequestStoreTime.current()).isNotNull().isNotSameAs(first);
+		}
+	}
+
 }

@@ -161,15 +161,20 @@ class RequestPathTimeoutTests {
 			get("/expensive", KNOWN);
 		}
 		// A first-seen credential holds two connections at once (the guard's reservation,
-		// the decision); Jedis opens a missing one with a handshake that crosses the slow
-		// link too, within Jedis's timeouts, not the request's, and a frozen test leaves
-		// its pool with fewer. Two open, as in an application past its first concurrent
-		// requests, so that each test measures its own fault.
+		// the decision), and the healthy request before it may still hold a third for
+		// the success it reported without waiting, whose reply then crosses the slow link
+		// (seen: the decision had to open a connection). Jedis opens a missing one with a
+		// handshake that crosses the slow link too, within Jedis's timeouts, not the
+		// request's, and a frozen test leaves its pool with fewer. Three open, as in an
+		// application past its first concurrent requests, so that each test measures its
+		// own fault.
 		RedisConnectionFactory connections = app.getBean(RedisConnectionFactory.class);
 		try (RedisConnection first = connections.getConnection();
-				RedisConnection second = connections.getConnection()) {
+				RedisConnection second = connections.getConnection();
+				RedisConnection third = connections.getConnection()) {
 			first.ping();
 			second.ping();
+			third.ping();
 		}
 	}
 
@@ -202,7 +207,7 @@ class RequestPathTimeoutTests {
 		long delayMillis = TIMEOUT_MILLIS * 3 / 5;
 		proxy.delay(Duration.ofMillis(delayMillis));
 
-		Timed slow = get("/hello", "Bearer sp_good-slow");
+		Timed slow = throughTheProxy("/hello", "Bearer sp_good-slow");
 
 		assertThat(slow.response().statusCode()).isEqualTo(200);
 		assertThat(slow.response().headers().firstValue("X-RateLimit-Degraded")).isEmpty();
@@ -215,7 +220,7 @@ class RequestPathTimeoutTests {
 		Timed healthy = get("/hello", KNOWN);
 		proxy.delay(Duration.ofMillis(TIMEOUT_MILLIS * 3 / 2));
 
-		Timed slow = get("/hello", KNOWN);
+		Timed slow = throughTheProxy("/hello", KNOWN);
 
 		assertThat(slow.response().statusCode()).isEqualTo(200);
 		assertDegradedWithinOneTimeout(slow, healthy);
@@ -229,7 +234,7 @@ class RequestPathTimeoutTests {
 		long delayMillis = TIMEOUT_MILLIS * 3 / 5;
 		proxy.delay(Duration.ofMillis(delayMillis));
 
-		Timed slow = get("/hello", "Bearer wrong-slow");
+		Timed slow = throughTheProxy("/hello", "Bearer wrong-slow");
 
 		assertThat(healthy.response().statusCode()).isEqualTo(401);
 		assertThat(slow.response().statusCode()).isEqualTo(401);
@@ -245,7 +250,7 @@ class RequestPathTimeoutTests {
 		int failedBefore = breaker.getMetrics().getNumberOfFailedCalls();
 		proxy.delay(Duration.ofMillis(TIMEOUT_MILLIS * 3 / 5));
 
-		Timed slow = get("/hello", "Bearer sp_good-after-failure-slow");
+		Timed slow = throughTheProxy("/hello", "Bearer sp_good-after-failure-slow");
 
 		assertThat(slow.response().statusCode()).isEqualTo(200);
 		assertDegradedWithinOneTimeout(slow, healthy);
@@ -256,8 +261,9 @@ class RequestPathTimeoutTests {
 	private static void assertWithinOneRoundTrip(Timed slow, Timed healthy, long delayMillis) {
 		long addedMillis = TimeUnit.NANOSECONDS.toMillis(slow.serverNanos() - healthy.serverNanos()) - slow.gcMillis();
 		assertThat(addedMillis)
-			.as("server time %d ms through the delay, %d ms healthy", TimeUnit.NANOSECONDS.toMillis(slow.serverNanos()),
-					TimeUnit.NANOSECONDS.toMillis(healthy.serverNanos()))
+			.as("server time %d ms through the delay, %d ms healthy, %d connection(s) opened meanwhile",
+					TimeUnit.NANOSECONDS.toMillis(slow.serverNanos()),
+					TimeUnit.NANOSECONDS.toMillis(healthy.serverNanos()), slow.connectionsOpened())
 			.isBetween(delayMillis - 10, delayMillis + MARGIN_MILLIS);
 	}
 
@@ -277,7 +283,14 @@ class RequestPathTimeoutTests {
 	}
 
 	private static void assertDegradedWithinOneTimeout(Timed faulty, Timed healthy) {
-		assertThat(faulty.response().headers().firstValue("X-RateLimit-Degraded")).hasValue("true");
+		// What a wrong answer looks like tells its cause apart: a late reply read in time
+		// (fast, counts of an earlier call) or a read the timeout did not bound (slow).
+		assertThat(faulty.response().headers().firstValue("X-RateLimit-Degraded"))
+			.as("degraded; server time %d ms (%d ms healthy), %d connection(s) opened meanwhile, headers %s",
+					TimeUnit.NANOSECONDS.toMillis(faulty.serverNanos()),
+					TimeUnit.NANOSECONDS.toMillis(healthy.serverNanos()), faulty.connectionsOpened(),
+					faulty.response().headers().map())
+			.hasValue("true");
 		assertWithinOneTimeout(faulty, healthy);
 	}
 
@@ -308,7 +321,23 @@ class RequestPathTimeoutTests {
 		// The response may reach the client before the filter has timed it.
 		Long server = serverNanos.poll(30, TimeUnit.SECONDS);
 		assertThat(server).as("timed by the server").isNotNull();
-		return new Timed(response, client, server, gcMillis() - gcBefore);
+		return new Timed(response, client, server, gcMillis() - gcBefore, -1);
+	}
+
+	/**
+	 * {@link #get}, also counting the connections Redis accepted during the request (a
+	 * connection the application had to open crosses the slow link with its handshake).
+	 */
+	private static Timed throughTheProxy(String path, String authorization) throws Exception {
+		long before = connectionsReceived();
+		Timed timed = get(path, authorization);
+		// less the connection that reads the count
+		long opened = connectionsReceived() - before - 1;
+		return new Timed(timed.response(), timed.clientNanos(), timed.serverNanos(), timed.gcMillis(), opened);
+	}
+
+	private static long connectionsReceived() {
+		return Long.parseLong(redis.info("stats").get("total_connections_received"));
 	}
 
 	private static long gcMillis() {
@@ -322,7 +351,12 @@ class RequestPathTimeoutTests {
 		return total;
 	}
 
-	private record Timed(HttpResponse<String> response, long clientNanos, long serverNanos, long gcMillis) {
+	/**
+	 * @param connectionsOpened connections Redis accepted during the request, {@code -1}
+	 * when not counted
+	 */
+	private record Timed(HttpResponse<String> response, long clientNanos, long serverNanos, long gcMillis,
+			long connectionsOpened) {
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -43,16 +43,16 @@ final class BlockingRedisDriver implements RedisDriver {
 	private final String client;
 
 	/**
-	 * The command each thread last sent without waiting, which its next command runs
-	 * after.
+	 * The command each thread last sent without waiting, which the request's next command
+	 * runs after.
 	 */
-	private final ThreadLocal<CompletableFuture<?>> lastSent = new ThreadLocal<>();
+	private final SentThisRequest lastSent = new SentThisRequest();
 
 	/**
 	 * Completes once this thread's last script sent through the pool has been written:
-	 * its next call on the calling thread is written after it.
+	 * the request's next call on the calling thread is written after it.
 	 */
-	private final ThreadLocal<CompletableFuture<Void>> lastWritten = new ThreadLocal<>();
+	private final SentThisRequest lastWritten = new SentThisRequest();
 
 	/** {@code null} when every command runs on the pool. */
 	private final ReadTimeouts readTimeouts;
@@ -140,9 +140,9 @@ final class BlockingRedisDriver implements RedisDriver {
 	}
 
 	/**
-	 * Runs this thread's next command after it: a decision a thread asks for right after
-	 * a release it sent without waiting already sees the lease gone, as on one
-	 * connection.
+	 * Runs this request's next command after it: a decision a request asks for right
+	 * after a release it sent without waiting already sees the lease gone, as on one
+	 * connection. The next request on the same pooled thread does not wait for it.
 	 */
 	@Override
 	public void sentWithoutWaiting(CompletableFuture<?> sent) {
@@ -156,22 +156,10 @@ final class BlockingRedisDriver implements RedisDriver {
 	 */
 	@Override
 	public boolean claimCallingThread() {
-		if (readTimeouts == null || !answering || stillRunning(lastSent)) {
+		if (readTimeouts == null || !answering || lastSent.running() != null) {
 			return false;
 		}
 		return connections.tryAcquire();
-	}
-
-	private static boolean stillRunning(ThreadLocal<CompletableFuture<?>> sent) {
-		CompletableFuture<?> previous = sent.get();
-		if (previous == null) {
-			return false;
-		}
-		if (!previous.isDone()) {
-			return true;
-		}
-		sent.remove();
-		return false;
 	}
 
 	/**
@@ -230,12 +218,8 @@ final class BlockingRedisDriver implements RedisDriver {
 	 * pool has been written.
 	 */
 	private void awaitWritten(long deadlineNanos) {
-		CompletableFuture<Void> written = lastWritten.get();
+		CompletableFuture<?> written = lastWritten.take();
 		if (written == null) {
-			return;
-		}
-		lastWritten.remove();
-		if (written.isDone()) {
 			return;
 		}
 		try {
@@ -255,14 +239,7 @@ final class BlockingRedisDriver implements RedisDriver {
 	 * if that is still running.
 	 */
 	private <T> CompletableFuture<T> onPool(Function<RedisConnection, T> command) {
-		CompletableFuture<?> previous = lastSent.get();
-		if (previous != null) {
-			lastSent.remove();
-			if (previous.isDone()) {
-				previous = null;
-			}
-		}
-		CompletableFuture<?> before = previous;
+		CompletableFuture<?> before = lastSent.take();
 		try {
 			return CompletableFuture.supplyAsync(() -> {
 				if (before != null) {

@@ -39,7 +39,7 @@ interface RedisDriver {
 
 	/**
 	 * Told of a command whose answer nobody waits for; a client that does not keep one
-	 * thread's commands in order (a pool) runs that thread's next command after it.
+	 * thread's commands in order (a pool) runs the same request's next command after it.
 	 */
 	default void sentWithoutWaiting(CompletableFuture<?> sent) {
 	}

@@ -7,7 +7,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import dev.limiter.core.Budget;
 import dev.limiter.core.Decision;
+import dev.limiter.core.Lease;
 import dev.limiter.core.RateLimitStoreException;
+import dev.limiter.core.RequestStoreTime;
 import dev.limiter.core.Window;
 import dev.limiter.test.redis.DelayingProxy;
 import dev.limiter.test.redis.RedisServerExtension;
@@ -45,6 +47,11 @@ class RedisScriptCallsJedisTests {
 
 	private static final Budget HUNDRED = Budget.builder("hundred")
 		.window(Window.of("minute", 100, Duration.ofMinutes(1)))
+		.build();
+
+	private static final Budget CONCURRENT = Budget.builder("concurrent")
+		.window(Window.of("minute", 100, Duration.ofMinutes(1)))
+		.concurrency(10, Duration.ofMinutes(1))
 		.build();
 
 	/** The thread that took a connection from the factory, for each connection taken. */
@@ -114,13 +121,54 @@ class RedisScriptCallsJedisTests {
 		}
 	}
 
-	/**
-	 * A store on a Jedis pool of one connection, whose factory records which thread takes
-	 * each connection.
-	 */
+	@Test
+	void takeWhenTheRequestBeforeOnThisThreadLeftAReleaseRunningShouldNotWaitForIt() {
+		proxy = new DelayingProxy(redis.port());
+		// Two connections: the release holds one until its late reply, the next request
+		// takes the other.
+		RedisRateLimitStore store = store(proxy.port(), Duration.ofMillis(300), 2);
+		Lease lease;
+		try (RequestStoreTime.Scope first = RequestStoreTime.open()) {
+			lease = store.take(CONCURRENT, "first-" + UUID.randomUUID(), 1, true, NOW).lease().orElseThrow();
+			proxy.delay(Duration.ofMillis(1_500));
+			// Sent without waiting; its reply is held past the next request's timeout.
+			store.release(lease, NOW);
+			awaitExecutedByRedis("zrem");
+		}
+		proxy.delay(Duration.ZERO);
+		borrowers.clear();
+
+		Decision next;
+		try (RequestStoreTime.Scope second = RequestStoreTime.open()) {
+			next = store.take(TEN, "second-" + UUID.randomUUID(), 1, false, NOW);
+		}
+
+		assertThat(next.allowed()).isTrue();
+		assertThat(next.degraded()).isFalse();
+		assertThat(borrowers).as("threads that took a connection for the next request's decision")
+			.containsExactly(Thread.currentThread().getName());
+	}
+
 	private RedisRateLimitStore store(int port, Duration timeout) {
+		return store(port, timeout, 1);
+	}
+
+	/** Until Redis has run the command once: its reply has left for the proxy. */
+	private static void awaitExecutedByRedis(String command) {
+		long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+		while (!redis.server().info("commandstats").containsKey("cmdstat_" + command)) {
+			assertThat(System.nanoTime()).as("Redis ran %s within 5 s", command).isLessThan(deadline);
+			Thread.onSpinWait();
+		}
+	}
+
+	/**
+	 * A store on a Jedis pool of {@code connections}, whose factory records which thread
+	 * takes each connection.
+	 */
+	private RedisRateLimitStore store(int port, Duration timeout, int connections) {
 		JedisPoolConfig pool = new JedisPoolConfig();
-		pool.setMaxTotal(1);
+		pool.setMaxTotal(connections);
 		factory = new JedisConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", port),
 				JedisClientConfiguration.builder().usePooling().poolConfig(pool).build()) {
 
