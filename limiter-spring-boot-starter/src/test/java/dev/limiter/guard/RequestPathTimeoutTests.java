@@ -162,10 +162,10 @@ class RequestPathTimeoutTests {
 		}
 		// A first-seen credential holds two connections at once (the guard's reservation,
 		// the decision), and the healthy request before it may still hold a third for
-		// the success it reported without waiting, whose reply then crosses the slow link
-		// (seen: the decision had to open a connection). Jedis opens a missing one with a
-		// handshake that crosses the slow link too, within Jedis's timeouts, not the
-		// request's, and a frozen test leaves its pool with fewer. Three open, as in an
+		// the success or failure it reported without waiting, whose reply may then cross
+		// the slow link. Jedis opens a missing one with a handshake that crosses the slow
+		// link too, within Jedis's timeouts, not the request's, and a frozen test leaves
+		// its pool with fewer. Three open, as in an
 		// application past its first concurrent requests, so that each test measures its
 		// own fault.
 		RedisConnectionFactory connections = app.getBean(RedisConnectionFactory.class);
