@@ -1,9 +1,6 @@
 package dev.limiter.benchmarks.peers.bucket4j;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.Map;
@@ -26,7 +23,6 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 import org.springframework.beans.factory.annotation.Value;
-import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
@@ -48,12 +44,11 @@ import org.springframework.web.filter.OncePerRequestFilter;
 public class Bucket4jFilterApplication {
 
 	public static void main(String[] args) {
-		SpringApplication app = new SpringApplication(Bucket4jFilterApplication.class);
 		// limiter and bucket4j-spring-boot-starter share the benchmarks' class path:
 		// neither runs here
-		app.setDefaultProperties(
-				Map.of("limiter.enabled", "false", "bucket4j.enabled", "false", "spring.main.banner-mode", "off"));
-		app.run(args);
+		PeerRoute.start(Bucket4jFilterApplication.class,
+				Map.of("limiter.enabled", "false", "bucket4j.enabled", "false", "spring.main.banner-mode", "off"),
+				args);
 	}
 
 	@Bean(destroyMethod = "shutdown")
@@ -86,8 +81,8 @@ public class Bucket4jFilterApplication {
 					protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response,
 							FilterChain chain) throws ServletException, IOException {
 						String authorization = request.getHeader("Authorization");
-						String key = "peer:"
-								+ (authorization == null ? "anon:" + request.getRemoteAddr() : sha256(authorization));
+						String key = "peer:" + (authorization == null ? "anon:" + request.getRemoteAddr()
+								: HexFormat.of().formatHex(PeerRoute.sha256(authorization)));
 						ConsumptionProbe probe = buckets.getProxy(key, () -> configuration)
 							.tryConsumeAndReturnRemaining(1);
 						if (probe.isConsumed()) {
@@ -104,16 +99,6 @@ public class Bucket4jFilterApplication {
 				});
 		registration.setOrder(0);
 		return registration;
-	}
-
-	static String sha256(String value) {
-		try {
-			return HexFormat.of()
-				.formatHex(MessageDigest.getInstance("SHA-256").digest(value.getBytes(StandardCharsets.UTF_8)));
-		}
-		catch (NoSuchAlgorithmException ex) {
-			throw new IllegalStateException(ex);
-		}
 	}
 
 }

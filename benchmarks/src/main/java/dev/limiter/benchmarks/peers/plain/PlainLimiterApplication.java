@@ -1,9 +1,6 @@
 package dev.limiter.benchmarks.peers.plain;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.security.Principal;
 import java.util.Map;
 
@@ -15,7 +12,6 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 
-import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
@@ -42,12 +38,10 @@ import org.springframework.web.filter.OncePerRequestFilter;
 public class PlainLimiterApplication {
 
 	public static void main(String[] args) {
-		SpringApplication app = new SpringApplication(PlainLimiterApplication.class);
 		// bucket4j-spring-boot-starter shares the benchmarks' class path: it does not run
 		// here
-		app.setDefaultProperties(
-				Map.of("bucket4j.enabled", "false", "limiter.store", "redis", "spring.main.banner-mode", "off"));
-		app.run(args);
+		PeerRoute.start(PlainLimiterApplication.class,
+				Map.of("bucket4j.enabled", "false", "limiter.store", "redis", "spring.main.banner-mode", "off"), args);
 	}
 
 	/** Before limiter's filter, as an application's authentication is. */
@@ -64,7 +58,7 @@ public class PlainLimiterApplication {
 							chain.doFilter(request, response);
 							return;
 						}
-						BearerPrincipal principal = new BearerPrincipal(sha256(authorization.substring(7)));
+						BearerPrincipal principal = new BearerPrincipal(PeerRoute.sha256(authorization.substring(7)));
 						chain.doFilter(new HttpServletRequestWrapper(request) {
 
 							@Override
@@ -103,15 +97,6 @@ public class PlainLimiterApplication {
 			return "bearer";
 		}
 
-	}
-
-	static byte[] sha256(String value) {
-		try {
-			return MessageDigest.getInstance("SHA-256").digest(value.getBytes(StandardCharsets.UTF_8));
-		}
-		catch (NoSuchAlgorithmException ex) {
-			throw new IllegalStateException(ex);
-		}
 	}
 
 }

@@ -8,7 +8,6 @@ import redis.clients.jedis.JedisPool;
 import redis.clients.jedis.JedisPoolConfig;
 
 import org.springframework.beans.factory.annotation.Value;
-import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
@@ -34,9 +33,7 @@ import org.springframework.context.annotation.Import;
 public class StarterFilterApplication {
 
 	public static void main(String[] args) {
-		SpringApplication app = new SpringApplication(StarterFilterApplication.class);
-		app.setDefaultProperties(defaults());
-		app.run(args);
+		PeerRoute.start(StarterFilterApplication.class, defaults(), args);
 	}
 
 	/**
