@@ -247,17 +247,13 @@ def busy_ticks():
     return f[0] + f[1] + f[2] + f[5] + f[6] + f[7]
 
 
-def procs_running():
-    for line in open("/proc/stat"):
-        if line.startswith("procs_running"):
-            return int(line.split()[1])
-    return 0
-
-
 class OtherLoad:
     """Samples, once a second while a window runs, the runnable threads of processes other than the benchmark's
-    own (the machine's procs_running minus the runnable threads of the app, wrk, redis-server and this script), and
-    measures the CPU those others took over the window (the machine's busy ticks minus the benchmark's)."""
+    own (app, wrk, redis-server and this script): every other process's threads in state R, counted directly. (It
+    used to be the machine's procs_running minus the benchmark's runnable threads, read a few milliseconds apart:
+    with 8 connections the benchmark's own count moves within that gap, and one window read 2.1 runnable others
+    while they took 0.012 cores.) Also measures the CPU those others took over the window (the machine's busy
+    ticks minus the benchmark's)."""
 
     def __init__(self, pids):
         self.pids = [x for x in pids if x]
@@ -276,9 +272,10 @@ class OtherLoad:
         return sum(process_ticks(x, reaped_children=(x == os.getpid())) for x in self.pids)
 
     def run(self):
+        own = set(self.pids)
         while not self.stop.wait(1.0):
-            own = sum(running_threads(x) for x in self.pids)
-            self.samples.append(max(0, procs_running() - own))
+            self.samples.append(sum(running_threads(int(x)) for x in os.listdir("/proc")
+                                    if x.isdigit() and int(x) not in own))
 
     def __exit__(self, *_):
         self.stop.set()

@@ -472,8 +472,8 @@ if all_windows:
             w(f"| {label} | {x.get('warmupSeconds', float('nan')):.0f} | {fmt(x['rps'])} | {x['p50Millis']:.3f} | {x['p99Millis']:.3f} | {add} |")
         w("")
     w("Every measured window, in the order run. *Others* = processes other than the benchmark's (app, wrk, "
-      "redis-server, the script): threads runnable on average (sampled each second from `/proc/stat` "
-      "`procs_running` less the benchmark's own runnable threads) and CPU taken, in cores; *load* = the 1-minute "
+      "redis-server, the script): threads runnable on average (each second, every other process's threads in "
+      "state R, `/proc/<pid>/task/*/stat`) and CPU taken, in cores; *load* = the 1-minute "
       "load average before → after, the run's own load included (shown, not used):")
     w("")
     w("| round | # | app | keys | warm-up s | req/s | request work µs | JIT µs | context switches (of them involuntary) | KiB allocated | "
