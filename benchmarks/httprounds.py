@@ -77,7 +77,7 @@ PEER_BUDGET = ["--peer.budget.per-minute=1000000000", "--peer.budget.per-hour=60
 # What each mode is: which app, which of its filters is on, and whose Redis commands it sends.
 KIND = {"off": "limiter", "memory": "limiter", "redis": "limiter", "redis-jedis": "limiter", "bucket4j-off": "bucket4j",
         "bucket4j": "bucket4j", "starter-off": "starter", "starter": "starter", "plain-off": "plain", "plain": "plain",
-        "plain-jedis": "plain"}
+        "plain-jedis": "plain", "plain-memory": "plain"}
 # limiter's own apps: the sample app, and the plain app (limiter's starter in an app as lean as the peers')
 LIMITER_KINDS = ("limiter", "plain")
 OFF_MODES = ("off", "bucket4j-off", "starter-off", "plain-off")
@@ -172,6 +172,9 @@ def app_command(mode, port, gc_log, spread_tokens):
                                f"--spring.data.redis.port={a.redis_port}"]
         if mode == "plain-jedis":
             args.append("--spring.data.redis.client-type=jedis")
+        elif mode == "plain-memory":
+            # not in the default modes: limiter's own work without Redis, on the peers' base
+            args.append("--limiter.store=memory")
     elif kind == "bucket4j":
         args = ["-cp", a.peer_cp, "dev.limiter.benchmarks.peers.bucket4j.Bucket4jFilterApplication"] + common \
             + PEER_BUDGET + [f"--peer.redis.port={a.redis_port}", f"--peer.bucket4j.enabled={on}"]
