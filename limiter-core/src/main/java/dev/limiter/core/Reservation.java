@@ -100,7 +100,9 @@ public final class Reservation {
 	/**
 	 * The settlement for the amounts used, the first time only: per window in a reported
 	 * unit, the actual amount minus the estimate (a refund when negative); a unit not
-	 * reported keeps its estimate, never settled as if it had been the actual amount.
+	 * reported keeps its estimate, never settled as if it had been the actual amount. An
+	 * amount above a window's {@link SettlementBounds#maxReport} counts that maximum
+	 * there, and the rest is {@link Settlement#clamped}.
 	 * @param actuals per unit, the amount used, at least 0
 	 * @return empty when this reservation was settled before
 	 * @throws IllegalArgumentException for a negative amount (nothing is settled then)
@@ -117,12 +119,17 @@ public final class Reservation {
 		}
 		List<Window> windows = budget.windows();
 		long[] deltas = new long[reserved.length];
+		long[] clamped = new long[reserved.length];
 		for (int i = 0; i < deltas.length; i++) {
 			Window w = windows.get(i);
 			Long actual = w.countsRequests() ? null : actuals.get(w.unit());
-			deltas[i] = (actual != null) ? actual - reserved[i] : 0;
+			if (actual != null) {
+				long counted = Math.min(actual, SettlementBounds.maxReport(w));
+				clamped[i] = actual - counted;
+				deltas[i] = counted - reserved[i];
+			}
 		}
-		return Optional.of(new Settlement(budget, key, instances.clone(), deltas, degraded));
+		return Optional.of(new Settlement(budget, key, instances.clone(), deltas, clamped, degraded));
 	}
 
 	@Override

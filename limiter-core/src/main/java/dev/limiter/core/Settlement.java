@@ -13,9 +13,11 @@ import java.util.List;
  * window's bucket, 0 for a token bucket
  * @param deltas per window, the units to add (negative: to give back); 0 for a window of
  * requests and a unit nobody reported
+ * @param clamped per window, the units reported beyond its
+ * {@link SettlementBounds#maxReport}, which count nothing (0 when none)
  * @param degraded whether the degraded fallback made the reservation
  */
-public record Settlement(Budget budget, String key, long[] instances, long[] deltas, boolean degraded) {
+public record Settlement(Budget budget, String key, long[] instances, long[] deltas, long[] clamped, boolean degraded) {
 
 	/**
 	 * Whether window {@code i}'s instance still counts at {@code nowMillis}, so that its

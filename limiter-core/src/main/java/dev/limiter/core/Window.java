@@ -2,6 +2,7 @@ package dev.limiter.core;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.OptionalLong;
 
 /**
  * One rate bound of a budget: at most {@code limit} units per {@code duration}, counted
@@ -57,6 +58,9 @@ public final class Window {
 	/** What the window counts: {@link #REQUESTS} or an application's unit. */
 	private final String unit;
 
+	/** Its {@code max-report}, {@code null} when unset. */
+	private final Long maxReport;
+
 	/**
 	 * A fixed window.
 	 * @param name short name of the bound, such as {@code minute}; appears in headers and
@@ -86,19 +90,19 @@ public final class Window {
 	}
 
 	/**
-	 * A window of any algorithm counting {@code unit}.
-	 * @param name short name of the bound
-	 * @param limit units admitted per duration, at least 1
-	 * @param duration the window's length
-	 * @param algorithm how it counts
-	 * @param burst a token bucket's size, {@code null} for {@code limit}
-	 * @param resolution a sliding window's bucket length, {@code null} for the default
-	 * @param unit {@link #REQUESTS}, or a unit the application reports after the handler
-	 * ({@code tokens}, {@code rows}: 1 to 32 of {@code a-z 0-9 -})
+	 * A window of any algorithm, as above, counting {@code unit}: {@link #REQUESTS}, or a
+	 * unit the application reports after the handler ({@code tokens}, {@code rows}: 1 to
+	 * 32 of {@code a-z 0-9 -}).
 	 */
 	public Window(String name, long limit, Duration duration, WindowAlgorithm algorithm, Long burst,
 			Duration resolution, String unit) {
+		this(name, limit, duration, algorithm, burst, resolution, unit, null);
+	}
+
+	private Window(String name, long limit, Duration duration, WindowAlgorithm algorithm, Long burst,
+			Duration resolution, String unit, Long maxReport) {
 		WindowChecks.check(name, limit, duration, algorithm, burst, resolution, unit);
+		WindowChecks.checkMaxReport(name, unit, maxReport);
 		long millis = duration.toMillis();
 		this.name = name;
 		this.limit = limit;
@@ -109,13 +113,24 @@ public final class Window {
 		this.resolutionMillis = (algorithm != WindowAlgorithm.SLIDING_WINDOW) ? millis
 				: (resolution != null) ? resolution.toMillis() : defaultResolutionMillis(millis);
 		this.unit = unit;
+		this.maxReport = maxReport;
+	}
+
+	/** This window with {@code max-report} set ({@code null}: unset; ADR 0012). */
+	public Window withMaxReport(Long maxReport) {
+		return copy(unit, maxReport);
 	}
 
 	/** This window counting {@code unit} instead, everything else kept. */
 	public Window inUnit(String unit) {
+		return copy(unit, maxReport);
+	}
+
+	private Window copy(String unit, Long maxReport) {
 		return new Window(name, limit, duration, algorithm,
 				(algorithm == WindowAlgorithm.TOKEN_BUCKET) ? Long.valueOf(burst) : null,
-				(algorithm == WindowAlgorithm.SLIDING_WINDOW) ? Duration.ofMillis(resolutionMillis) : null, unit);
+				(algorithm == WindowAlgorithm.SLIDING_WINDOW) ? Duration.ofMillis(resolutionMillis) : null, unit,
+				maxReport);
 	}
 
 	/** A fixed window. */
@@ -178,8 +193,8 @@ public final class Window {
 	}
 
 	/**
-	 * Whether the window counts requests, known before the handler runs; otherwise it
-	 * reserves an estimate and is settled with the amount the application reports.
+	 * Whether the window counts requests; otherwise it reserves an estimate, then
+	 * settles.
 	 */
 	public boolean countsRequests() {
 		return REQUESTS.equals(unit);
@@ -203,6 +218,11 @@ public final class Window {
 		return (algorithm == WindowAlgorithm.TOKEN_BUCKET) ? burst : limit;
 	}
 
+	/** The {@code max-report} set for this window, empty for the ceiling alone. */
+	public OptionalLong maxReport() {
+		return (maxReport != null) ? OptionalLong.of(maxReport) : OptionalLong.empty();
+	}
+
 	/** A sliding window's bucket length; the duration for the other algorithms. */
 	public long resolutionMillis() {
 		return resolutionMillis;
@@ -213,10 +233,7 @@ public final class Window {
 		return Math.floorDiv(nowMillis, durationMillis) * durationMillis;
 	}
 
-	/**
-	 * End (exclusive) of the fixed window that contains {@code nowMillis}: when its count
-	 * resets.
-	 */
+	/** End (exclusive) of the fixed window that contains {@code nowMillis}: its reset. */
 	public long resetAt(long nowMillis) {
 		return startAt(nowMillis) + durationMillis;
 	}
@@ -270,7 +287,10 @@ public final class Window {
 		RESOLUTION,
 
 		/** What the window counts ({@link Window#REQUESTS} or an application's unit). */
-		UNIT
+		UNIT,
+
+		/** The most one report counts in the window. */
+		MAX_REPORT
 
 	}
 

@@ -64,4 +64,15 @@ final class WindowChecks {
 		}
 	}
 
+	static void checkMaxReport(String name, String unit, Long maxReport) {
+		if (maxReport != null && Window.REQUESTS.equals(unit)) {
+			throw new InvalidValueException(Window.Field.MAX_REPORT, "window '" + name + "': max-report ",
+					"applies to a window in a unit other than " + Window.REQUESTS + " only");
+		}
+		if (maxReport != null && maxReport < 1) {
+			throw new InvalidValueException(Window.Field.MAX_REPORT, "window '" + name + "': max-report ",
+					"must be at least 1, was " + maxReport);
+		}
+	}
+
 }

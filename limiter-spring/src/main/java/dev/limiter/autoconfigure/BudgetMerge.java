@@ -64,6 +64,7 @@ final class BudgetMerge {
 			copy.setBurst(base.getBurst());
 			copy.setResolution(base.getResolution());
 			copy.setUnit(base.getUnit());
+			copy.setMaxReport(base.getMaxReport());
 		}
 		if (written != null) {
 			copy.setLimit(first(written.getLimit(), copy.getLimit()));
@@ -72,6 +73,7 @@ final class BudgetMerge {
 			copy.setBurst(first(written.getBurst(), copy.getBurst()));
 			copy.setResolution(first(written.getResolution(), copy.getResolution()));
 			copy.setUnit(first(written.getUnit(), copy.getUnit()));
+			copy.setMaxReport(first(written.getMaxReport(), copy.getMaxReport()));
 		}
 		return copy;
 	}

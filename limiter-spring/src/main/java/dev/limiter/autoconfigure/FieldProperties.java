@@ -61,6 +61,7 @@ public final class FieldProperties {
 				case BURST -> "burst";
 				case RESOLUTION -> "resolution";
 				case UNIT -> "unit";
+				case MAX_REPORT -> "max-report";
 			};
 		}
 		if (field instanceof Budget.Field budget) {

@@ -210,7 +210,8 @@ public final class LimiterConfigurationResolver {
 				: core(at, () -> WindowAlgorithm.fromValue(value.trim()));
 		Window window = core(at,
 				() -> new Window(name, limit, duration, algorithm, properties.getBurst(), properties.getResolution(),
-						(properties.getUnit() != null) ? properties.getUnit().trim() : Window.REQUESTS));
+						(properties.getUnit() != null) ? properties.getUnit().trim() : Window.REQUESTS)
+					.withMaxReport(properties.getMaxReport()));
 		if (window.durationMillis() % 1000 != 0) {
 			// RateLimit-Policy's w, X-RateLimit-Window and Retry-After speak whole
 			// seconds only

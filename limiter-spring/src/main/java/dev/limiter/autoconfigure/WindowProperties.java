@@ -34,6 +34,14 @@ public class WindowProperties {
 	 */
 	private String unit;
 
+	/**
+	 * The most one report counts in this window (a window in a unit other than requests);
+	 * above it the report is clamped and counted in limiter.settlements.dropped
+	 * (reason=clamped). At least 1; unset, the limiter's ceiling (2^50, a token bucket's
+	 * 2^50 / its duration in ms).
+	 */
+	private Long maxReport;
+
 	public WindowProperties() {
 	}
 
@@ -80,6 +88,14 @@ public class WindowProperties {
 
 	public void setUnit(String unit) {
 		this.unit = unit;
+	}
+
+	public Long getMaxReport() {
+		return this.maxReport;
+	}
+
+	public void setMaxReport(Long maxReport) {
+		this.maxReport = maxReport;
 	}
 
 	public Duration getDuration() {

@@ -9,6 +9,7 @@ import dev.limiter.core.BoundVerdict;
 import dev.limiter.core.Budget;
 import dev.limiter.core.ConcurrencyBound;
 import dev.limiter.core.Settlement;
+import dev.limiter.core.SettlementBounds;
 import dev.limiter.core.Window;
 import dev.limiter.core.WindowAlgorithm;
 
@@ -38,7 +39,7 @@ final class TakeScriptCodec {
 	private static final int SETTLE_FIXED_ARGS = 2;
 
 	/**
-	 * Per settled window: algorithm, field name, instance, delta, token bucket's rate.
+	 * Per settled window: algorithm, field name, instance, delta, limit and duration.
 	 */
 	private static final int SETTLE_ARGS_PER_WINDOW = 5;
 
@@ -88,7 +89,7 @@ final class TakeScriptCodec {
 		args.add(Long.toString(nowMillis));
 		args.add(Long.toString(expiryMarginMillis));
 		for (int i = 0; i < windows.size(); i++) {
-			long delta = settlement.deltas()[i];
+			long delta = SettlementBounds.clampDelta(settlement.windows().get(i), settlement.deltas()[i]);
 			if (delta == 0 || !settlement.lands(i, nowMillis)) {
 				continue;
 			}
@@ -101,7 +102,7 @@ final class TakeScriptCodec {
 			args.add(RedisKeys.windowField(w));
 			args.add(Long.toString(settlement.instances()[i]));
 			args.add(Long.toString(delta));
-			args.add(w.algorithm() == WindowAlgorithm.TOKEN_BUCKET ? w.limit() + ":" + w.durationMillis() : "0");
+			args.add(w.algorithm() != WindowAlgorithm.SLIDING_WINDOW ? w.limit() + ":" + w.durationMillis() : "0");
 		}
 		return (args.size() > SETTLE_FIXED_ARGS) ? args.toArray() : null;
 	}
@@ -135,7 +136,9 @@ final class TakeScriptCodec {
 				case FIXED_WINDOW -> {
 					args[at] = "f";
 					args[at + 2] = Long.toString(w.resetAt(nowMillis));
-					args[at + 3] = "0";
+					// a window in units carries its excess by its duration
+					// (FixedWindowDebt)
+					args[at + 3] = w.countsRequests() ? "0" : Long.toString(w.durationMillis());
 				}
 				case SLIDING_WINDOW -> {
 					args[at] = "s";

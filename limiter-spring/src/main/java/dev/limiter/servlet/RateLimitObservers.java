@@ -27,6 +27,9 @@ final class RateLimitObservers {
 	/** A settlement's delta whose window instance had passed. */
 	static final String WINDOW_ENDED = "window-ended";
 
+	/** What a report counted beyond its window's {@code max-report}. */
+	static final String CLAMPED = "clamped";
+
 	/** A report made after the request's settlement was sent. */
 	static final String REPORTED_AFTER_END = "reported-after-end";
 
@@ -54,7 +57,8 @@ final class RateLimitObservers {
 
 	/**
 	 * What a settlement did, per unit: charged beyond its estimate, or refunded; and per
-	 * window whose instance passed, dropped.
+	 * window whose instance passed, dropped ({@code window-ended}), per window whose
+	 * report was above its {@code max-report}, clamped ({@code clamped}).
 	 */
 	void settled(Reservation reservation, Settlement settlement, long nowMillis) {
 		String budget = reservation.budget().name();
@@ -62,6 +66,9 @@ final class RateLimitObservers {
 		for (int i = 0; i < settlement.deltas().length; i++) {
 			Window w = settlement.windows().get(i);
 			long delta = settlement.deltas()[i];
+			if (settlement.clamped()[i] > 0) {
+				each(observer -> observer.onSettlementDropped(budget, w.name(), CLAMPED));
+			}
 			if (delta == 0) {
 				continue;
 			}

@@ -46,7 +46,8 @@ public interface RateLimitObserver {
 	 * had passed), {@code reported-after-end} (a report made after its request's
 	 * settlement was sent), {@code unit-not-counted} (a report of a unit no window of the
 	 * budget counts; {@code window} is then {@code none}, as for a late report of such a
-	 * unit).
+	 * unit), {@code clamped} (a report above the window's {@code max-report}: the window
+	 * counted its maximum, the rest is dropped).
 	 */
 	default void onSettlementDropped(String budget, String window, String reason) {
 	}

@@ -6,6 +6,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.function.BiConsumer;
 
+import dev.limiter.core.SettlementBounds;
 import jakarta.servlet.ServletRequest;
 
 import org.springframework.web.context.request.RequestAttributes;
@@ -102,7 +103,8 @@ public final class RateLimitUsage {
 		}
 		synchronized (this) {
 			if (!closed) {
-				amounts.merge(unit, amount, Long::sum);
+				// reports add up saturating: a sum never wraps into a refund
+				amounts.merge(unit, amount, SettlementBounds::saturatedSum);
 				return true;
 			}
 		}

@@ -10,8 +10,11 @@
 -- ARGV[1] now   ARGV[2] expiry margin (ms)
 -- then per window i = 1..n, at j = 2 + 5 (i - 1): ARGV[j + 1] algorithm (f|s|t), ARGV[j + 2] field name,
 --   ARGV[j + 3] instance (fixed: the window's end; sliding: the bucket; token bucket: 0), ARGV[j + 4] delta,
---   ARGV[j + 5] limit (token bucket: its rate; the others: unused) and, for a token bucket only, its duration
---   after a ':' ("limit:duration")
+--   ARGV[j + 5] "limit:duration" (a token bucket: its rate; a fixed window: what its excess is carried by,
+--   FixedWindowDebt), "0" for a sliding window
+-- Every delta is within SettlementBounds.clampDelta (the codec clamps it), and every count, bucket and debt it
+-- writes saturates at SettlementBounds.MAX_COUNT (2^52) and 0, as SettlementBounds.settledCount does: exact in
+-- doubles, and every expiry it sets within 2^52 ms, so PEXPIRE cannot fail on its value.
 --
 -- Returns the number of windows settled.
 local now = tonumber(ARGV[1])
@@ -23,6 +26,17 @@ local function int(x)
   return string.format('%.0f', x)
 end
 
+local MAX_COUNT = 4503599627370496
+
+local function settledCount(count, delta)
+  return math.max(0, math.min(math.max(count, MAX_COUNT), count + delta))
+end
+
+local function rate(j)
+  local limit, duration = string.match(ARGV[j + 5], '^(%d+):(%d+)$')
+  return tonumber(limit), tonumber(duration)
+end
+
 local settled = 0
 local latest = 0
 for i = 1, n do
@@ -32,8 +46,17 @@ for i = 1, n do
   if algo == 'f' then
     local stored = redis.call('HMGET', key, field .. ':r', field .. ':c')
     if tonumber(stored[1]) == instance then
-      redis.call('HSET', key, field .. ':c', int(math.max(0, (tonumber(stored[2]) or 0) + delta)))
+      local count = settledCount(tonumber(stored[2]) or 0, delta)
+      redis.call('HSET', key, field .. ':c', int(count))
       settled = settled + 1
+      -- FixedWindowDebt.keepUntil: the excess is carried into the windows after this one until paid
+      local limit, duration = rate(j)
+      if count > limit then
+        local keep = instance + math.min(MAX_COUNT, math.floor((count - 1) / limit) * duration)
+        if keep > latest then
+          latest = keep
+        end
+      end
     end
   elseif algo == 's' then
     -- as take.lua keeps it: "b|o:c,o:c,..." (the oldest bucket b, then each bucket's offset from b and units)
@@ -45,7 +68,7 @@ for i = 1, n do
         for o, c in string.gmatch(rest, '(%d+):(%d+)') do
           local count = tonumber(c)
           if tonumber(base) + tonumber(o) == instance then
-            count = math.max(0, count + delta)
+            count = settledCount(count, delta)
             found = true
           end
           parts[#parts + 1] = o .. ':' .. int(count)
@@ -59,11 +82,10 @@ for i = 1, n do
   else
     local v = redis.call('HGET', key, field)
     if v then
-      local limit, duration = string.match(ARGV[j + 5], '^(%d+):(%d+)$')
-      limit, duration = tonumber(limit), tonumber(duration)
+      local limit, duration = rate(j)
       local ms, fraction = string.match(v, '^(%d+):(%d+)$')
       local debt = math.max(0, (tonumber(ms) - now) * limit + tonumber(fraction))
-      debt = math.max(0, debt + delta * duration)
+      debt = settledCount(debt, delta * duration)
       local tat = now + math.floor(debt / limit)
       redis.call('HSET', key, field, int(tat) .. ':' .. int(debt % limit))
       if tat > latest then
@@ -74,7 +96,7 @@ for i = 1, n do
   end
 end
 if latest > 0 then
-  -- A bucket taken into debt is full again later than the hash was kept for.
+  -- A bucket taken into debt is full again, a fixed window's excess paid, later than the hash was kept for.
   local ttl = redis.call('PTTL', key)
   if ttl >= 0 and latest - now + margin > ttl then
     redis.call('PEXPIRE', key, int(latest - now + margin))

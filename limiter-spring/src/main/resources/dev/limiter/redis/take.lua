@@ -15,7 +15,9 @@
 -- ARGV[5] lease max (0 when no lease is wanted)   ARGV[6] lease length (ms)   ARGV[7] lease id
 -- ARGV[8] dry run (1|0)
 -- then per window i = 1..n, at j = 8 + 6 (i - 1): ARGV[j + 1] algorithm (f|s|t), ARGV[j + 2] limit,
---   ARGV[j + 3] and ARGV[j + 4]: fixed: end of the window that contains now, 0; sliding: duration, resolution;
+--   ARGV[j + 3] and ARGV[j + 4]: fixed: end of the window that contains now, and its duration when it carries
+--   what it counted beyond its limit into the windows after it (a window in a unit other than requests;
+--   FixedWindowDebt), else 0; sliding: duration, resolution;
 --   token bucket: duration, burst;   ARGV[j + 5] field name f_i;   ARGV[j + 6] what the request takes from
 --   this window (ARGV[2] for a window of requests, the estimate of its unit for any other; ADR 0012)
 --
@@ -60,6 +62,25 @@ for i = 1, n do
   end
 end
 local stored = redis.call('HMGET', windowsKey, unpack(fields))
+
+-- SettlementBounds.MAX_KEEP_MILLIS: the longest a key is kept for what it carries
+local MAX_KEEP = 4503599627370496
+
+-- FixedWindowDebt.carried: what the window ending at reset starts with after one that ended at storedReset
+local function carried(i, storedReset, storedCount, reset)
+  if pb[i] == 0 or storedCount <= limits[i] or storedReset <= 0 or reset <= storedReset then
+    return 0
+  end
+  return math.max(0, storedCount - math.floor((reset - storedReset) / pb[i]) * limits[i])
+end
+
+-- FixedWindowDebt.keepUntil: until when a fixed window still matters, its excess carried
+local function keepUntil(i, reset, count)
+  if pb[i] == 0 or count <= limits[i] then
+    return reset
+  end
+  return reset + math.min(MAX_KEEP, math.floor((count - 1) / limits[i]) * pb[i])
+end
 
 -- Sliding window (SlidingWindowArithmetic): bucket b counts until (b + 1) * resolution + duration; read at
 -- now, or at the newest bucket's start when a clock went back behind it.
@@ -130,6 +151,9 @@ for i = 1, n do
       count = tonumber(stored[at[i] + 1]) or 0
     else
       rolled = true
+      if storedReset ~= nil then
+        count = carried(i, storedReset, tonumber(stored[at[i] + 1]) or 0, reset)
+      end
     end
     resets[i] = reset
     counts[i] = count
@@ -181,6 +205,10 @@ for i = 1, n do
     reset = resets[i]
     second = counts[i]
     retry = reset
+    local keep = keepUntil(i, reset, counts[i])
+    if keep > latestReset then
+      latestReset = keep
+    end
   elseif algos[i] == 's' then
     local bs, cs = sbs[i], scs[i]
     if counting then

@@ -12,6 +12,7 @@ import dev.limiter.core.Decision;
 import dev.limiter.core.KeyState;
 import dev.limiter.core.Lease;
 import dev.limiter.core.Settlement;
+import dev.limiter.core.SettlementBounds;
 import dev.limiter.core.Window;
 
 /**
@@ -64,23 +65,23 @@ public final class BudgetArithmetic {
 	/**
 	 * Applies {@code settlement} to {@code state} at {@code nowMillis}: each window's
 	 * delta goes to the instance it was reserved in when that instance still counts
-	 * ({@link Settlement#lands}) and is still the one stored, never taking a count below
-	 * zero.
+	 * ({@link Settlement#lands}) and is still the one stored, saturating as
+	 * {@link SettlementBounds} says: never below zero, never wrapping.
 	 */
 	public static void settle(CounterState state, Settlement settlement, long nowMillis) {
 		List<Window> windows = settlement.windows();
 		long[] deltas = settlement.deltas();
 		long[] instances = settlement.instances();
 		for (int i = 0; i < windows.size(); i++) {
-			long delta = deltas[i];
+			Window w = windows.get(i);
+			long delta = SettlementBounds.clampDelta(w, deltas[i]);
 			if (delta == 0 || !settlement.lands(i, nowMillis)) {
 				continue;
 			}
-			Window w = windows.get(i);
 			switch (w.algorithm()) {
 				case FIXED_WINDOW -> {
 					if (state.reset(i) == instances[i]) {
-						state.count(i, Math.max(0, state.count(i) + delta));
+						state.count(i, SettlementBounds.settledCount(state.count(i), delta));
 					}
 				}
 				case SLIDING_WINDOW -> SlidingWindowArithmetic.settle(state, i, instances[i], delta);
@@ -121,12 +122,16 @@ public final class BudgetArithmetic {
 			switch (w.algorithm()) {
 				case FIXED_WINDOW -> {
 					resets[i] = FixedWindowArithmetic.resetOf(w, state, i, nowMillis);
-					if (!dryRun && state.reset(i) < resets[i]) {
+					boolean counting = state != null && state.reset(i) >= resets[i];
+					long carried = (state == null || counting) ? 0
+							: FixedWindowDebt.carried(w, state.reset(i), state.count(i), resets[i]);
+					if (!dryRun && !counting) {
 						// A refusal still moves the key to the newest window, as for a
 						// budget of fixed windows only.
 						state.restart(i, resets[i]);
+						state.count(i, carried);
 					}
-					before[i] = FixedWindowArithmetic.countedIn(w, state, i, nowMillis);
+					before[i] = counting ? state.count(i) : carried;
 					room[i] = cost <= w.limit() - before[i];
 				}
 				case SLIDING_WINDOW -> room[i] = cost <= w.limit()

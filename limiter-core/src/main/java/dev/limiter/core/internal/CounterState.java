@@ -90,12 +90,15 @@ public class CounterState {
 	}
 
 	/**
-	 * Whether nothing here still matters at {@code nowMillis}: every window ended, every
-	 * lease expired.
+	 * Whether nothing here still matters at {@code nowMillis}: every window ended (and
+	 * what a fixed window carries was paid, {@link FixedWindowDebt}), every lease
+	 * expired.
 	 */
 	boolean isIdle(long nowMillis) {
 		for (int i = 0; i < windowCount; i++) {
-			if (reset(i) > nowMillis) {
+			long until = (layout != null && layout.get(i).fixed())
+					? FixedWindowDebt.keepUntil(layout.get(i), reset(i), count(i)) : reset(i);
+			if (until > nowMillis) {
 				return false;
 			}
 		}

@@ -3,6 +3,7 @@ package dev.limiter.core.internal;
 import java.util.Arrays;
 
 import dev.limiter.core.BoundVerdict;
+import dev.limiter.core.SettlementBounds;
 import dev.limiter.core.Window;
 
 /**
@@ -99,8 +100,10 @@ final class SlidingWindowArithmetic {
 	}
 
 	/**
-	 * Adds {@code delta} to bucket {@code bucket} of window {@code i}, never below zero;
-	 * nothing when the bucket is no longer held (it aged out and was dropped).
+	 * Adds {@code delta} (within {@link SettlementBounds#clampDelta}) to bucket
+	 * {@code bucket} of window {@code i}, saturating
+	 * ({@link SettlementBounds#settledCount}); nothing when the bucket is no longer held
+	 * (it aged out and was dropped).
 	 */
 	static void settle(CounterState state, int i, long bucket, long delta) {
 		long[] buckets = state.slide(i);
@@ -110,7 +113,7 @@ final class SlidingWindowArithmetic {
 		int n = (int) buckets[0];
 		for (int j = 0; j < n; j++) {
 			if (buckets[1 + 2 * j] == bucket) {
-				buckets[2 + 2 * j] = Math.max(0, buckets[2 + 2 * j] + delta);
+				buckets[2 + 2 * j] = SettlementBounds.settledCount(buckets[2 + 2 * j], delta);
 				return;
 			}
 		}

@@ -1,6 +1,7 @@
 package dev.limiter.core.internal;
 
 import dev.limiter.core.BoundVerdict;
+import dev.limiter.core.SettlementBounds;
 import dev.limiter.core.Window;
 
 /**
@@ -24,10 +25,12 @@ final class TokenBucketArithmetic {
 
 	/** The debt at {@code nowMillis}: how far {@code TAT} lies ahead, times the limit. */
 	static long debt(Window w, CounterState state, int i, long nowMillis) {
-		if (state == null) {
+		if (state == null || state.reset(i) < nowMillis) {
+			// a TAT passed is a full bucket: no product of a long past with the limit
 			return 0;
 		}
-		return Math.max(0, (state.reset(i) - nowMillis) * w.limit() + state.count(i));
+		long ahead = SettlementBounds.saturatedProduct(state.reset(i) - nowMillis, w.limit());
+		return SettlementBounds.saturatedSum(ahead, state.count(i));
 	}
 
 	/** Whether {@code cost} tokens are there at {@code nowMillis}. */
@@ -55,10 +58,14 @@ final class TokenBucketArithmetic {
 	/**
 	 * Moves {@code TAT} by {@code delta} tokens at {@code nowMillis}: later for more used
 	 * than reserved (the bucket may go into debt beyond its size), earlier for a refund,
-	 * never before now (a full bucket holds no more than its size).
+	 * never before now (a full bucket holds no more than its size). With {@code delta}
+	 * within {@link SettlementBounds#clampDelta} its millisecond-tokens stay under
+	 * {@link SettlementBounds#MAX_UNITS}, and the debt saturates at
+	 * {@link SettlementBounds#MAX_COUNT}: {@code TAT} stays within {@code 2^52} ms of
+	 * now.
 	 */
 	static void settle(Window w, CounterState state, int i, long delta, long nowMillis) {
-		long debt = Math.max(0, debt(w, state, i, nowMillis) + delta * w.durationMillis());
+		long debt = SettlementBounds.settledCount(debt(w, state, i, nowMillis), delta * w.durationMillis());
 		long limit = w.limit();
 		state.restart(i, nowMillis + debt / limit);
 		state.count(i, debt % limit);
