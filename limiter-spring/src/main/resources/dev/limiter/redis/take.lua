@@ -23,7 +23,7 @@
 --
 -- Returns {admitted, lease refused, leases held, earliest live lease expiry (now if none),
 --          then per window: reset, count (fixed) or remaining (the others), room (1|0),
---          retry at (-1 for never)}
+--          retry at (-1 for never; a fixed window: its reset, or later while it carries an excess)}
 local now = tonumber(ARGV[1])
 local countRefused = ARGV[3] == '1'
 local margin = tonumber(ARGV[4])
@@ -80,6 +80,18 @@ local function keepUntil(i, reset, count)
     return reset
   end
   return reset + math.min(MAX_KEEP, math.floor((count - 1) / limits[i]) * pb[i])
+end
+
+-- FixedWindowDebt.retryAt: a refused fixed window's retry, its reset or a later window's start while it carries
+local function retryAt(i, reset, count, cost, hasRoom)
+  if hasRoom or pb[i] == 0 then
+    return reset
+  end
+  local windows = math.floor((count + cost - 1) / limits[i])
+  if windows <= 1 then
+    return reset
+  end
+  return reset + math.min(MAX_KEEP, (windows - 1) * pb[i])
 end
 
 -- Sliding window (SlidingWindowArithmetic): bucket b counts until (b + 1) * resolution + duration; read at
@@ -204,7 +216,7 @@ for i = 1, n do
     end
     reset = resets[i]
     second = counts[i]
-    retry = reset
+    retry = retryAt(i, reset, counts[i], cost, room[i])
     local keep = keepUntil(i, reset, counts[i])
     if keep > latestReset then
       latestReset = keep

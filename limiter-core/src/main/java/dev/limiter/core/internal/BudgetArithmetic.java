@@ -168,7 +168,8 @@ public final class BudgetArithmetic {
 					if (counts) {
 						state.count(i, after);
 					}
-					verdicts[i] = BoundVerdict.window(w, after, resets[i], refused);
+					long retry = refused ? FixedWindowDebt.retryAt(w, resets[i], after, cost) : resets[i];
+					verdicts[i] = BoundVerdict.window(w, w.limit() - after, resets[i], refused, retry);
 				}
 				case SLIDING_WINDOW -> {
 					if (counts) {

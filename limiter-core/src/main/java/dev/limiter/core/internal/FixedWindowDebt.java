@@ -44,4 +44,22 @@ final class FixedWindowDebt {
 		return SettlementBounds.saturatedSum(reset, carry);
 	}
 
+	/**
+	 * When the window ending at {@code reset} with {@code count} counted has room for
+	 * {@code cost} again: its reset, or the start of the first window after it whose
+	 * carried count leaves room.
+	 */
+	static long retryAt(Window w, long reset, long count, long cost) {
+		if (w.countsRequests()) {
+			return reset;
+		}
+		long windows = (SettlementBounds.saturatedSum(count, cost) - 1) / w.limit();
+		if (windows <= 1) {
+			return reset;
+		}
+		long carry = Math.min(SettlementBounds.MAX_KEEP_MILLIS,
+				SettlementBounds.saturatedProduct(windows - 1, w.durationMillis()));
+		return SettlementBounds.saturatedSum(reset, carry);
+	}
+
 }

@@ -18,6 +18,7 @@ import dev.limiter.core.KeyState;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.Reservation;
 import dev.limiter.core.Settlement;
+import dev.limiter.core.SettlementBounds;
 import dev.limiter.core.Window;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -127,11 +128,14 @@ public abstract class ReserveSettleContractTests {
 
 		Decision refused = store.reserve(small, key, amounts, false, T0 + 2_000);
 
-		// 110 used of 50: refused until the minute's end, then admitted again
+		// 110 used of 50: the excess is carried, the next minute starts at 60 and the one
+		// after at 10, which leaves no room for 50; the third is clear
 		assertThat(refused.allowed()).isFalse();
 		assertThat(refused.refusingBound()).map(BoundVerdict::name).contains("tokens");
-		assertThat(refused.retryAfterMillis()).isEqualTo(58_000);
-		assertThat(store.reserve(small, key, amounts, false, T0 + 60_000).allowed()).isTrue();
+		assertThat(refused.retryAfterMillis()).isEqualTo(178_000);
+		assertThat(store.reserve(small, key, amounts, false, T0 + 60_000).allowed()).isFalse();
+		assertThat(store.reserve(small, key, amounts, false, T0 + 120_000).allowed()).isFalse();
+		assertThat(store.reserve(small, key, amounts, false, T0 + 180_000).allowed()).isTrue();
 	}
 
 	@Test
@@ -290,6 +294,88 @@ public abstract class ReserveSettleContractTests {
 		assertThat(window(BUCKET_TOKENS, "tens", T0 + 2_010).remaining()).isZero();
 		settle(refunded, 0, T0 + 2_010);
 		assertThat(window(BUCKET_TOKENS, "tens", T0 + 2_010).remaining()).isEqualTo(1);
+	}
+
+	@Test
+	void settleWhenReportsAddUpBeyondTheLongRangeShouldSaturateNotWrapIntoRoom() {
+		settle(reserved(COMPLETION, 100, T0 + 1_000), 1_900, T0 + 1_100);
+		settle(reserved(COMPLETION, 100, T0 + 2_000), Long.MAX_VALUE, T0 + 2_100);
+
+		Decision refused = reserve(COMPLETION, 1, T0 + 3_000);
+
+		// clamped at the ceiling (2^50) instead of wrapping to a count of 0; the excess
+		// is
+		// carried for longer than anyone waits, and the retry says so without wrapping
+		assertThat(refused.allowed()).isFalse();
+		assertThat(refused.verdicts().get(1).remaining()).isZero();
+		assertThat(refused.retryAfterMillis()).isEqualTo(60_000 - 3_000 + SettlementBounds.MAX_KEEP_MILLIS);
+		assertThat(reserve(COMPLETION, 1, T0 + 60_000 * 1_000L).allowed()).isFalse();
+	}
+
+	@Test
+	void settleWhenASlidingWindowIsReportedTheLongRangeShouldSaturateNotWrapIntoRoom() {
+		settle(reserved(SLIDING_TOKENS, 100, T0 + 1_000), 900, T0 + 1_100);
+		settle(reserved(SLIDING_TOKENS, 1, T0 + 1_200), Long.MAX_VALUE, T0 + 1_300);
+
+		Decision refused = reserve(SLIDING_TOKENS, 1, T0 + 2_000);
+
+		assertThat(refused.allowed()).isFalse();
+		assertThat(window(SLIDING_TOKENS, "tens", T0 + 2_000).remaining()).isZero();
+	}
+
+	@Test
+	void settleWhenATokenBucketIsReportedBeyondTheLongRangeOfItsMillisShouldStayInDebt() {
+		// 922,337,203,685,478 tokens of 10 ms each: the product wraps a long
+		settle(reserved(BUCKET_TOKENS, 100, T0 + 1_000), Long.MAX_VALUE / 10_000 + 1, T0 + 1_000);
+
+		Decision refused = reserve(BUCKET_TOKENS, 1, T0 + 2_000);
+
+		// clamped at 2^50 / 10,000 tokens: a debt of 2^50 ms-tokens, paid at 1 token a 10
+		// ms
+		assertThat(refused.allowed()).isFalse();
+		assertThat(refused.retryAfterMillis()).isGreaterThan(SettlementBounds.MAX_UNITS / 1_000 - 20_000)
+			.isLessThanOrEqualTo(SettlementBounds.MAX_UNITS / 1_000);
+		settle(reserved(BUCKET_TOKENS, 1, T0 + 3_000 + refused.retryAfterMillis() + 1_000), 0,
+				T0 + 4_000 + refused.retryAfterMillis());
+	}
+
+	@Test
+	void settleWhenSixteenReservationsInFlightEachReportTheWholeWindowShouldCarryTheExcessUntilPaid() {
+		List<Reservation> inFlight = new ArrayList<>();
+		for (int i = 0; i < 16; i++) {
+			inFlight.add(reserved(COMPLETION, 1, T0 + 1_000));
+		}
+		inFlight.forEach((reservation) -> settle(reservation, 2_000, T0 + 2_000));
+
+		// 16 x 2,000 counted against 2,000 a minute: over by in flight x (report -
+		// estimate) minus the room left, 16 x 1,999 - 1,984 = 30,000, carried into the
+		// minutes after until paid: the k-th starts at 32,000 - 2,000 k
+		assertThat(window(COMPLETION, "tokens", T0 + 3_000).remaining()).isZero();
+		Decision refused = reserve(COMPLETION, 1, T0 + 3_000);
+		assertThat(refused.retryAfterMillis()).isEqualTo(16 * 60_000 - 3_000);
+		for (int minute = 1; minute < 16; minute++) {
+			assertThat(reserve(COMPLETION, 1, T0 + minute * 60_000L + 59_000).allowed()).as("minute %d", minute)
+				.isFalse();
+		}
+		assertThat(reserve(COMPLETION, 1, T0 + 16 * 60_000L).allowed()).isTrue();
+		assertThat(window(COMPLETION, "tokens", T0 + 16 * 60_000L).remaining()).isEqualTo(1_999);
+	}
+
+	@Test
+	void settleWhenAReportExceedsTheWindowsMaxReportShouldCountTheMaximum() {
+		Budget capped = Budget.builder("capped")
+			.window("minute", 60, Duration.ofMinutes(1))
+			.window(Window.of("tokens", 2_000, Duration.ofMinutes(1)).inUnit("tokens").withMaxReport(500L))
+			.build();
+		List<Reservation> inFlight = new ArrayList<>();
+		for (int i = 0; i < 16; i++) {
+			inFlight.add(reserved(capped, 1, T0 + 1_000));
+		}
+		inFlight.forEach((reservation) -> settle(reservation, 2_000, T0 + 2_000));
+
+		// 16 x 500 = 8,000: the next minutes start at 6,000, 4,000, 2,000, then clear
+		assertThat(reserve(capped, 1, T0 + 3 * 60_000L + 1_000).allowed()).isFalse();
+		assertThat(reserve(capped, 1, T0 + 4 * 60_000L).allowed()).isTrue();
 	}
 
 }
