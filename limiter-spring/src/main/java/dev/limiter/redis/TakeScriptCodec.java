@@ -169,7 +169,8 @@ final class TakeScriptCodec {
 			Window w = windows.get(i);
 			boolean refused = asLong(reply, at + 2) != 1;
 			if (w.fixed()) {
-				// a fixed window answers its count, and a retry later than its reset while it
+				// a fixed window answers its count, and a retry later than its reset
+				// while it
 				// carries an excess (FixedWindowDebt)
 				verdicts.add(BoundVerdict.window(w, w.limit() - asLong(reply, at + 1), asLong(reply, at), refused,
 						asLong(reply, at + 3)));
