@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongFunction;
 
 import dev.limiter.core.Budget;
 import dev.limiter.core.Decision;
@@ -61,6 +62,26 @@ class RedisReserveSettleDifferentialTests {
 				.concurrency(3, Duration.ofSeconds(2))
 				.build());
 
+	private static final List<Budget> EXTREME_BUDGETS = List.of(
+			Budget.builder("rs-x-fixed")
+				.window(Window.of("tokens", 2_000, Duration.ofMinutes(1)).inUnit("tokens"))
+				.build(),
+			Budget.builder("rs-x-capped")
+				.window(Window.of("tokens", 300, Duration.ofSeconds(2)).inUnit("tokens").withMaxReport(700L))
+				.window(Window.tokenBucket("rows", 200, Duration.ofSeconds(1), 300)
+					.inUnit("rows")
+					.withMaxReport(5_000L))
+				.countRefused(true)
+				.build(),
+			Budget.builder("rs-x-sliding")
+				.window(Window.sliding("tokens", 300, Duration.ofSeconds(2), Duration.ofMillis(200)).inUnit("tokens"))
+				.window(Window.of("rows", 1, Duration.ofDays(1)).inUnit("rows"))
+				.build(),
+			Budget.builder("rs-x-bucket")
+				.window(Window.tokenBucket("tokens", 2_000, Duration.ofMinutes(1)).inUnit("tokens"))
+				.window(Window.tokenBucket("rows", 1, Duration.ofMillis(1), 7).inUnit("rows"))
+				.build());
+
 	private static LettuceConnectionFactory connectionFactory;
 
 	private static synchronized LettuceConnectionFactory connectionFactory() {
@@ -85,7 +106,26 @@ class RedisReserveSettleDifferentialTests {
 	@Property(tries = 120)
 	void redisStoreWhenReservingAndSettlingInAnyOrderShouldAnswerExactlyAsTheInMemoryStore(
 			@ForAll("operations") List<Op> operations, @ForAll("budgets") int budgetIndex) {
-		Budget budget = BUDGETS.get(budgetIndex);
+		replay(BUDGETS.get(budgetIndex), operations, (amount) -> Map.of("tokens", amount + 1, "rows", amount / 2 + 1),
+				(amount) -> Map.of("tokens", amount * 2, "rows", amount));
+	}
+
+	/**
+	 * Reports over the whole {@code long} range, and time jumping over many windows:
+	 * every report clamped at its window's maximum, every count, bucket and debt
+	 * saturating, the same in Lua (doubles) as in Java (longs), a fixed window's carried
+	 * excess paid down alike.
+	 */
+	@Property(tries = 120)
+	void redisStoreWhenReportsSpanTheLongRangeShouldAnswerExactlyAsTheInMemoryStore(
+			@ForAll("extremeOperations") List<Op> operations, @ForAll("extremeBudgets") int budgetIndex) {
+		replay(EXTREME_BUDGETS.get(budgetIndex), operations,
+				(amount) -> Map.of("tokens", amount % 50 + 1, "rows", amount % 7 + 1),
+				(amount) -> Map.of("tokens", amount, "rows", Long.MAX_VALUE - amount));
+	}
+
+	private void replay(Budget budget, List<Op> operations, LongFunction<Map<String, Long>> estimates,
+			LongFunction<Map<String, Long>> reports) {
 		RateLimitStore memory = RateLimitStores.inMemory(1_000);
 		RateLimitStore redis = RedisRateLimitStore.builder(connectionFactory())
 			.expiryMargin(Duration.ofMinutes(5))
@@ -100,7 +140,7 @@ class RedisReserveSettleDifferentialTests {
 			String key = run + "-" + op.key();
 			switch (op.kind()) {
 				case 0, 1 -> {
-					long[] amounts = budget.amounts(1, Map.of("tokens", op.amount() + 1, "rows", op.amount() / 2 + 1));
+					long[] amounts = budget.reservedAmounts(1, estimates.apply(op.amount()));
 					Decision expected = memory.reserve(budget, key, amounts, op.amount() % 2 == 0, now);
 					Decision actual = redis.reserve(budget, key, amounts, op.amount() % 2 == 0, now);
 					String what = "step " + step + " " + op + "\nexpected " + expected + "\nactual   " + actual;
@@ -116,8 +156,7 @@ class RedisReserveSettleDifferentialTests {
 				case 2 -> {
 					if (!open.isEmpty()) {
 						Reservation[] pair = open.get((int) (op.amount() % open.size()));
-						Map<String, Long> actuals = (op.amount() % 5 == 0) ? Map.of()
-								: Map.of("tokens", op.amount() * 2, "rows", op.amount());
+						Map<String, Long> actuals = (op.amount() % 5 == 0) ? Map.of() : reports.apply(op.amount());
 						Settlement inMemory = pair[0].settle(actuals).orElse(null);
 						Settlement inRedis = pair[1].settle(actuals).orElse(null);
 						assertThat(inRedis == null).isEqualTo(inMemory == null);
@@ -140,6 +179,22 @@ class RedisReserveSettleDifferentialTests {
 		catch (Exception ex) {
 			throw new AssertionError(ex);
 		}
+	}
+
+	@Provide
+	Arbitrary<Integer> extremeBudgets() {
+		return Arbitraries.integers().between(0, EXTREME_BUDGETS.size() - 1);
+	}
+
+	@Provide
+	Arbitrary<List<Op>> extremeOperations() {
+		Arbitrary<Long> advance = Arbitraries.oneOf(Arbitraries.just(0L), Arbitraries.longs().between(1, 2_500),
+				Arbitraries.longs().between(60_000, Duration.ofDays(30).toMillis()));
+		Arbitrary<Op> op = Combinators
+			.combine(Arbitraries.integers().between(0, 3), Arbitraries.integers().between(0, 1),
+					Arbitraries.longs().between(0, Long.MAX_VALUE), advance)
+			.as(Op::new);
+		return op.list().ofMinSize(1).ofMaxSize(50);
 	}
 
 	@Provide
