@@ -223,6 +223,28 @@ class InvalidLimiterConfigurationTests {
 	}
 
 	@Test
+	void windowMaxReportWhenBelowOneShouldFailNamingTheProperty() {
+		assertFailsNaming("limiter.budgets.completion.windows.tokens.max-report",
+				withTokens("limiter.budgets.completion.windows.tokens.max-report=0"));
+	}
+
+	@Test
+	void windowMaxReportWhenTheWindowCountsRequestsShouldFailNamingTheProperty() {
+		assertFailsNaming("limiter.budgets.standard.windows.minute.max-report",
+				"limiter.budgets.standard.windows.minute.max-report=10");
+	}
+
+	@Test
+	void windowMaxReportWhenValidShouldReachTheWindow() {
+		runner.withPropertyValues(withTokens("limiter.budgets.completion.windows.tokens.max-report=5000"))
+			.run(context -> {
+				assertThat(context).hasNotFailed();
+				Budget completion = context.getBean(LimiterSettings.class).budgets().get("completion");
+				assertThat(completion.windows().get(1).maxReport()).hasValue(5_000);
+			});
+	}
+
+	@Test
 	void tokenBucketWhenItRefillsMoreOftenThanOnceAMillisecondShouldFailNamingTheLimit() {
 		assertFailsNaming("limiter.budgets.standard.windows.minute.limit",
 				"limiter.budgets.standard.windows.minute.algorithm=token-bucket",

@@ -65,7 +65,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 				"limiter.budgets.completion.windows.minute.duration=1m",
 				"limiter.budgets.completion.windows.tokens.limit=100000",
 				"limiter.budgets.completion.windows.tokens.duration=1m",
-				"limiter.budgets.completion.windows.tokens.unit=tokens" })
+				"limiter.budgets.completion.windows.tokens.unit=tokens",
+				"limiter.budgets.completion.windows.tokens.max-report=50000" })
 class ReserveSettleHttpTests {
 
 	private static final long LIMIT = 100_000;
@@ -165,6 +166,19 @@ class ReserveSettleHttpTests {
 				"completion none reported-after-end");
 		assertThat(settlements.calls).containsExactly("completion tokens +300 -0");
 		assertThat(counted()).isEqualTo(400);
+	}
+
+	@Test
+	void reportWhenItAddsUpBeyondTheLongRangeShouldBeClampedAtTheMaxReportAndCountedAsDropped() throws Exception {
+		double clamped = dropped("tokens", "clamped");
+
+		// Long.MAX_VALUE tokens, then 3 more: a sum that would wrap, above max-report
+		assertThat(send("/units/sync?tokens=" + Long.MAX_VALUE + "&also=tokens").statusCode()).isEqualTo(200);
+
+		assertThat(settled()).containsExactly("completion tokens +49900 -0");
+		assertThat(settlements.dropped).containsExactly("completion tokens clamped");
+		assertThat(dropped("tokens", "clamped") - clamped).isEqualTo(1);
+		assertThat(counted()).isEqualTo(50_000);
 	}
 
 	@Test

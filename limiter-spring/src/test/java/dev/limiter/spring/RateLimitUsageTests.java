@@ -41,4 +41,12 @@ class RateLimitUsageTests {
 		assertThat(usage.close()).isEmpty();
 	}
 
+	@Test
+	void addWhenTheSumPassesTheLongRangeShouldSaturateNotWrapIntoARefund() {
+		usage.add("tokens", 1_900);
+		usage.add("tokens", Long.MAX_VALUE);
+
+		assertThat(usage.close()).contains(Map.of("tokens", Long.MAX_VALUE));
+	}
+
 }
