@@ -1,5 +1,7 @@
 package dev.limiter.actuate;
 
+import java.time.Clock;
+
 import dev.limiter.core.RateLimitStore;
 
 import org.springframework.boot.actuate.health.AbstractHealthIndicator;
@@ -14,14 +16,25 @@ public class LimiterHealthIndicator extends AbstractHealthIndicator {
 
 	private final RateLimitStore store;
 
+	private final Clock clock;
+
 	public LimiterHealthIndicator(RateLimitStore store) {
+		this(store, Clock.systemUTC());
+	}
+
+	/**
+	 * @param clock the limiter's clock, for the probe of a degraded store
+	 * ({@link LimiterHealthDetails#of(RateLimitStore, Clock)})
+	 */
+	public LimiterHealthIndicator(RateLimitStore store, Clock clock) {
 		super("Limiter health check failed");
 		this.store = store;
+		this.clock = clock;
 	}
 
 	@Override
 	protected void doHealthCheck(Health.Builder builder) {
-		builder.up().withDetails(LimiterHealthDetails.of(store).details());
+		builder.up().withDetails(LimiterHealthDetails.of(store, clock).details());
 	}
 
 }

@@ -213,6 +213,34 @@ class StoreFailureTests {
 	}
 
 	@Test
+	void healthWhenRedisRestartsWithoutTrafficShouldShowAuthoritativeAgain() throws Exception {
+		startApp();
+		redis.stop();
+		for (int i = 0; i < 6; i++) {
+			assertThat(header(get("/ping"), "X-RateLimit-Degraded")).isEqualTo("true");
+		}
+		JsonNode degraded = limiterHealth();
+		assertThat(degraded.path("details").path("mode").asText()).isEqualTo("degraded");
+		assertThat(degraded.path("details").path("circuitBreaker").asText()).isEqualTo("OPEN");
+
+		redis.restart();
+		// from here on only health reads, which the exempt /actuator/** never counts
+		JsonNode healed = limiterHealth();
+		long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+		while (!healed.path("details").path("mode").asText().equals("authoritative") && System.nanoTime() < deadline) {
+			Thread.sleep(200);
+			healed = limiterHealth();
+		}
+
+		assertThat(healed.path("details").path("mode").asText()).as("authoritative without a request")
+			.isEqualTo("authoritative");
+		assertThat(healed.path("details").path("circuitBreaker").asText()).isEqualTo("CLOSED");
+		assertThat(app.getBean(MeterRegistry.class).get("limiter.degraded").gauge().value()).isZero();
+		HttpResponse<String> next = get("/ping");
+		assertThat(header(next, "X-RateLimit-Degraded")).isNull();
+	}
+
+	@Test
 	void budgetWhenItFailsClosedShouldAnswer503WithRetryAfterDuringTheOutage() throws Exception {
 		startApp("limiter.budgets.anonymous.on-store-failure=closed");
 		assertThat(get("/ping").statusCode()).isEqualTo(200);

@@ -1,5 +1,6 @@
 package dev.limiter.actuate;
 
+import java.time.Clock;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -26,13 +27,23 @@ public final class LimiterHealthDetails {
 		this.degraded = degraded;
 	}
 
-	/** Reads the current state of {@code store}. */
+	/** {@link #of(RateLimitStore, Clock)} on the system clock. */
 	public static LimiterHealthDetails of(RateLimitStore store) {
+		return of(store, Clock.systemUTC());
+	}
+
+	/**
+	 * Reads the current state of {@code store}; while it is degraded, first asks it
+	 * whether it answers again ({@link FailOpenRateLimitStore#probe}), so that a health
+	 * check shows the recovery without waiting for a request to end the outage.
+	 * @param clock the limiter's clock, for the probe's read
+	 */
+	public static LimiterHealthDetails of(RateLimitStore store, Clock clock) {
 		Map<String, Object> details = new LinkedHashMap<>();
 		details.put("store", store.name());
 		boolean degraded = false;
 		if (store instanceof FailOpenRateLimitStore failOpen) {
-			StoreMode mode = failOpen.mode();
+			StoreMode mode = failOpen.probe(clock.millis());
 			degraded = mode != StoreMode.AUTHORITATIVE;
 			details.put("mode", mode.tag());
 			if (failOpen.authoritative() instanceof CircuitBreakingRateLimitStore breaking) {

@@ -27,9 +27,10 @@ import org.springframework.lang.Nullable;
  * (they are wiring). {@code /actuator/limiter}: the resolved budgets with their totals,
  * the route inventory, the store and its mode. {@code /actuator/limiter/keys/{keyHash}}:
  * one key's counters, read without counting (GET), or forgotten (DELETE)
- * ({@link KeyCounters}). The key hash is the counter key the default key resolver
- * produces ({@code t:} + SHA-256 of the token, base64url without padding); a raw token is
- * never accepted: anything else is a 400.
+ * ({@link KeyCounters}). Its {@code refresh} section is the last configuration refresh
+ * attempted. The key hash is the counter key the default key resolver produces
+ * ({@code t:} + SHA-256 of the token, base64url without padding); a raw token is never
+ * accepted: anything else is a 400.
  */
 public class LimiterOperations {
 
@@ -45,6 +46,8 @@ public class LimiterOperations {
 
 	private final KeyCounters keys;
 
+	private final Supplier<RefreshDescriptor> refresh;
+
 	public LimiterOperations(BudgetRegistry budgets, BudgetOptions options, ObjectProvider<RateLimitStore> stores,
 			ObjectProvider<RouteInventoryCheck> inventory, RateLimitTotals totals, Clock clock) {
 		this(() -> budgets, () -> options, stores, inventory, totals, clock);
@@ -57,6 +60,19 @@ public class LimiterOperations {
 	public LimiterOperations(Supplier<BudgetRegistry> budgets, Supplier<BudgetOptions> options,
 			ObjectProvider<RateLimitStore> stores, ObjectProvider<RouteInventoryCheck> inventory,
 			RateLimitTotals totals, Clock clock) {
+		this(budgets, options, stores, inventory, totals, clock, () -> null);
+	}
+
+	/**
+	 * @param budgets the budgets in force (a configuration refresh may replace them)
+	 * @param options their options, likewise
+	 * @param refresh the last configuration refresh attempted, {@code null} before any
+	 * (or without refresh support)
+	 */
+	public LimiterOperations(Supplier<BudgetRegistry> budgets, Supplier<BudgetOptions> options,
+			ObjectProvider<RateLimitStore> stores, ObjectProvider<RouteInventoryCheck> inventory,
+			RateLimitTotals totals, Clock clock, Supplier<RefreshDescriptor> refresh) {
+		this.refresh = refresh;
 		this.budgets = budgets;
 		this.options = options;
 		this.stores = stores;
@@ -77,7 +93,7 @@ public class LimiterOperations {
 				options.get().shadowEverywhere() ? "shadow" : "enforce", budgets.defaultBudget().name(),
 				budgets.anonymousBudget().name(), described,
 				routes.entries().stream().map(LimiterOperations::describe).toList(), routes.deadRules(),
-				totals.exempt());
+				totals.exempt(), refresh.get());
 	}
 
 	/**
@@ -133,7 +149,16 @@ public class LimiterOperations {
 
 	public record LimiterDescriptor(String store, String mode, String enforcement, String defaultBudget,
 			String anonymousBudget, Map<String, BudgetDescriptor> budgets, List<RouteDescriptor> routes,
-			List<String> deadRules, long exemptRequests) {
+			List<String> deadRules, long exemptRequests, RefreshDescriptor refresh) {
+	}
+
+	/**
+	 * The last configuration refresh attempted: when ({@code at}, ISO-8601), its
+	 * {@code outcome} ({@code applied}, or {@code refused} while the settings in force
+	 * stayed), the {@code reason} of a refusal (start-up's message, naming the property)
+	 * and the changed properties that wait for the next start.
+	 */
+	public record RefreshDescriptor(String at, String outcome, String reason, List<String> waitingForRestart) {
 	}
 
 	public record RouteDescriptor(List<String> methods, String pattern, String handler, String budget,

@@ -1,5 +1,6 @@
 package dev.limiter.resilience;
 
+import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -37,6 +38,22 @@ import dev.limiter.core.internal.InMemoryRateLimitStore;
  * breaker's refusals never start a second outage right after the first one ended.
  */
 public final class FailOpenRateLimitStore implements RateLimitStore {
+
+	/**
+	 * What a probe reads, without counting: a key without the prefix ({@code t:},
+	 * {@code p:}, {@code a:}) every counted key has.
+	 */
+	private static final Budget PROBE_BUDGET = Budget.builder("limiter-probe")
+		.window("probe", 1, Duration.ofSeconds(1))
+		.build();
+
+	private static final String PROBE_KEY = "probe";
+
+	/**
+	 * A half-open breaker permits a configured number of trial calls, then has closed or
+	 * refuses: this only bounds a probe against a guard that never settles.
+	 */
+	private static final int MAX_PROBE_READS = 100;
 
 	private final RateLimitStore authoritative;
 
@@ -211,6 +228,29 @@ public final class FailOpenRateLimitStore implements RateLimitStore {
 
 	public StoreMode mode() {
 		return degradedSinceCall.get() < 0 ? StoreMode.AUTHORITATIVE : StoreMode.DEGRADED;
+	}
+
+	/**
+	 * While degraded, asks the store whether it answers again instead of waiting for a
+	 * request to: reads a key nobody is counted under, through the guard, until the
+	 * outage ends or a read fails. An admission is not needed: a read the store answered
+	 * once the guard has settled ends the outage as an admission would, and a half-open
+	 * breaker takes the reads as its trial calls, so that one probe can close it. Does
+	 * nothing while authoritative.
+	 * @return the mode once probed
+	 */
+	public StoreMode probe(long nowMillis) {
+		for (int read = 0; read < MAX_PROBE_READS && mode() == StoreMode.DEGRADED; read++) {
+			long call = calls.incrementAndGet();
+			try {
+				authoritative.peek(PROBE_BUDGET, PROBE_KEY, nowMillis);
+			}
+			catch (RuntimeException stillFailing) {
+				break;
+			}
+			succeeded(call);
+		}
+		return mode();
 	}
 
 	/** Keys the fallback holds right now. */

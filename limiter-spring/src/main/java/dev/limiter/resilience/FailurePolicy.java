@@ -35,8 +35,10 @@ import io.github.resilience4j.circuitbreaker.CircuitBreaker;
  * application's own store), the request is admitted and counted nowhere: an explicit
  * {@link #uncounted} decision, degraded, never {@code null} and never a 500.</li>
  * <li><b>One WARN and one INFO per outage</b> ({@link OutageLog}): the mode changes once
- * per outage, and only a success once the breaker has closed again ends it, so a
- * half-open breaker's refusals never read as a second outage.</li>
+ * per outage, and only a success once the breaker has closed again ends it (an admission,
+ * or the read with which a health check probes a degraded store,
+ * {@link FailOpenRateLimitStore#probe}), so a half-open breaker's refusals never read as
+ * a second outage.</li>
  * </ol>
  * {@link StoreStack} puts these pieces in their order around a store.
  */

@@ -19,6 +19,8 @@ import dev.limiter.core.StoreModeListener;
 import dev.limiter.core.StoreNotCalledException;
 import dev.limiter.core.StoreUnavailableException;
 import dev.limiter.core.internal.InMemoryRateLimitStore;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -253,6 +255,49 @@ class FailOpenRateLimitStoreTests {
 		assertThat(listener.events).containsExactly("degraded:switchable");
 		assertThat(listener.causes).singleElement()
 			.satisfies(cause -> assertThat(cause.getCause()).hasMessage("connection reset by peer"));
+	}
+
+	@Test
+	void probeWhenTheStoreAnswersAgainShouldCloseTheBreakerAndEndTheOutageWithoutARequest() throws Exception {
+		CircuitBreaker breaker = CircuitBreaker.of("probed",
+				CircuitBreakerConfig.custom()
+					.slidingWindowSize(2)
+					.minimumNumberOfCalls(2)
+					.waitDurationInOpenState(Duration.ofMillis(1))
+					.permittedNumberOfCallsInHalfOpenState(3)
+					.build());
+		CircuitBreakingRateLimitStore breaking = new CircuitBreakingRateLimitStore(backend, breaker);
+		FailOpenRateLimitStore guarded = new FailOpenRateLimitStore(breaking, 1_000, b -> false, 5_000, listener,
+				breaking::settled);
+		backend.down = true;
+		guarded.take(ANONYMOUS, "a", 1, false, T0);
+		guarded.take(ANONYMOUS, "a", 1, false, T0 + 1);
+		assertThat(breaker.getState()).isEqualTo(CircuitBreaker.State.OPEN);
+
+		backend.down = false;
+		Thread.sleep(5);
+
+		assertThat(guarded.probe(T0 + 3)).isEqualTo(StoreMode.AUTHORITATIVE);
+		assertThat(breaker.getState()).isEqualTo(CircuitBreaker.State.CLOSED);
+		assertThat(listener.events).containsExactly("degraded:switchable", "recovered:switchable");
+		assertThat(backend.delegate.size()).as("a probe counts nothing").isZero();
+	}
+
+	@Test
+	void probeWhenTheStoreStillFailsShouldStayDegradedAndStartNoSecondOutage() {
+		backend.down = true;
+		store.take(ANONYMOUS, "a", 1, false, T0);
+
+		assertThat(store.probe(T0 + 1)).isEqualTo(StoreMode.DEGRADED);
+		assertThat(listener.events).containsExactly("degraded:switchable");
+	}
+
+	@Test
+	void probeWhenAuthoritativeShouldNotCallTheStore() {
+		backend.down = true;
+
+		assertThat(store.probe(T0)).isEqualTo(StoreMode.AUTHORITATIVE);
+		assertThat(listener.events).isEmpty();
 	}
 
 	/**

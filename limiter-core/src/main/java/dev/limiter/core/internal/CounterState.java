@@ -45,9 +45,10 @@ public class CounterState {
 	List<Window> shape;
 
 	/**
-	 * The windows the last decision counted with, {@code null} before any: a window whose
-	 * algorithm (or a parameter its stored state depends on) changed under the same
-	 * budget name starts afresh ({@link WindowLayout}).
+	 * The windows the last decision counted with, {@code null} before any: each window's
+	 * state follows its name when the budget's windows change, and a window whose
+	 * algorithm (or a parameter its stored state depends on) changed under the same name
+	 * starts afresh ({@link WindowLayout}).
 	 */
 	List<Window> layout;
 
@@ -71,22 +72,33 @@ public class CounterState {
 	}
 
 	/**
-	 * Forgets every count and lease and takes {@code windowCount} windows: what a budget
-	 * whose number of windows changed under the same name starts from.
+	 * Takes a new list of windows: window {@code i} of the new list continues what window
+	 * {@code from[i]} of the current list counted (its end, count and sliding buckets),
+	 * or starts from nothing where {@code from[i]} is -1. Leases stay.
 	 */
-	void clear(int windowCount) {
-		this.windowCount = windowCount;
-		reset0 = 0;
-		count0 = 0;
+	void rearrange(int[] from) {
+		int size = from.length;
+		long[] resets = new long[size];
+		long[] counts = new long[size];
+		long[][] buckets = new long[size][];
+		for (int i = 0; i < size; i++) {
+			if (from[i] >= 0) {
+				resets[i] = reset(from[i]);
+				counts[i] = count(from[i]);
+				buckets[i] = slide(from[i]);
+			}
+		}
+		windowCount = size;
+		more = (size > 2) ? new long[(size - 2) * 2] : null;
 		reset1 = 0;
 		count1 = 0;
-		more = (windowCount > 2) ? new long[(windowCount - 2) * 2] : null;
-		shape = null;
-		layout = null;
 		slides = null;
-		leaseIds = null;
-		leaseExpiries = null;
-		leaseCount = 0;
+		for (int i = 0; i < size; i++) {
+			restart(i, resets[i]);
+			count(i, counts[i]);
+			slide(i, buckets[i]);
+		}
+		shape = null;
 	}
 
 	/**
@@ -108,10 +120,6 @@ public class CounterState {
 			}
 		}
 		return true;
-	}
-
-	int windowCount() {
-		return windowCount;
 	}
 
 	/** The end of the window {@code i} last counted in; 0 before any. */
@@ -167,12 +175,6 @@ public class CounterState {
 			slides = new long[windowCount][];
 		}
 		slides[i] = buckets;
-	}
-
-	/** Forgets what window {@code i} counted, whatever its algorithm. */
-	void forget(int i) {
-		restart(i, 0);
-		slide(i, null);
 	}
 
 	void addLease(String id, long expiresAt) {

@@ -97,9 +97,9 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 		}
 		entry.lock();
 		try {
-			// A removed entry or one of another shape forgot the reservation: dropped.
-			if (!entry.removed && entry.windowCount() == budget.windows().size()) {
-				WindowLayout.adopt(entry, budget.windows());
+			// A removed entry forgot the reservation, and one whose windows a refresh
+			// changed since counts it under windows it was not reserved in: dropped.
+			if (!entry.removed && WindowLayout.counts(entry, budget.windows())) {
 				BudgetArithmetic.settle(entry, settlement, nowMillis);
 			}
 		}
@@ -165,14 +165,10 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 			entry.lock();
 			try {
 				if (!entry.removed) {
-					CounterState state = null;
-					if (entry.windowCount() == budget.windows().size()) {
-						// What a window of another algorithm left is no count of this
-						// one.
-						WindowLayout.adopt(entry, budget.windows());
-						state = entry;
-					}
-					return BudgetArithmetic.peek(budget, key, state, nowMillis);
+					// Each window read under its name; what a window of another
+					// algorithm left is no count of this one.
+					WindowLayout.adopt(entry, budget.windows());
+					return BudgetArithmetic.peek(budget, key, entry, nowMillis);
 				}
 			}
 			finally {
@@ -220,10 +216,6 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 	/** Needs {@code entry}'s lock, and {@code entry} not removed. */
 	private Decision decide(StoreEntry entry, Budget budget, String key, long cost, long[] amounts, boolean expensive,
 			long nowMillis) {
-		int windowCount = budget.windows().size();
-		if (entry.windowCount() != windowCount) {
-			entry.clear(windowCount);
-		}
 		WindowLayout.adopt(entry, budget.windows());
 		if (!entry.referenced) {
 			entry.referenced = true;

@@ -6,12 +6,13 @@ import dev.limiter.core.Window;
 import dev.limiter.core.WindowAlgorithm;
 
 /**
- * Whether a key's stored state, counted with one list of windows, can be read with
- * another of the same size: per window, the same algorithm, and for a sliding window the
- * same length and resolution (its buckets are numbered by them), for a token bucket the
- * same limit and length (its stored fraction is in units of the refill interval). A fixed
- * window keeps its count across any change, as it always did. The Redis store makes the
- * same choice through its field names.
+ * A key's stored state follows its windows by name when its budget's windows change (a
+ * configuration refresh): a window keeps its count wherever it now stands in the list, a
+ * window no longer declared is forgotten, a new one starts from nothing. A window whose
+ * stored state would mean something else now starts afresh too: another algorithm or
+ * length; for a sliding window another resolution (its buckets are numbered by it), for a
+ * token bucket another limit (its stored fraction is in units of the refill interval).
+ * The Redis store makes the same choice through its field names ({@code RedisKeys}).
  */
 final class WindowLayout {
 
@@ -19,35 +20,54 @@ final class WindowLayout {
 	}
 
 	/**
-	 * Brings {@code state} to {@code windows}: every window whose stored state means
-	 * something else now is forgotten.
+	 * Brings {@code state} to {@code windows}: every window takes the state its name had,
+	 * unless that state means something else now.
 	 */
 	static void adopt(CounterState state, List<Window> windows) {
 		List<Window> before = state.layout;
 		if (before == windows) {
 			return;
 		}
-		if (before != null) {
-			for (int i = 0; i < windows.size(); i++) {
-				if (!compatible(before.get(i), windows.get(i))) {
-					state.forget(i);
-					state.shape = null;
-				}
-			}
+		if (before != null && !before.equals(windows)) {
+			state.rearrange(sources(before, windows));
 		}
 		state.layout = windows;
 	}
 
+	/**
+	 * Whether a settlement reserved against {@code windows} can be applied to
+	 * {@code state} as it stands: its windows are the very ones the state counts with.
+	 */
+	static boolean counts(CounterState state, List<Window> windows) {
+		return state.layout == windows || windows.equals(state.layout);
+	}
+
+	/** Per window of {@code now}, the index in {@code before} it continues, or -1. */
+	private static int[] sources(List<Window> before, List<Window> now) {
+		int[] from = new int[now.size()];
+		for (int i = 0; i < from.length; i++) {
+			from[i] = -1;
+			Window window = now.get(i);
+			for (int j = 0; j < before.size(); j++) {
+				Window earlier = before.get(j);
+				if (earlier.name().equals(window.name())) {
+					from[i] = compatible(earlier, window) ? j : -1;
+					break;
+				}
+			}
+		}
+		return from;
+	}
+
 	static boolean compatible(Window before, Window now) {
-		if (before.algorithm() != now.algorithm()) {
+		if (before.algorithm() != now.algorithm() || before.durationMillis() != now.durationMillis()) {
 			return false;
 		}
 		if (now.algorithm() == WindowAlgorithm.SLIDING_WINDOW) {
-			return before.durationMillis() == now.durationMillis()
-					&& before.resolutionMillis() == now.resolutionMillis();
+			return before.resolutionMillis() == now.resolutionMillis();
 		}
 		if (now.algorithm() == WindowAlgorithm.TOKEN_BUCKET) {
-			return before.limit() == now.limit() && before.durationMillis() == now.durationMillis();
+			return before.limit() == now.limit();
 		}
 		return true;
 	}

@@ -1,10 +1,14 @@
 package dev.limiter.autoconfigure.actuate;
 
+import java.time.Clock;
+
 import dev.limiter.actuate.LimiterHealthIndicator;
 import dev.limiter.autoconfigure.ConditionalOnLimiterEnabled;
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
 import dev.limiter.core.RateLimitStore;
 
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.actuate.autoconfigure.health.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.actuate.health.HealthIndicator;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -23,8 +27,9 @@ public class LimiterHealthContributorAutoConfiguration {
 
 	@Bean(name = "limiterHealthIndicator")
 	@ConditionalOnMissingBean(name = "limiterHealthIndicator")
-	public LimiterHealthIndicator limiterHealthIndicator(RateLimitStore store) {
-		return new LimiterHealthIndicator(store);
+	public LimiterHealthIndicator limiterHealthIndicator(RateLimitStore store,
+			@Qualifier(LimiterAutoConfiguration.CLOCK_BEAN_NAME) ObjectProvider<Clock> clock) {
+		return new LimiterHealthIndicator(store, clock.getIfAvailable(Clock::systemUTC));
 	}
 
 }

@@ -1,10 +1,14 @@
 package dev.limiter.boot4.actuate;
 
+import java.time.Clock;
+
 import dev.limiter.actuate.LimiterHealthDetails;
 import dev.limiter.autoconfigure.ConditionalOnLimiterEnabled;
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
 import dev.limiter.core.RateLimitStore;
 
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -32,8 +36,10 @@ public class LimiterHealthContributorAutoConfiguration {
 	 */
 	@Bean(name = "limiterHealthIndicator")
 	@ConditionalOnMissingBean(name = "limiterHealthIndicator")
-	public HealthIndicator limiterHealthIndicator(RateLimitStore store) {
-		return () -> Health.up().withDetails(LimiterHealthDetails.of(store).details()).build();
+	public HealthIndicator limiterHealthIndicator(RateLimitStore store,
+			@Qualifier(LimiterAutoConfiguration.CLOCK_BEAN_NAME) ObjectProvider<Clock> limiterClock) {
+		Clock clock = limiterClock.getIfAvailable(Clock::systemUTC);
+		return () -> Health.up().withDetails(LimiterHealthDetails.of(store, clock).details()).build();
 	}
 
 }

@@ -3,11 +3,13 @@ package dev.limiter.autoconfigure.actuate;
 import java.time.Clock;
 
 import dev.limiter.actuate.LimiterOperations;
+import dev.limiter.actuate.LimiterOperations.RefreshDescriptor;
 import dev.limiter.actuate.NoStoreEndpointFilter;
 import dev.limiter.actuate.RateLimitTotals;
 import dev.limiter.autoconfigure.ConditionalOnLimiterEnabled;
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
 import dev.limiter.autoconfigure.LimiterServletAutoConfiguration;
+import dev.limiter.autoconfigure.refresh.LimiterSettingsRefresh;
 import dev.limiter.autoconfigure.routes.LimiterRoutesAutoConfiguration;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.routes.RouteInventoryCheck;
@@ -57,7 +59,8 @@ public class LimiterEndpointAutoConfiguration {
 	public LimiterOperations limiterOperations(BudgetRegistry budgets, BudgetOptions options,
 			ObjectProvider<CurrentRateLimitRules> rules, ObjectProvider<RateLimitStore> stores,
 			ObjectProvider<RouteInventoryCheck> inventory, RateLimitTotals totals,
-			@Qualifier(LimiterAutoConfiguration.CLOCK_BEAN_NAME) Clock clock) {
+			@Qualifier(LimiterAutoConfiguration.CLOCK_BEAN_NAME) Clock clock,
+			ObjectProvider<LimiterSettingsRefresh> refreshes) {
 		// the rules in force when the filter has them: a refresh shows here too
 		return new LimiterOperations(() -> {
 			CurrentRateLimitRules current = rules.getIfAvailable();
@@ -65,7 +68,16 @@ public class LimiterEndpointAutoConfiguration {
 		}, () -> {
 			CurrentRateLimitRules current = rules.getIfAvailable();
 			return current != null ? current.get().options() : options;
-		}, stores, inventory, totals, clock);
+		}, stores, inventory, totals, clock, () -> {
+			LimiterSettingsRefresh refresh = refreshes.getIfAvailable();
+			return refresh == null ? null
+					: refresh.lastAttempt().map(LimiterEndpointAutoConfiguration::describe).orElse(null);
+		});
+	}
+
+	private static RefreshDescriptor describe(LimiterSettingsRefresh.Attempt attempt) {
+		return new RefreshDescriptor(attempt.at().toString(), attempt.applied() ? "applied" : "refused",
+				attempt.reason(), attempt.waitingForRestart());
 	}
 
 	@Bean

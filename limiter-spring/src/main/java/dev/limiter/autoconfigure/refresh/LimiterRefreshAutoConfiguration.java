@@ -1,6 +1,9 @@
 package dev.limiter.autoconfigure.refresh;
 
+import java.time.Clock;
+
 import dev.limiter.autoconfigure.ConditionalOnLimiterEnabled;
+import dev.limiter.autoconfigure.LimiterAutoConfiguration;
 import dev.limiter.autoconfigure.LimiterServletAutoConfiguration;
 import dev.limiter.autoconfigure.LimiterSettings;
 import dev.limiter.autoconfigure.routes.LimiterRoutesAutoConfiguration;
@@ -14,6 +17,7 @@ import dev.limiter.spring.RouteResolver;
 
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -38,9 +42,11 @@ public class LimiterRefreshAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	public LimiterSettingsRefresh limiterSettingsRefresh(ConfigurableEnvironment environment, LimiterSettings settings,
-			CurrentRateLimitRules rules, ObjectProvider<RouteRefresh> routes) {
+			CurrentRateLimitRules rules, ObjectProvider<RouteRefresh> routes,
+			@Qualifier(LimiterAutoConfiguration.CLOCK_BEAN_NAME) ObjectProvider<Clock> clock) {
 		return new LimiterSettingsRefresh(environment, settings, rules,
-				routes.getIfAvailable(() -> LimiterRefreshAutoConfiguration::rulesOnly));
+				routes.getIfAvailable(() -> LimiterRefreshAutoConfiguration::rulesOnly),
+				clock.getIfAvailable(Clock::systemUTC));
 	}
 
 	@Bean

@@ -1,9 +1,12 @@
 package dev.limiter.autoconfigure.refresh;
 
+import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 import dev.limiter.autoconfigure.InvalidLimiterConfigurationException;
@@ -42,7 +45,11 @@ public class LimiterSettingsRefresh {
 
 	private final RouteRefresh routes;
 
+	private final Clock clock;
+
 	private volatile LimiterSettings settings;
+
+	private volatile Attempt lastAttempt;
 
 	/**
 	 * @param settings the settings in force (those of start-up)
@@ -50,10 +57,21 @@ public class LimiterSettingsRefresh {
 	 */
 	public LimiterSettingsRefresh(ConfigurableEnvironment environment, LimiterSettings settings,
 			CurrentRateLimitRules rules, RouteRefresh routes) {
+		this(environment, settings, rules, routes, Clock.systemUTC());
+	}
+
+	/**
+	 * @param settings the settings in force (those of start-up)
+	 * @param routes how the route resolution and the inventory are rebuilt
+	 * @param clock when each attempt is dated
+	 */
+	public LimiterSettingsRefresh(ConfigurableEnvironment environment, LimiterSettings settings,
+			CurrentRateLimitRules rules, RouteRefresh routes, Clock clock) {
 		this.environment = environment;
 		this.settings = settings;
 		this.rules = rules;
 		this.routes = routes;
+		this.clock = clock;
 	}
 
 	/** Whether any of these changed keys is one of the limiter's. */
@@ -70,6 +88,16 @@ public class LimiterSettingsRefresh {
 	/** The settings in force. */
 	public LimiterSettings settings() {
 		return settings;
+	}
+
+	/**
+	 * The last refresh attempted since start-up, applied or refused; empty before the
+	 * first. What the {@code limiter} endpoint shows, since Spring Cloud's
+	 * {@code /actuator/refresh} answers with the keys that changed whatever the limiter
+	 * made of them.
+	 */
+	public Optional<Attempt> lastAttempt() {
+		return Optional.ofNullable(lastAttempt);
 	}
 
 	/**
@@ -106,6 +134,7 @@ public class LimiterSettingsRefresh {
 			logger.warn("Limiter configuration changed where a refresh does not reach; " + waiting
 					+ " take effect at the next start");
 		}
+		lastAttempt = new Attempt(clock.instant(), true, null, waiting);
 		return true;
 	}
 
@@ -115,8 +144,9 @@ public class LimiterSettingsRefresh {
 		return properties;
 	}
 
-	private static void refused(String message) {
+	private void refused(String message) {
 		logger.warn("Limiter configuration not refreshed, the settings in force stay: " + message);
+		lastAttempt = new Attempt(clock.instant(), false, message, List.of());
 	}
 
 	private static List<String> restartOnly(LimiterSettings before, LimiterSettings after) {
@@ -131,6 +161,25 @@ public class LimiterSettingsRefresh {
 		differs(changed, "limiter.auth-guard", before.authGuard(), after.authGuard());
 		differs(changed, "limiter.max-request-body", before.maxRequestBodyBytes(), after.maxRequestBodyBytes());
 		return changed;
+	}
+
+	/**
+	 * One refresh attempted.
+	 *
+	 * @param at when
+	 * @param applied whether the new settings are in force; false: refused, the settings
+	 * in force stayed
+	 * @param reason why it was refused (start-up's message, naming the property);
+	 * {@code null} when applied
+	 * @param waitingForRestart the changed properties a refresh does not reach, which
+	 * take effect at the next start
+	 */
+	public record Attempt(Instant at, boolean applied, String reason, List<String> waitingForRestart) {
+
+		public Attempt {
+			waitingForRestart = List.copyOf(waitingForRestart);
+		}
+
 	}
 
 	private static void differs(List<String> changed, String property, Object before, Object after) {
