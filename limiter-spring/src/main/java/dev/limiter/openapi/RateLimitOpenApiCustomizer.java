@@ -195,9 +195,9 @@ public class RateLimitOpenApiCustomizer implements GlobalOpenApiCustomizer {
 	}
 
 	/**
-	 * One window as the document states it: its algorithm, and what that algorithm adds
-	 * (a token bucket's burst, a sliding window's resolution). Requests are the unit of
-	 * every window.
+	 * One window as the document states it: its algorithm, what that algorithm adds (a
+	 * token bucket's burst, a sliding window's resolution), and what it counts: requests,
+	 * or the application's unit ({@code tokens}).
 	 */
 	private static Map<String, Object> window(Window window) {
 		Map<String, Object> described = new LinkedHashMap<>();
@@ -212,7 +212,7 @@ public class RateLimitOpenApiCustomizer implements GlobalOpenApiCustomizer {
 		if (window.algorithm() == WindowAlgorithm.SLIDING_WINDOW) {
 			described.put("resolution-millis", window.resolutionMillis());
 		}
-		described.put("unit", "requests");
+		described.put("unit", window.unit());
 		return described;
 	}
 

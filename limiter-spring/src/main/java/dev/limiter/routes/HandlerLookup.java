@@ -82,7 +82,9 @@ class HandlerLookup {
 							request.getMethod(), request.getRequestURI(), chain, isolated.handlerMappingAttributes()));
 				}
 				Object pattern = isolated.getAttribute(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE);
-				return new Match(chain.getHandler(), pattern instanceof String p ? p : null);
+				Object within = isolated.getAttribute(HandlerMapping.PATH_WITHIN_HANDLER_MAPPING_ATTRIBUTE);
+				return new Match(chain.getHandler(), pattern instanceof String p ? p : null,
+						within instanceof String w ? w : null);
 			}
 		}
 		return null;
@@ -104,7 +106,13 @@ class HandlerLookup {
 		return found;
 	}
 
-	record Match(Object handler, String pattern) {
+	/**
+	 * @param handler what the dispatcher will call
+	 * @param pattern the pattern the mapping matched, {@code null} if it set none
+	 * @param pathWithinMapping the path within that pattern (what a resource handler
+	 * looks up), {@code null} if the mapping set none
+	 */
+	record Match(Object handler, String pattern, String pathWithinMapping) {
 	}
 
 	/**

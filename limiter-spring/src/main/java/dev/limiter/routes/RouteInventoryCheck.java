@@ -13,6 +13,7 @@ import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.core.annotation.AnnotationAwareOrderComparator;
 import org.springframework.web.servlet.function.support.RouterFunctionMapping;
+import org.springframework.web.servlet.handler.AbstractUrlHandlerMapping;
 import org.springframework.web.servlet.mvc.method.RequestMappingInfoHandlerMapping;
 
 /**
@@ -109,6 +110,11 @@ public class RouteInventoryCheck implements SmartInitializingSingleton {
 			.stream()
 			.sorted(AnnotationAwareOrderComparator.INSTANCE)
 			.forEach(builder::addRouterFunctions);
+		BeanFactoryUtils.beansOfTypeIncludingAncestors(beanFactory, AbstractUrlHandlerMapping.class, true, false)
+			.values()
+			.stream()
+			.sorted(AnnotationAwareOrderComparator.INSTANCE)
+			.forEach(builder::addResourceHandlers);
 		return builder.build();
 	}
 

@@ -51,8 +51,8 @@ public class LimiterRoutesAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	public HandlerPolicies limiterHandlerPolicies(BudgetRegistry budgets) {
-		return new HandlerPolicies(budgets);
+	public HandlerPolicies limiterHandlerPolicies(BudgetRegistry budgets, LimiterSettings settings) {
+		return new HandlerPolicies(budgets, settings.countStaticResources());
 	}
 
 	@Bean
