@@ -54,9 +54,21 @@ public final class RouteInventoryBuilder {
 
 	private final boolean[] used;
 
+	private final DocumentedPatterns documented;
+
 	private final List<RouteInventory.Entry> entries = new ArrayList<>();
 
 	public RouteInventoryBuilder(List<RouteRule> rules, HandlerPolicies policies, BudgetRegistry budgets) {
+		this(rules, policies, budgets, DocumentedPatterns.AS_REGISTERED);
+	}
+
+	/**
+	 * @param documented the path shown for a handler pattern whose documented path is
+	 * another
+	 */
+	public RouteInventoryBuilder(List<RouteRule> rules, HandlerPolicies policies, BudgetRegistry budgets,
+			DocumentedPatterns documented) {
+		this.documented = documented;
 		this.rules = List.copyOf(rules);
 		this.rulePatterns = rules.stream()
 			.map(rule -> PathPatternParser.defaultInstance.parse(rule.pattern()))
@@ -93,7 +105,7 @@ public final class RouteInventoryBuilder {
 				continue;
 			}
 			for (String pattern : info.getPatternValues()) {
-				add(methods, pattern, name, annotated, source, true);
+				add(methods, documented.documented(pattern), name, annotated, source, true);
 			}
 		}
 		return this;
