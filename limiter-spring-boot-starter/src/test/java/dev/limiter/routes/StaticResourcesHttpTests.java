@@ -68,11 +68,11 @@ class StaticResourcesHttpTests {
 			RouteInventory.Entry files = entry("/**");
 			assertThat(files.handler()).isEqualTo("ResourceHttpRequestHandler");
 			assertThat(files.exempt()).isTrue();
-			assertThat(files.reason()).isEqualTo("static resource (limiter.count-static-resources=false)");
+			assertThat(files.reason()).isEqualTo("static resource; limiter.count-static-resources=false");
 			assertThat(files.source()).isEqualTo(RouteSource.BUILT_IN);
 			RouteInventory.Entry docs = entry("/v3/api-docs");
 			assertThat(docs.exempt()).isTrue();
-			assertThat(docs.reason()).isEqualTo("API documentation (limiter.count-static-resources=false)");
+			assertThat(docs.reason()).isEqualTo("API documentation; limiter.count-static-resources=false");
 			assertThat(docs.source()).isEqualTo(RouteSource.BUILT_IN);
 			assertThat(inventory.inventory().implicitDefaults()).extracting(RouteInventory.Entry::pattern)
 				.doesNotContain("/**", "/webjars/**", "/v3/api-docs");

@@ -27,9 +27,9 @@ import org.springframework.web.servlet.resource.ResourceResolverChain;
  */
 final class StaticResources {
 
-	static final String STATIC_REASON = "static resource (limiter.count-static-resources=false)";
+	static final String STATIC_REASON = "static resource; limiter.count-static-resources=false";
 
-	static final String API_DOCUMENTATION_REASON = "API documentation (limiter.count-static-resources=false)";
+	static final String API_DOCUMENTATION_REASON = "API documentation; limiter.count-static-resources=false";
 
 	private static final RoutePolicy STATIC_EXEMPT = new RoutePolicy(null, null, false, true, STATIC_REASON);
 
