@@ -1,5 +1,10 @@
 package dev.limiter.routes;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Map;
+
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
 import dev.limiter.autoconfigure.LimiterServletAutoConfiguration;
 import dev.limiter.autoconfigure.routes.LimiterRoutesAutoConfiguration;
@@ -8,16 +13,26 @@ import dev.limiter.spring.RateLimitExempt;
 import dev.limiter.spring.RateLimited;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.http.HttpMessageConvertersAutoConfiguration;
 import org.springframework.boot.autoconfigure.web.servlet.DispatcherServletAutoConfiguration;
 import org.springframework.boot.autoconfigure.web.servlet.WebMvcAutoConfiguration;
+import org.springframework.boot.autoconfigure.web.servlet.error.ErrorMvcAutoConfiguration;
+import org.springframework.boot.env.PropertiesPropertySourceLoader;
+import org.springframework.boot.env.PropertySourceLoader;
+import org.springframework.boot.env.YamlPropertySourceLoader;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
+import org.springframework.core.io.ClassPathResource;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -31,11 +46,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 @ExtendWith(OutputCaptureExtension.class)
 class RouteInventoryTests {
 
+	private static final AutoConfigurations MVC_AND_LIMITER = AutoConfigurations.of(
+			DispatcherServletAutoConfiguration.class, WebMvcAutoConfiguration.class,
+			HttpMessageConvertersAutoConfiguration.class, LimiterAutoConfiguration.class,
+			LimiterRoutesAutoConfiguration.class, LimiterServletAutoConfiguration.class);
+
 	private final WebApplicationContextRunner runner = new WebApplicationContextRunner()
-		.withConfiguration(
-				AutoConfigurations.of(DispatcherServletAutoConfiguration.class, WebMvcAutoConfiguration.class,
-						HttpMessageConvertersAutoConfiguration.class, LimiterAutoConfiguration.class,
-						LimiterRoutesAutoConfiguration.class, LimiterServletAutoConfiguration.class))
+		.withConfiguration(MVC_AND_LIMITER)
 		.withUserConfiguration(Handlers.class)
 		.withPropertyValues("limiter.routes[0].pattern=/covered", "limiter.routes[1].pattern=/old/**",
 				"limiter.routes[1].budget=anonymous", "limiter.routes[2].pattern=/annotated",
@@ -106,18 +123,81 @@ class RouteInventoryTests {
 			assertThat(context).hasNotFailed();
 			RouteInventory inventory = context.getBean(RouteInventoryCheck.class).inventory();
 			assertThat(inventory.entries()).extracting(RouteInventory.Entry::pattern)
-				.containsExactly("/annotated", "/covered", "/fn/{id}", "/forgotten", "/orders/{id}");
+				.containsExactly("/**", "/annotated", "/covered", "/fn/{id}", "/forgotten", "/orders/{id}",
+						"/webjars/**");
 			assertThat(inventory.entries()).extracting(entry -> entry.source().label())
-				.containsExactly("method annotation", "yaml rule", "yaml rule", "default", "default");
+				.containsExactly("built-in", "method annotation", "rule", "rule", "default", "default", "built-in");
 			assertThat(inventory.deadRules()).containsExactly("limiter.routes[1] (/old/**)",
 					"limiter.routes[2] (DELETE /annotated)");
 		});
-		assertThat(output).containsOnlyOnce("Limiter route inventory (5 handlers, 2 on the default budget "
+		assertThat(output).containsOnlyOnce("Limiter route inventory (7 handlers, 2 on the default budget "
 				+ "implicitly, 2 rules matching no handler):");
 		assertThat(output).containsPattern(
 				"GET +/forgotten +RouteInventoryTests.InventoryController#forgotten +" + "standard +default");
-		assertThat(output).containsPattern("GET +/fn/\\{id} +route .* +exempt \\(functional probes\\) +yaml rule");
+		assertThat(output).containsPattern("GET +/fn/\\{id} +route .* +exempt \\(functional probes\\) +rule");
 		assertThat(output).contains("rule matching no handler: limiter.routes[1] (/old/**)");
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@CsvSource({ "route-sources/rules.properties, properties rule", "route-sources/rules.yml, yaml rule" })
+	void inventoryWhenARuleIsReadFromAFileShouldNameTheKindOfFile(String file, String label) {
+		new WebApplicationContextRunner().withConfiguration(MVC_AND_LIMITER)
+			.withUserConfiguration(Handlers.class)
+			.withInitializer(context -> load(context.getEnvironment(), file))
+			.run(context -> assertThat(sourceOf(context, "/covered")).isEqualTo(label));
+	}
+
+	@Test
+	void inventoryWhenARuleComesFromEnvironmentVariablesShouldSaySo() {
+		new WebApplicationContextRunner().withConfiguration(MVC_AND_LIMITER)
+			.withUserConfiguration(Handlers.class)
+			.withInitializer(context -> context.getEnvironment()
+				.getPropertySources()
+				.addFirst(new SystemEnvironmentPropertySource("test-systemEnvironment",
+						Map.<String, Object>of("LIMITER_ROUTES_0_PATTERN", "/covered"))))
+			.run(context -> assertThat(sourceOf(context, "/covered")).isEqualTo("environment rule"));
+	}
+
+	@Test
+	void inventoryWhenTwoHandlerMethodsDifferOnlyInWhatTheyProduceShouldListTheirPatternOnce() {
+		runner.withConfiguration(AutoConfigurations.of(ErrorMvcAutoConfiguration.class))
+			.withPropertyValues("limiter.routes[4].pattern=/error")
+			.run(context -> {
+				List<RouteInventory.Entry> errors = context.getBean(RouteInventoryCheck.class)
+					.inventory()
+					.entries()
+					.stream()
+					.filter(entry -> entry.pattern().equals("/error"))
+					.toList();
+				assertThat(errors).singleElement()
+					.extracting(RouteInventory.Entry::handler)
+					.isEqualTo("BasicErrorController#error, #errorHtml");
+			});
+	}
+
+	private static void load(ConfigurableEnvironment environment, String file) {
+		try {
+			ClassPathResource resource = new ClassPathResource(file);
+			PropertySourceLoader loader = file.endsWith(".yml") ? new YamlPropertySourceLoader()
+					: new PropertiesPropertySourceLoader();
+			loader.load("Config resource '" + resource + "'", resource)
+				.forEach(environment.getPropertySources()::addLast);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	private static String sourceOf(ApplicationContext context, String pattern) {
+		return context.getBean(RouteInventoryCheck.class)
+			.inventory()
+			.entries()
+			.stream()
+			.filter(entry -> entry.pattern().equals(pattern))
+			.findFirst()
+			.orElseThrow()
+			.source()
+			.label();
 	}
 
 	@Test

@@ -57,13 +57,13 @@ class RoutePrecedenceTests {
 			"/plain,            standard, false,     false,  default",
 			"/plain/method,     tight,    false,     false,  method annotation",
 			"/plain/exempt,     ,         false,     true,   method annotation",
-			"/plain/yaml,       loose,    false,     false,  yaml rule",
+			"/plain/yaml,       loose,    false,     false,  rule",
 			"/class,            loose,    false,     false,  class annotation",
 			"/class/method,     tight,    true,      false,  method annotation",
 			"/class/exempt,     ,         false,     true,   method annotation",
 			"/internal,         ,         false,     true,   class annotation",
 			"/internal/limited, tight,    false,     false,  method annotation",
-			"/internal/yaml,    tight,    true,      false,  yaml rule", })
+			"/internal/yaml,    tight,    true,      false,  rule", })
 	void routeWhenRulesAndAnnotationsCombineShouldResolveAsDocumented(String path, String budget, boolean expensive,
 			boolean exempt, String source) throws Exception {
 		RoutePolicy policy = routes.resolve(new MockHttpServletRequest("GET", path));

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.function.IntFunction;
 import java.util.function.Supplier;
 
 import dev.limiter.core.Budget;
@@ -19,6 +20,7 @@ import dev.limiter.core.Window;
 import dev.limiter.core.WindowAlgorithm;
 import dev.limiter.core.guard.AuthGuardPolicy;
 import dev.limiter.routes.PropertiesRouteResolver.RouteRule;
+import dev.limiter.routes.RouteSource;
 import dev.limiter.spring.BudgetOptions;
 import dev.limiter.spring.BudgetRegistry;
 import dev.limiter.spring.BudgetScope;
@@ -52,6 +54,16 @@ public final class LimiterConfigurationResolver {
 	 * {@link InvalidLimiterConfigurationException}.
 	 */
 	public static LimiterSettings resolve(LimiterProperties properties) {
+		return resolve(properties, index -> RouteSource.RULE);
+	}
+
+	/**
+	 * The settings every auto-configuration uses, each route rule labelled with the kind
+	 * of property source it was written in; throws
+	 * {@link InvalidLimiterConfigurationException}.
+	 * @param ruleSources where {@code limiter.routes[i]} was written, by {@code i}
+	 */
+	public static LimiterSettings resolve(LimiterProperties properties, IntFunction<RouteSource> ruleSources) {
 		StoreType store = required("store", properties.getStore());
 		int memoryMaxKeys = atLeastOne("memory.max-keys", properties.getMemory().getMaxKeys());
 		int fallbackMaxKeys = atLeastOne("fallback.max-keys", properties.getFallback().getMaxKeys());
@@ -64,14 +76,15 @@ public final class LimiterConfigurationResolver {
 		}
 		Map<String, BudgetProperties> effective = BudgetMerge.effectiveBudgets(properties);
 		BudgetRegistry budgets = budgets(properties, effective);
-		return new LimiterSettings(budgets, options(properties, effective), routes(properties, effective, budgets),
-				store, required("headers", properties.getHeaders()), properties.getInventory().isStrict(),
-				memoryMaxKeys, fallbackMaxKeys, failClosed(effective), properties.getRedis().getKeyPrefix(),
-				redisTimeout,
+		return new LimiterSettings(budgets, options(properties, effective),
+				routes(properties, effective, budgets, ruleSources), store,
+				required("headers", properties.getHeaders()), properties.getInventory().isStrict(), memoryMaxKeys,
+				fallbackMaxKeys, failClosed(effective), properties.getRedis().getKeyPrefix(), redisTimeout,
 				properties.getAuthGuard().isEnabled() ? Optional.of(authGuard(properties.getAuthGuard()))
 						: Optional.empty(),
 				maxRequestBody(properties),
-				atLeastOne("budget-definitions.max-cached", properties.getBudgetDefinitions().getMaxCached()));
+				atLeastOne("budget-definitions.max-cached", properties.getBudgetDefinitions().getMaxCached()),
+				properties.isCountStaticResources());
 	}
 
 	private static OptionalLong maxRequestBody(LimiterProperties properties) {
@@ -127,17 +140,17 @@ public final class LimiterConfigurationResolver {
 	}
 
 	private static List<RouteRule> routes(LimiterProperties properties, Map<String, BudgetProperties> budgets,
-			BudgetRegistry registry) {
+			BudgetRegistry registry, IntFunction<RouteSource> ruleSources) {
 		List<RouteRule> rules = new ArrayList<>();
 		List<RouteProperties> routes = properties.getRoutes() == null ? List.of() : properties.getRoutes();
 		for (int i = 0; i < routes.size(); i++) {
-			rules.add(route("routes[" + i + "].", routes.get(i), budgets, registry));
+			rules.add(route("routes[" + i + "].", routes.get(i), budgets, registry, ruleSources.apply(i)));
 		}
 		return rules;
 	}
 
 	private static RouteRule route(String at, RouteProperties route, Map<String, BudgetProperties> budgets,
-			BudgetRegistry registry) {
+			BudgetRegistry registry, RouteSource source) {
 		if (route == null || !StringUtils.hasText(route.getPattern())) {
 			throw invalid(at + "pattern", "must be a path pattern such as /api/**");
 		}
@@ -176,7 +189,7 @@ public final class LimiterConfigurationResolver {
 			}));
 		}
 		return new RouteRule(route.getPattern(), methods, new RoutePolicy(route.getPattern(), route.getBudget(),
-				route.isExpensive(), route.isExempt(), route.getReason(), estimates));
+				route.isExpensive(), route.isExempt(), route.getReason(), estimates), source);
 	}
 
 	private static void requireBudget(Map<String, BudgetProperties> budgets, String name, String property) {

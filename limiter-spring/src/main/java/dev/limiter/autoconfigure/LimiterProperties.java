@@ -100,6 +100,13 @@ public class LimiterProperties {
 	private final OpenApiProperties openapi = new OpenApiProperties();
 
 	/**
+	 * Whether static resources (Spring's resource handlers: static locations, webjars,
+	 * favicon, Swagger UI's files) and springdoc's own endpoints (/v3/api-docs/**,
+	 * /swagger-ui.html) are counted; false exempts them.
+	 */
+	private boolean countStaticResources = false;
+
+	/**
 	 * The budgets that exist before any configuration: {@code standard} and
 	 * {@code anonymous}. A budget of the same name under {@code limiter.budgets} starts
 	 * from these values and overrides only the fields it writes, so one environment
@@ -198,6 +205,14 @@ public class LimiterProperties {
 
 	public AuthGuardProperties getAuthGuard() {
 		return authGuard;
+	}
+
+	public boolean isCountStaticResources() {
+		return countStaticResources;
+	}
+
+	public void setCountStaticResources(boolean countStaticResources) {
+		this.countStaticResources = countStaticResources;
 	}
 
 	public DataSize getMaxRequestBody() {

@@ -33,11 +33,13 @@ import dev.limiter.spring.BudgetRegistry;
  * {@code limiter.auth-guard.enabled=false}
  * @param maxRequestBodyBytes {@code limiter.max-request-body} in bytes; empty when unset
  * @param maxBudgetDefinitions {@code limiter.budget-definitions.max-cached}
+ * @param countStaticResources {@code limiter.count-static-resources}
  */
 public record LimiterSettings(BudgetRegistry budgets, BudgetOptions options, List<RouteRule> routes, StoreType store,
 		HeaderStyle headers, boolean inventoryStrict, int memoryMaxKeys, int fallbackMaxKeys,
 		Set<String> failClosedBudgets, String redisKeyPrefix, Duration redisTimeout,
-		Optional<AuthGuardPolicy> authGuard, OptionalLong maxRequestBodyBytes, int maxBudgetDefinitions) {
+		Optional<AuthGuardPolicy> authGuard, OptionalLong maxRequestBodyBytes, int maxBudgetDefinitions,
+		boolean countStaticResources) {
 
 	public LimiterSettings {
 		routes = List.copyOf(routes);

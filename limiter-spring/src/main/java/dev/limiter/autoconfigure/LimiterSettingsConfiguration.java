@@ -28,7 +28,7 @@ public class LimiterSettingsConfiguration {
 	 */
 	public static LimiterSettings resolve(LimiterProperties properties, Environment environment) {
 		UnknownLimiterProperties.check(environment);
-		return LimiterConfigurationResolver.resolve(properties);
+		return LimiterConfigurationResolver.resolve(properties, new RouteRuleSources(environment));
 	}
 
 }

@@ -10,20 +10,16 @@ import dev.limiter.core.Budget;
 import dev.limiter.core.ConcurrencyBound;
 import dev.limiter.core.Window;
 import dev.limiter.core.WindowAlgorithm;
+import dev.limiter.routes.DocumentedPatterns;
 import dev.limiter.routes.RouteInventory;
 import dev.limiter.spring.BudgetRegistry;
-import io.swagger.v3.oas.models.Components;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.Operation;
 import io.swagger.v3.oas.models.PathItem;
 import io.swagger.v3.oas.models.headers.Header;
-import io.swagger.v3.oas.models.media.ArraySchema;
 import io.swagger.v3.oas.models.media.Content;
-import io.swagger.v3.oas.models.media.IntegerSchema;
 import io.swagger.v3.oas.models.media.MediaType;
-import io.swagger.v3.oas.models.media.ObjectSchema;
 import io.swagger.v3.oas.models.media.Schema;
-import io.swagger.v3.oas.models.media.StringSchema;
 import io.swagger.v3.oas.models.responses.ApiResponse;
 import io.swagger.v3.oas.models.responses.ApiResponses;
 import org.springdoc.core.customizers.GlobalOpenApiCustomizer;
@@ -63,7 +59,12 @@ public class RateLimitOpenApiCustomizer implements GlobalOpenApiCustomizer {
 
 	private final boolean variesPerCaller;
 
+	private final AnonymousAccess anonymousAccess;
+
+	private final DocumentedPatterns documented;
+
 	/**
+	 * A customizer that cannot tell which operations an anonymous caller reaches.
 	 * @param inventory the current route inventory
 	 * @param budgets the current budgets
 	 * @param xRateLimit whether responses carry the {@code X-RateLimit-*} headers
@@ -73,6 +74,26 @@ public class RateLimitOpenApiCustomizer implements GlobalOpenApiCustomizer {
 	 */
 	public RateLimitOpenApiCustomizer(Supplier<RouteInventory> inventory, Supplier<BudgetRegistry> budgets,
 			boolean xRateLimit, boolean ietf, boolean variesPerCaller) {
+		this(inventory, budgets, xRateLimit, ietf, variesPerCaller, AnonymousAccess.UNKNOWN,
+				DocumentedPatterns.AS_REGISTERED);
+	}
+
+	/**
+	 * @param inventory the current route inventory
+	 * @param budgets the current budgets
+	 * @param xRateLimit whether responses carry the {@code X-RateLimit-*} headers
+	 * @param ietf whether responses carry {@code RateLimit-Policy} and {@code RateLimit}
+	 * @param variesPerCaller whether a {@code BudgetSelector} may choose another budget
+	 * per caller
+	 * @param anonymousAccess which operations a caller without a credential reaches
+	 * @param documented the path shown for a path whose documented path is another (as in
+	 * the route inventory)
+	 */
+	public RateLimitOpenApiCustomizer(Supplier<RouteInventory> inventory, Supplier<BudgetRegistry> budgets,
+			boolean xRateLimit, boolean ietf, boolean variesPerCaller, AnonymousAccess anonymousAccess,
+			DocumentedPatterns documented) {
+		this.anonymousAccess = anonymousAccess;
+		this.documented = documented;
 		this.inventory = inventory;
 		this.budgets = budgets;
 		this.xRateLimit = xRateLimit;
@@ -85,18 +106,19 @@ public class RateLimitOpenApiCustomizer implements GlobalOpenApiCustomizer {
 		if (openApi.getPaths() == null) {
 			return;
 		}
+		DocumentedPaths.rename(openApi, documented);
 		RouteInventory routes = inventory.get();
 		BudgetRegistry registry = budgets.get();
 		boolean[] anyCounted = { false };
 		openApi.getPaths().forEach((path, item) -> item.readOperationsMap().forEach((method, operation) -> {
 			RouteInventory.Entry entry = find(routes, path, method);
 			if (entry != null && !entry.exempt()) {
-				document(operation, entry, registry);
+				document(operation, entry, registry, anonymousAccess.reach(path, method.name()));
 				anyCounted[0] = true;
 			}
 		}));
 		if (anyCounted[0]) {
-			addComponents(openApi);
+			RateLimitComponents.addTo(openApi);
 		}
 	}
 
@@ -110,7 +132,8 @@ public class RateLimitOpenApiCustomizer implements GlobalOpenApiCustomizer {
 		return null;
 	}
 
-	private void document(Operation operation, RouteInventory.Entry entry, BudgetRegistry registry) {
+	private void document(Operation operation, RouteInventory.Entry entry, BudgetRegistry registry,
+			AnonymousAccess.Reach anonymous) {
 		ApiResponses responses = operation.getResponses();
 		if (responses == null) {
 			responses = new ApiResponses();
@@ -124,7 +147,7 @@ public class RateLimitOpenApiCustomizer implements GlobalOpenApiCustomizer {
 		if (!responses.containsKey(TOO_MANY_REQUESTS)) {
 			responses.addApiResponse(TOO_MANY_REQUESTS, tooManyRequests());
 		}
-		operation.addExtension(EXTENSION, extension(entry, registry));
+		operation.addExtension(EXTENSION, extension(entry, registry, anonymous));
 	}
 
 	private ApiResponse tooManyRequests() {
@@ -163,12 +186,21 @@ public class RateLimitOpenApiCustomizer implements GlobalOpenApiCustomizer {
 		return new Header().$ref("#/components/headers/" + name);
 	}
 
-	private Map<String, Object> extension(RouteInventory.Entry entry, BudgetRegistry registry) {
+	/**
+	 * The bounds of the operation; the anonymous budget's only where a caller without a
+	 * credential may reach it ({@code anonymous-access}: {@code allowed}, or
+	 * {@code unknown} when nothing says).
+	 */
+	private Map<String, Object> extension(RouteInventory.Entry entry, BudgetRegistry registry,
+			AnonymousAccess.Reach anonymous) {
 		Map<String, Object> extension = new LinkedHashMap<>();
 		Budget budget = registry.find(entry.budget()).orElseGet(registry::defaultBudget);
 		extension.putAll(bounds(budget, entry.expensive()));
 		extension.put("expensive", entry.expensive());
-		extension.put("anonymous", bounds(registry.anonymousBudget(), entry.expensive()));
+		extension.put("anonymous-access", anonymous.value());
+		if (anonymous != AnonymousAccess.Reach.DENIED) {
+			extension.put("anonymous", bounds(registry.anonymousBudget(), entry.expensive()));
+		}
 		extension.put("varies-per-caller", variesPerCaller);
 		if (variesPerCaller) {
 			extension.put("note", VARIES_NOTE);
@@ -195,9 +227,9 @@ public class RateLimitOpenApiCustomizer implements GlobalOpenApiCustomizer {
 	}
 
 	/**
-	 * One window as the document states it: its algorithm, and what that algorithm adds
-	 * (a token bucket's burst, a sliding window's resolution). Requests are the unit of
-	 * every window.
+	 * One window as the document states it: its algorithm, what that algorithm adds (a
+	 * token bucket's burst, a sliding window's resolution), and what it counts: requests,
+	 * or the application's unit ({@code tokens}).
 	 */
 	private static Map<String, Object> window(Window window) {
 		Map<String, Object> described = new LinkedHashMap<>();
@@ -212,68 +244,8 @@ public class RateLimitOpenApiCustomizer implements GlobalOpenApiCustomizer {
 		if (window.algorithm() == WindowAlgorithm.SLIDING_WINDOW) {
 			described.put("resolution-millis", window.resolutionMillis());
 		}
-		described.put("unit", "requests");
+		described.put("unit", window.unit());
 		return described;
-	}
-
-	private void addComponents(OpenAPI openApi) {
-		Components components = openApi.getComponents();
-		if (components == null) {
-			components = new Components();
-			openApi.setComponents(components);
-		}
-		components.addSchemas(PROBLEM_SCHEMA, problemSchema());
-		components.addHeaders("Retry-After",
-				header("Seconds to wait before the refused bound has room again (whole seconds, at least 1)",
-						new IntegerSchema()));
-		components.addHeaders("Cache-Control",
-				header("Always no-store: a refusal is never cached", new StringSchema()._default("no-store")));
-		components.addHeaders("CDN-Cache-Control",
-				header("Always no-store: a refusal is never cached", new StringSchema()._default("no-store")));
-		components.addHeaders("X-RateLimit-Limit", header("The binding window's limit", new IntegerSchema()));
-		components.addHeaders("X-RateLimit-Remaining",
-				header("Requests left in the binding window (the one with the fewest left)", new IntegerSchema()));
-		components.addHeaders("X-RateLimit-Reset",
-				header("When the binding window resets, in Unix seconds", new IntegerSchema()));
-		components.addHeaders("X-RateLimit-Window",
-				header("The binding window's length in seconds", new IntegerSchema()));
-		components.addHeaders("RateLimit-Policy", header(
-				"Every bound of the budget (draft-ietf-httpapi-ratelimit-headers), such as " + "\"minute\";q=600;w=60",
-				new StringSchema()));
-		components.addHeaders("RateLimit",
-				header("The binding bound's remaining quota and the seconds until more is made available "
-						+ "(draft-ietf-httpapi-ratelimit-headers), " + "such as \"minute\";r=599;t=42",
-						new StringSchema()));
-	}
-
-	private static Header header(String description, Schema<?> schema) {
-		return new Header().description(description).schema(schema);
-	}
-
-	@SuppressWarnings({ "rawtypes", "unchecked" })
-	private static Schema<?> problemSchema() {
-		ObjectSchema problem = new ObjectSchema();
-		problem.description("RFC 9457 problem details of a refusal, with the limiter's members");
-		Map<String, Schema> properties = new LinkedHashMap<>();
-		properties.put("type", new StringSchema().format("uri")
-			.description("https://iana.org/assignments/http-problem-types#quota-exceeded, or about:blank"));
-		properties.put("title", new StringSchema().example("Too Many Requests"));
-		properties.put("status", new IntegerSchema().example(429));
-		properties.put("detail", new StringSchema().description("Which budget, which bound, how long to wait"));
-		properties.put("error", new StringSchema().example("rate_limit_exceeded"));
-		properties.put("message", new StringSchema().description("The same sentence as detail"));
-		properties.put("retryAfter", new IntegerSchema().description("The same number as Retry-After"));
-		properties.put("limit", new IntegerSchema().description("The refusing bound's size"));
-		properties.put("remaining", new IntegerSchema().description("0 for the refusing bound"));
-		properties.put("resetTime",
-				new StringSchema().format("date-time").description("When the refusing bound frees room"));
-		properties.put("budget", new StringSchema().description("The budget's name"));
-		properties.put("bound", new StringSchema().description("The refusing window's name, or concurrency"));
-		properties.put("violated-policies", new ArraySchema().items(new StringSchema())
-			.description("The refusing policies as named in RateLimit-Policy (with the IETF headers on)"));
-		problem.setProperties(properties);
-		problem.setRequired(List.of("type", "title", "status", "error", "retryAfter", "budget", "bound"));
-		return problem;
 	}
 
 }

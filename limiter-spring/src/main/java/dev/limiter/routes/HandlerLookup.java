@@ -18,8 +18,11 @@ import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.core.annotation.AnnotationAwareOrderComparator;
 import org.springframework.http.server.RequestPath;
 import org.springframework.web.servlet.HandlerExecutionChain;
+import org.springframework.web.servlet.HandlerInterceptor;
 import org.springframework.web.servlet.HandlerMapping;
+import org.springframework.web.servlet.handler.AbstractUrlHandlerMapping;
 import org.springframework.web.servlet.mvc.method.RequestMappingInfoHandlerMapping;
+import org.springframework.web.servlet.resource.ResourceHttpRequestHandler;
 import org.springframework.web.util.ServletRequestPathUtils;
 
 /**
@@ -82,10 +85,34 @@ class HandlerLookup {
 							request.getMethod(), request.getRequestURI(), chain, isolated.handlerMappingAttributes()));
 				}
 				Object pattern = isolated.getAttribute(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE);
-				return new Match(chain.getHandler(), pattern instanceof String p ? p : null);
+				Object within = isolated.getAttribute(HandlerMapping.PATH_WITHIN_HANDLER_MAPPING_ATTRIBUTE);
+				if (within == null && chain.getHandler() instanceof ResourceHttpRequestHandler) {
+					within = pathWithinUrlMapping(chain, isolated);
+				}
+				return new Match(chain.getHandler(), pattern instanceof String p ? p : null,
+						within instanceof String w ? w : null);
 			}
 		}
 		return null;
+	}
+
+	/**
+	 * The path a URL mapping's handler will look up: the mapping exposes it only when the
+	 * dispatcher runs its chain, through its own interceptor, so that interceptor is run
+	 * here on the isolated request (it sets request attributes and nothing else).
+	 */
+	private static Object pathWithinUrlMapping(HandlerExecutionChain chain, IsolatedAttributesRequest isolated) {
+		for (HandlerInterceptor interceptor : chain.getInterceptorList()) {
+			if (interceptor.getClass().getEnclosingClass() == AbstractUrlHandlerMapping.class) {
+				try {
+					interceptor.preHandle(isolated, null, chain.getHandler());
+				}
+				catch (Exception ex) {
+					return null;
+				}
+			}
+		}
+		return isolated.getAttribute(HandlerMapping.PATH_WITHIN_HANDLER_MAPPING_ATTRIBUTE);
 	}
 
 	private List<HandlerMapping> mappings() {
@@ -104,7 +131,13 @@ class HandlerLookup {
 		return found;
 	}
 
-	record Match(Object handler, String pattern) {
+	/**
+	 * @param handler what the dispatcher will call
+	 * @param pattern the pattern the mapping matched, {@code null} if it set none
+	 * @param pathWithinMapping the path within that pattern (what a resource handler
+	 * looks up), {@code null} if the mapping set none
+	 */
+	record Match(Object handler, String pattern, String pathWithinMapping) {
 	}
 
 	/**

@@ -21,19 +21,39 @@ import org.springframework.web.method.HandlerMethod;
 /**
  * The annotation policy of each handler method:
  * {@link RateLimited}/{@link RateLimitExempt} on the method, else on the class, else the
- * default. Read once per handler method and cached, so a request costs one map lookup.
- * The policies are {@link RoutePolicy} values without a pattern (the pattern is the one
- * the request matched, added by {@link RoutePolicy#withPattern}); where each was written
- * is kept beside it for the start-up inventory.
+ * built-in policy of the API documentation's own endpoints ({@link StaticResources}),
+ * else the default. Read once per handler method and cached, so a request costs one map
+ * lookup. The policies are {@link RoutePolicy} values without a pattern (the pattern is
+ * the one the request matched, added by {@link RoutePolicy#withPattern}); where each was
+ * written is kept beside it for the start-up inventory.
  */
 public class HandlerPolicies {
 
 	private final BudgetRegistry budgets;
 
+	private final StaticResources staticResources;
+
 	private final Map<HandlerKey, Annotated> cache = new ConcurrentHashMap<>();
 
+	/** Static resources and the API documentation exempt. */
 	public HandlerPolicies(BudgetRegistry budgets) {
+		this(budgets, false);
+	}
+
+	/**
+	 * @param countStaticResources whether static resources and the API documentation's
+	 * endpoints are counted ({@code limiter.count-static-resources})
+	 */
+	public HandlerPolicies(BudgetRegistry budgets, boolean countStaticResources) {
 		this.budgets = budgets;
+		this.staticResources = new StaticResources(countStaticResources);
+	}
+
+	/**
+	 * The policy of what Spring's resource handlers serve, and of the API documentation.
+	 */
+	StaticResources staticResources() {
+		return staticResources;
 	}
 
 	/**
@@ -80,7 +100,11 @@ public class HandlerPolicies {
 				AnnotatedElementUtils.findMergedAnnotation(key.beanType(), RateLimited.class),
 				AnnotatedElementUtils.findMergedAnnotation(key.beanType(), RateLimitExempt.class),
 				key.beanType().getName(), RouteSource.CLASS_ANNOTATION);
-		return onClass != null ? onClass : Annotated.NONE;
+		if (onClass != null) {
+			return onClass;
+		}
+		return StaticResources.isApiDocumentation(key.beanType())
+				? new Annotated(staticResources.apiDocumentationPolicy(), RouteSource.BUILT_IN) : Annotated.NONE;
 	}
 
 	private Annotated fromAnnotations(RateLimited limited, RateLimitExempt exempt, String where, RouteSource source) {

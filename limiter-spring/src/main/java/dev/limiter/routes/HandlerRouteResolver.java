@@ -8,14 +8,16 @@ import org.apache.commons.logging.LogFactory;
 
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.web.method.HandlerMethod;
+import org.springframework.web.servlet.resource.ResourceHttpRequestHandler;
 
 /**
  * The default {@link RouteResolver} of a Spring MVC application. Precedence: the first
  * matching {@code limiter.routes} rule, then
  * {@code @RateLimited}/{@code @RateLimitExempt} on the handler method Spring MVC will
- * call, then on its class, then the default budget. The pattern of the policy is the one
- * Spring MVC matched ({@code /links/{id}}), else the rule's, else none (a request no
- * handler serves).
+ * call, then on its class, then the built-in policy of static resources and the API
+ * documentation ({@link StaticResources}), then the default budget. The pattern of the
+ * policy is the one Spring MVC matched ({@code /links/{id}}), else the rule's, else none
+ * (a request no handler serves).
  *
  * <p>
  * Per request: one parse of the path (shared by the rules and the handler mappings when
@@ -60,6 +62,11 @@ public class HandlerRouteResolver implements RouteResolver {
 		}
 		if (match == null) {
 			return RoutePolicy.DEFAULT;
+		}
+		if (match.handler() instanceof ResourceHttpRequestHandler resources) {
+			return policies.staticResources()
+				.policyFor(resources, request, match.pathWithinMapping())
+				.withPattern(match.pattern());
 		}
 		if (match.handler() instanceof HandlerMethod handler) {
 			try {

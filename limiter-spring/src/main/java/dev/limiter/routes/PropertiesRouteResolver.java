@@ -99,8 +99,15 @@ public class PropertiesRouteResolver implements RouteResolver {
 	 * @param pattern a Spring {@link PathPattern}
 	 * @param methods HTTP methods, empty for all
 	 * @param policy what applies to matching requests
+	 * @param source where the rule was written (the kind of its property source)
 	 */
-	public record RouteRule(String pattern, List<String> methods, RoutePolicy policy) {
+	public record RouteRule(String pattern, List<String> methods, RoutePolicy policy, RouteSource source) {
+
+		/** A rule whose property source is not known. */
+		public RouteRule(String pattern, List<String> methods, RoutePolicy policy) {
+			this(pattern, methods, policy, RouteSource.RULE);
+		}
+
 	}
 
 	private static final class Rule {

@@ -1,6 +1,8 @@
 package dev.limiter.routes;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -17,8 +19,10 @@ import org.springframework.web.bind.annotation.RequestMethod;
 import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.function.RouterFunction;
 import org.springframework.web.servlet.function.support.RouterFunctionMapping;
+import org.springframework.web.servlet.handler.AbstractUrlHandlerMapping;
 import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
 import org.springframework.web.servlet.mvc.method.RequestMappingInfoHandlerMapping;
+import org.springframework.web.servlet.resource.ResourceHttpRequestHandler;
 import org.springframework.web.util.pattern.PathPattern;
 import org.springframework.web.util.pattern.PathPatternParser;
 
@@ -38,6 +42,8 @@ import org.springframework.web.util.pattern.PathPatternParser;
  */
 public final class RouteInventoryBuilder {
 
+	private static final String CATCH_ALL = "/**";
+
 	private final List<RouteRule> rules;
 
 	private final List<PathPattern> rulePatterns;
@@ -48,9 +54,21 @@ public final class RouteInventoryBuilder {
 
 	private final boolean[] used;
 
+	private final DocumentedPatterns documented;
+
 	private final List<RouteInventory.Entry> entries = new ArrayList<>();
 
 	public RouteInventoryBuilder(List<RouteRule> rules, HandlerPolicies policies, BudgetRegistry budgets) {
+		this(rules, policies, budgets, DocumentedPatterns.AS_REGISTERED);
+	}
+
+	/**
+	 * @param documented the path shown for a handler pattern whose documented path is
+	 * another
+	 */
+	public RouteInventoryBuilder(List<RouteRule> rules, HandlerPolicies policies, BudgetRegistry budgets,
+			DocumentedPatterns documented) {
+		this.documented = documented;
 		this.rules = List.copyOf(rules);
 		this.rulePatterns = rules.stream()
 			.map(rule -> PathPatternParser.defaultInstance.parse(rule.pattern()))
@@ -87,7 +105,24 @@ public final class RouteInventoryBuilder {
 				continue;
 			}
 			for (String pattern : info.getPatternValues()) {
-				add(methods, pattern, name, annotated, source);
+				add(methods, documented.documented(pattern), name, annotated, source, true);
+			}
+		}
+		return this;
+	}
+
+	/**
+	 * Adds the patterns of a URL mapping's resource handlers (static locations, webjars,
+	 * Swagger UI's files) with the built-in policy of static resources. The catch-all
+	 * {@code /**} keeps alive only the rules that cover it: it overlaps every rule.
+	 */
+	public RouteInventoryBuilder addResourceHandlers(AbstractUrlHandlerMapping mapping) {
+		for (Map.Entry<String, Object> handler : mapping.getHandlerMap().entrySet()) {
+			if (handler.getValue() instanceof ResourceHttpRequestHandler resources) {
+				List<String> methods = Arrays.stream(resources.getSupportedMethods()).sorted().toList();
+				add(methods, handler.getKey(), ClassUtils.getShortName(ResourceHttpRequestHandler.class),
+						policies.staticResources().resourcePolicy(), RouteSource.BUILT_IN,
+						!CATCH_ALL.equals(handler.getKey()));
 			}
 		}
 		return this;
@@ -98,7 +133,7 @@ public final class RouteInventoryBuilder {
 		RouterFunction<?> routerFunction = mapping.getRouterFunction();
 		if (routerFunction != null) {
 			routerFunction.accept(new FunctionalRoutes((methods, pattern, handler) -> add(methods, pattern, handler,
-					RoutePolicy.DEFAULT, RouteSource.DEFAULT)));
+					RoutePolicy.DEFAULT, RouteSource.DEFAULT, true)));
 		}
 		return this;
 	}
@@ -114,18 +149,43 @@ public final class RouteInventoryBuilder {
 		sorted.sort(java.util.Comparator.comparing(RouteInventory.Entry::pattern)
 			.thenComparing(entry -> String.join(",", entry.methods()))
 			.thenComparing(RouteInventory.Entry::handler));
-		return new RouteInventory(sorted, dead);
+		return new RouteInventory(merged(sorted), dead);
 	}
 
-	private void add(List<String> methods, String pattern, String handler, RoutePolicy annotated, RouteSource source) {
-		RoutePolicy covering = null;
+	/**
+	 * One line per pattern, methods and policy: handler methods that differ only in what
+	 * they produce or consume (Spring Boot's {@code BasicErrorController#error} and
+	 * {@code #errorHtml}) share a line naming both.
+	 */
+	private static List<RouteInventory.Entry> merged(List<RouteInventory.Entry> sorted) {
+		Map<List<Object>, RouteInventory.Entry> lines = new LinkedHashMap<>();
+		for (RouteInventory.Entry entry : sorted) {
+			List<Object> line = Arrays.asList(entry.methods(), entry.pattern(), entry.budget(), entry.expensive(),
+					entry.exempt(), entry.reason(), entry.source(), entry.unbounded());
+			lines.merge(line, entry, RouteInventoryBuilder::bothHandlers);
+		}
+		return new ArrayList<>(lines.values());
+	}
+
+	private static RouteInventory.Entry bothHandlers(RouteInventory.Entry first, RouteInventory.Entry second) {
+		String type = first.handler().contains("#") ? first.handler().substring(0, first.handler().indexOf('#')) : null;
+		String handler = (type != null && second.handler().startsWith(type + "#"))
+				? first.handler() + ", " + second.handler().substring(type.length())
+				: first.handler() + ", " + second.handler();
+		return new RouteInventory.Entry(first.methods(), first.pattern(), handler, first.budget(), first.expensive(),
+				first.exempt(), first.reason(), first.source(), first.unbounded());
+	}
+
+	private void add(List<String> methods, String pattern, String handler, RoutePolicy annotated, RouteSource source,
+			boolean overlapKeepsRulesAlive) {
+		RouteRule covering = null;
 		PathContainer patternAsPath = PathContainer.parsePath(pattern);
 		PathPattern handlerPattern = parseOrNull(pattern);
 		for (int i = 0; i < rules.size(); i++) {
 			RouteRule rule = rules.get(i);
 			boolean coversPath = rulePatterns.get(i).matches(patternAsPath) || rule.pattern().equals(pattern);
-			boolean overlapsPath = coversPath
-					|| (handlerPattern != null && handlerPattern.matches(PathContainer.parsePath(rule.pattern())));
+			boolean overlapsPath = coversPath || (overlapKeepsRulesAlive && handlerPattern != null
+					&& handlerPattern.matches(PathContainer.parsePath(rule.pattern())));
 			if (!overlapsPath) {
 				continue;
 			}
@@ -137,13 +197,14 @@ public final class RouteInventoryBuilder {
 				used[i] = true;
 			}
 			if (covering == null && coversPath && coversMethods) {
-				covering = rule.policy();
+				covering = rule;
 			}
 		}
 		if (covering != null) {
-			String budget = budgetName(covering.budget(), covering.exempt());
-			entries.add(new RouteInventory.Entry(methods, pattern, handler, budget, covering.expensive(),
-					covering.exempt(), covering.reason(), RouteSource.YAML_RULE, unbounded(budget)));
+			RoutePolicy policy = covering.policy();
+			String budget = budgetName(policy.budget(), policy.exempt());
+			entries.add(new RouteInventory.Entry(methods, pattern, handler, budget, policy.expensive(), policy.exempt(),
+					policy.reason(), covering.source(), unbounded(budget)));
 		}
 		else {
 			String budget = budgetName(annotated.budget(), annotated.exempt());

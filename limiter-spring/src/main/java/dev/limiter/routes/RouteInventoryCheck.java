@@ -2,6 +2,7 @@ package dev.limiter.routes;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 import dev.limiter.routes.PropertiesRouteResolver.RouteRule;
 import dev.limiter.spring.BudgetRegistry;
@@ -13,6 +14,7 @@ import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.core.annotation.AnnotationAwareOrderComparator;
 import org.springframework.web.servlet.function.support.RouterFunctionMapping;
+import org.springframework.web.servlet.handler.AbstractUrlHandlerMapping;
 import org.springframework.web.servlet.mvc.method.RequestMappingInfoHandlerMapping;
 
 /**
@@ -37,10 +39,22 @@ public class RouteInventoryCheck implements SmartInitializingSingleton {
 
 	private final boolean strict;
 
+	private final Supplier<DocumentedPatterns> documented;
+
 	private volatile RouteInventory inventory = new RouteInventory(List.of(), List.of());
 
 	public RouteInventoryCheck(ListableBeanFactory beanFactory, List<RouteRule> rules, HandlerPolicies policies,
 			BudgetRegistry budgets, boolean strict) {
+		this(beanFactory, rules, policies, budgets, strict, () -> DocumentedPatterns.AS_REGISTERED);
+	}
+
+	/**
+	 * @param documented the paths shown for handler patterns documented as another (read
+	 * once every singleton exists)
+	 */
+	public RouteInventoryCheck(ListableBeanFactory beanFactory, List<RouteRule> rules, HandlerPolicies policies,
+			BudgetRegistry budgets, boolean strict, Supplier<DocumentedPatterns> documented) {
+		this.documented = documented;
 		this.beanFactory = beanFactory;
 		this.rules = List.copyOf(rules);
 		this.policies = policies;
@@ -98,7 +112,7 @@ public class RouteInventoryCheck implements SmartInitializingSingleton {
 
 	private RouteInventory build(List<RouteRule> rules, HandlerPolicies policies, BudgetRegistry budgets,
 			List<String> problems) {
-		RouteInventoryBuilder builder = new RouteInventoryBuilder(rules, policies, budgets);
+		RouteInventoryBuilder builder = new RouteInventoryBuilder(rules, policies, budgets, documented.get());
 		BeanFactoryUtils.beansOfTypeIncludingAncestors(beanFactory, RequestMappingInfoHandlerMapping.class, true, false)
 			.values()
 			.stream()
@@ -109,6 +123,11 @@ public class RouteInventoryCheck implements SmartInitializingSingleton {
 			.stream()
 			.sorted(AnnotationAwareOrderComparator.INSTANCE)
 			.forEach(builder::addRouterFunctions);
+		BeanFactoryUtils.beansOfTypeIncludingAncestors(beanFactory, AbstractUrlHandlerMapping.class, true, false)
+			.values()
+			.stream()
+			.sorted(AnnotationAwareOrderComparator.INSTANCE)
+			.forEach(builder::addResourceHandlers);
 		return builder.build();
 	}
 

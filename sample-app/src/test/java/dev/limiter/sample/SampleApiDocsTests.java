@@ -56,12 +56,29 @@ class SampleApiDocsTests {
 		// the sample's trial tokens get another budget at run time
 		assertThat(limits.get("varies-per-caller").asBoolean()).isTrue();
 		assertThat(limits.get("note").asText()).contains("may vary per caller");
+		// a caller without a token gets a 401 before the limiter: no anonymous budget
+		assertThat(limits.get("anonymous-access").asText()).isEqualTo("denied");
+		assertThat(limits.get("anonymous")).isNull();
+	}
+
+	@Test
+	void apiDocsWhenReadShouldNameTheUnitOfEveryWindow() throws Exception {
+		JsonNode windows = apiDocs().at("/paths/~1s~1complete/post/x-ratelimit/windows");
+		assertThat(windows.findValuesAsText("unit")).containsExactly("requests", "tokens");
+	}
+
+	@Test
+	void apiDocsWhenReadShouldShowTheKeyEndpointUnderItsDocumentedPath() throws Exception {
+		JsonNode paths = apiDocs().get("paths");
+		assertThat(paths.has("/actuator/limiter/keys/{keyHash}")).isTrue();
+		assertThat(paths.has("/actuator/limiter/{segment}/{keyHash}")).isFalse();
 	}
 
 	@Test
 	void apiDocsWhenReadShouldListTheAnonymousBudgetOfPublicPing() throws Exception {
 		JsonNode ping = apiDocs().at("/paths/~1public~1ping/get");
 		assertThat(ping.at("/responses/429").isMissingNode()).isFalse();
+		assertThat(ping.at("/x-ratelimit/anonymous-access").asText()).isEqualTo("allowed");
 		JsonNode anonymous = ping.at("/x-ratelimit/anonymous");
 		assertThat(anonymous.get("budget").asText()).isEqualTo("anonymous");
 		assertThat(anonymous.at("/windows/0/limit").asLong()).isEqualTo(60);

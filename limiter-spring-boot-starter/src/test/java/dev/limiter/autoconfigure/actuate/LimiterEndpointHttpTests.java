@@ -1,6 +1,8 @@
 package dev.limiter.autoconfigure.actuate;
 
 import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -80,6 +82,20 @@ class LimiterEndpointHttpTests {
 		assertThat(route.get("methods").get(0).asText()).isEqualTo("GET");
 		assertThat(body.get("deadRules").isEmpty()).isTrue();
 		assertThat(response.body()).doesNotContain("good-totals");
+	}
+
+	@Test
+	void inventoryWhenReadShouldListTheKeyOperationsUnderTheDocumentedPathThatAnswers() throws Exception {
+		JsonNode body = json.readTree(http.get("/actuator/limiter", null).body());
+		List<String> keyRoutes = new ArrayList<>();
+		for (JsonNode entry : body.get("routes")) {
+			if (entry.get("pattern").asText().startsWith("/actuator/limiter/")) {
+				keyRoutes.add(entry.get("methods").get(0).asText() + " " + entry.get("pattern").asText());
+			}
+		}
+		assertThat(keyRoutes).containsExactlyInAnyOrder("GET /actuator/limiter/keys/{keyHash}",
+				"DELETE /actuator/limiter/keys/{keyHash}");
+		assertThat(http.get("/actuator/limiter/keys/a:127.0.0.1", null).statusCode()).isEqualTo(200);
 	}
 
 	@Test

@@ -1,8 +1,11 @@
 package dev.limiter.autoconfigure.actuate;
 
+import java.util.function.Supplier;
+
 import dev.limiter.actuate.LimiterOperations;
 import dev.limiter.actuate.LimiterOperations.Answer;
 import dev.limiter.actuate.LimiterOperations.LimiterDescriptor;
+import dev.limiter.routes.DocumentedPatterns;
 
 import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -17,6 +20,12 @@ import org.springframework.lang.Nullable;
  */
 @Endpoint(id = "limiter")
 public class LimiterEndpoint {
+
+	/** The key operations' path below the endpoint's, as the actuator registers it. */
+	static final String KEY_SELECTORS = "/{segment}/{keyHash}";
+
+	/** The same path as it answers and is documented. */
+	static final String KEY_PATH = "/keys/{keyHash}";
 
 	private final LimiterOperations operations;
 
@@ -47,6 +56,19 @@ public class LimiterEndpoint {
 	public WebEndpointResponse<Object> reset(@Selector String segment, @Selector String keyHash,
 			@Nullable String budget) {
 		return response(operations.reset(segment, keyHash, budget));
+	}
+
+	/**
+	 * Shows the key operations under the path they answer,
+	 * {@code /actuator/limiter/keys/{keyHash}}, rather than their selectors.
+	 * @param endpointPath the endpoint's path ({@code /actuator/limiter}), {@code null}
+	 * when it is not mapped
+	 */
+	static DocumentedPatterns documentedPatterns(Supplier<String> endpointPath) {
+		return (registered) -> {
+			String path = endpointPath.get();
+			return (path != null && registered.equals(path + KEY_SELECTORS)) ? path + KEY_PATH : registered;
+		};
 	}
 
 	private static WebEndpointResponse<Object> response(Answer answer) {

@@ -12,6 +12,7 @@ import dev.limiter.autoconfigure.LimiterServletAutoConfiguration;
 import dev.limiter.autoconfigure.refresh.LimiterSettingsRefresh;
 import dev.limiter.autoconfigure.routes.LimiterRoutesAutoConfiguration;
 import dev.limiter.core.RateLimitStore;
+import dev.limiter.routes.DocumentedPatterns;
 import dev.limiter.routes.RouteInventoryCheck;
 import dev.limiter.spring.BudgetOptions;
 import dev.limiter.spring.BudgetRegistry;
@@ -84,6 +85,19 @@ public class LimiterEndpointAutoConfiguration {
 	@ConditionalOnMissingBean
 	public LimiterEndpoint limiterEndpoint(LimiterOperations operations) {
 		return new LimiterEndpoint(operations);
+	}
+
+	/**
+	 * The route inventory and the OpenAPI document show the key operations under
+	 * {@code /actuator/limiter/keys/{keyHash}}, the path they answer.
+	 */
+	@Bean
+	@ConditionalOnMissingBean
+	public DocumentedPatterns limiterEndpointDocumentedPatterns(ObjectProvider<PathMappedEndpoints> endpoints) {
+		return LimiterEndpoint.documentedPatterns(() -> {
+			PathMappedEndpoints mapped = endpoints.getIfAvailable();
+			return mapped == null ? null : mapped.getPath(EndpointId.of("limiter"));
+		});
 	}
 
 	@Configuration(proxyBeanMethods = false)

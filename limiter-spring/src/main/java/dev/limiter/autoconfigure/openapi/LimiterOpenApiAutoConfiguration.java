@@ -4,7 +4,10 @@ import dev.limiter.autoconfigure.ConditionalOnLimiterEnabled;
 import dev.limiter.autoconfigure.LimiterServletAutoConfiguration;
 import dev.limiter.autoconfigure.LimiterSettings;
 import dev.limiter.autoconfigure.routes.LimiterRoutesAutoConfiguration;
+import dev.limiter.openapi.AnonymousAccess;
 import dev.limiter.openapi.RateLimitOpenApiCustomizer;
+import dev.limiter.openapi.SecurityAnonymousAccess;
+import dev.limiter.routes.DocumentedPatterns;
 import dev.limiter.routes.RouteInventoryCheck;
 import dev.limiter.spring.BudgetDefinitionSelector;
 import dev.limiter.spring.BudgetSelector;
@@ -17,13 +20,17 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.security.web.access.WebInvocationPrivilegeEvaluator;
 
 /**
  * The limits in springdoc-openapi's document, when springdoc is on the classpath and
  * {@code limiter.openapi.enabled} is not {@code false}: every counted operation gains its
  * {@code 429}, the counter headers and an {@code x-ratelimit} extension, read from the
- * route inventory. springdoc is optional: without it this class is skipped by its class
- * condition and none of springdoc's or swagger's classes is loaded.
+ * route inventory; the anonymous budget only on operations Spring Security lets an
+ * anonymous caller reach (unknown without it). springdoc is optional: without it this
+ * class is skipped by its class condition and none of springdoc's or swagger's classes is
+ * loaded.
  */
 @AutoConfiguration(after = { LimiterRoutesAutoConfiguration.class, LimiterServletAutoConfiguration.class })
 @ConditionalOnClass(name = "org.springdoc.core.customizers.GlobalOpenApiCustomizer")
@@ -36,10 +43,29 @@ public class LimiterOpenApiAutoConfiguration {
 	@ConditionalOnMissingBean
 	public RateLimitOpenApiCustomizer limiterOpenApiCustomizer(RouteInventoryCheck inventory,
 			CurrentRateLimitRules rules, LimiterSettings settings, ObjectProvider<BudgetSelector> selectors,
-			ObjectProvider<BudgetDefinitionSelector> definitions) {
+			ObjectProvider<BudgetDefinitionSelector> definitions, ObjectProvider<AnonymousAccess> anonymousAccess,
+			ObjectProvider<DocumentedPatterns> documented) {
 		return new RateLimitOpenApiCustomizer(inventory::inventory, rules::budgets, settings.headers().xRateLimit(),
 				settings.headers().ietf(),
-				selectors.orderedStream().findAny().isPresent() || definitions.orderedStream().findAny().isPresent());
+				selectors.orderedStream().findAny().isPresent() || definitions.orderedStream().findAny().isPresent(),
+				anonymousAccess.getIfAvailable(() -> AnonymousAccess.UNKNOWN),
+				documented.getIfAvailable(() -> DocumentedPatterns.AS_REGISTERED));
+	}
+
+	/**
+	 * With Spring Security: which operations an anonymous caller reaches, asked of the
+	 * application's filter chains when the document is built.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = "org.springframework.security.web.access.WebInvocationPrivilegeEvaluator")
+	static class SecurityAnonymousAccessConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean(AnonymousAccess.class)
+		AnonymousAccess limiterAnonymousAccess(ObjectProvider<WebInvocationPrivilegeEvaluator> evaluators) {
+			return new SecurityAnonymousAccess(evaluators::getIfUnique);
+		}
+
 	}
 
 }

@@ -76,7 +76,7 @@ public class LimiterRefreshAutoConfiguration {
 		@ConditionalOnMissingBean
 		RouteRefresh limiterRouteRefresh(RouteInventoryCheck inventory, ListableBeanFactory beanFactory) {
 			return (next, current) -> {
-				HandlerPolicies policies = new HandlerPolicies(next.budgets());
+				HandlerPolicies policies = new HandlerPolicies(next.budgets(), next.countStaticResources());
 				RouteInventory built = inventory.recheck(next.routes(), policies, next.budgets(),
 						next.inventoryStrict());
 				RouteResolver routes = current;

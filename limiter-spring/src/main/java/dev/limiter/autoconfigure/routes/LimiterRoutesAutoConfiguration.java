@@ -5,6 +5,7 @@ import dev.limiter.autoconfigure.LimiterAutoConfiguration;
 import dev.limiter.autoconfigure.LimiterServletAutoConfiguration;
 import dev.limiter.autoconfigure.LimiterSettings;
 import dev.limiter.autoconfigure.LimiterSettingsConfiguration;
+import dev.limiter.routes.DocumentedPatterns;
 import dev.limiter.routes.HandlerPolicies;
 import dev.limiter.routes.HandlerRouteResolver;
 import dev.limiter.routes.PropertiesRouteResolver;
@@ -15,6 +16,7 @@ import dev.limiter.spring.BudgetRegistry;
 import dev.limiter.spring.RouteResolver;
 
 import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -51,8 +53,8 @@ public class LimiterRoutesAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	public HandlerPolicies limiterHandlerPolicies(BudgetRegistry budgets) {
-		return new HandlerPolicies(budgets);
+	public HandlerPolicies limiterHandlerPolicies(BudgetRegistry budgets, LimiterSettings settings) {
+		return new HandlerPolicies(budgets, settings.countStaticResources());
 	}
 
 	@Bean
@@ -66,8 +68,9 @@ public class LimiterRoutesAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	public RouteInventoryCheck limiterRouteInventory(LimiterSettings settings, HandlerPolicies policies,
-			BudgetRegistry budgets, ListableBeanFactory beanFactory) {
-		return new RouteInventoryCheck(beanFactory, settings.routes(), policies, budgets, settings.inventoryStrict());
+			BudgetRegistry budgets, ListableBeanFactory beanFactory, ObjectProvider<DocumentedPatterns> documented) {
+		return new RouteInventoryCheck(beanFactory, settings.routes(), policies, budgets, settings.inventoryStrict(),
+				() -> documented.getIfAvailable(() -> DocumentedPatterns.AS_REGISTERED));
 	}
 
 }
