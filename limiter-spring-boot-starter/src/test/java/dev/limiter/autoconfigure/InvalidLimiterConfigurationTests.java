@@ -2,7 +2,9 @@ package dev.limiter.autoconfigure;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import dev.limiter.core.Budget;
 import dev.limiter.core.Window;
@@ -11,6 +13,8 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+import org.springframework.core.env.StandardEnvironment;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -172,6 +176,66 @@ class InvalidLimiterConfigurationTests {
 	}
 
 	@Test
+	void startupWhenASystemPropertyIsATypoShouldFailNamingItAndTheNearProperty() {
+		runner.withSystemProperties("limiter.heders=both").run(context -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause()
+				.isInstanceOf(UnknownLimiterPropertyException.class)
+				.hasMessageContaining("system property 'limiter.heders'")
+				.hasMessageEndingWith("did you mean 'limiter.headers'?");
+		});
+	}
+
+	@Test
+	void startupWhenAnEnvironmentVariableIsATypoShouldFailNamingItAndTheNearProperty() {
+		withVariables(Map.of("LIMITER_BUDGETS_STANDARD_WINDOW_MINUTE_LIMIT", "1")).run(context -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause()
+				.isInstanceOf(UnknownLimiterPropertyException.class)
+				.hasMessageContaining("environment variable 'LIMITER_BUDGETS_STANDARD_WINDOW_MINUTE_LIMIT'")
+				.hasMessageEndingWith("did you mean 'limiter.budgets.standard.windows'?");
+		});
+	}
+
+	@Test
+	void startupWhenEnvironmentVariablesBindThroughRelaxedBindingShouldSucceedWithTheirValues() {
+		Map<String, Object> variables = new LinkedHashMap<>();
+		variables.put("LIMITER_BUDGETS_STANDARD_WINDOWS_MINUTE_LIMIT", "5");
+		variables.put("LIMITER_BUDGETS_GOLD_WINDOWS_MINUTE_LIMIT", "7");
+		variables.put("LIMITER_BUDGETS_GOLD_WINDOWS_MINUTE_DURATION", "1m");
+		variables.put("LIMITER_BUDGETS_GOLD_COUNT_REFUSED", "true");
+		variables.put("LIMITER_AUTH_GUARD_THRESHOLD", "5");
+		variables.put("LIMITER_MAX_REQUEST_BODY", "1MB");
+		variables.put("LIMITER_ROUTES_0_PATTERN", "/x");
+		variables.put("LIMITER_ROUTES_0_METHODS_0", "GET");
+		variables.put("LIMITER_ROUTES_0_BUDGET", "gold");
+		variables.put("LIMITER_TEST_REDIS_SERVER", "embedded");
+		withVariables(variables).run(context -> {
+			assertThat(context).hasNotFailed();
+			LimiterSettings settings = context.getBean(LimiterSettings.class);
+			assertThat(settings.budgets().get("standard").windows().get(0).limit()).isEqualTo(5);
+			assertThat(settings.budgets().get("gold").windows().get(0).limit()).isEqualTo(7);
+		});
+	}
+
+	@Test
+	void startupWhenTheEnvironmentCheckIsOffShouldIgnoreAnUnknownVariable() {
+		withVariables(Map.of("LIMITER_HEDERS", "both", "LIMITER_CONFIG_CHECK_ENVIRONMENT", "false"))
+			.run(context -> assertThat(context).hasNotFailed());
+	}
+
+	/**
+	 * The runner with these environment variables in place of the process's, read as
+	 * Spring Boot reads them.
+	 */
+	private WebApplicationContextRunner withVariables(Map<String, Object> variables) {
+		return runner.withInitializer((context) -> context.getEnvironment()
+			.getPropertySources()
+			.replace(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, new SystemEnvironmentPropertySource(
+					StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, variables)));
+	}
+
+	@Test
 	void startupWhenEveryKnownKindOfKeyIsSetShouldSucceed() {
 		runner
 			.withPropertyValues("limiter.budgets.gold.windows.minute.limit=5",
@@ -183,7 +247,7 @@ class InvalidLimiterConfigurationTests {
 	}
 
 	@Test
-	void failureAnalysisWhenConfigurationIsInvalidShouldNameThePropertyAndPointAtTheDocs() {
+	void failureAnalysisWhenConfigurationIsInvalidShouldNameThePropertyAndPointAtTheMetadata() {
 		InvalidLimiterConfigurationException ex = new InvalidLimiterConfigurationException(
 				"limiter.budgets.standard.windows.minute.limit", "must be at least 1, was 0");
 		FailureAnalysis analysis = new InvalidLimiterConfigurationFailureAnalyzer()
@@ -191,7 +255,35 @@ class InvalidLimiterConfigurationTests {
 		assertThat(analysis.getDescription()).contains("'limiter.budgets.standard.windows.minute.limit'")
 			.contains("must be at least 1, was 0");
 		assertThat(analysis.getAction()).contains("limiter.budgets.standard.windows.minute.limit")
-			.contains("docs/configuration.md");
+			.contains("configuration metadata of limiter-spring")
+			.doesNotContain("docs/");
+	}
+
+	@Test
+	void failureAnalysisWhenAKeyIsATypoShouldEndInOneQuestionMarkAndPointAtTheMetadata() {
+		runner.withPropertyValues("limiter.budgets.standard.window.minute.limit=1").run(context -> {
+			FailureAnalysis analysis = new InvalidLimiterConfigurationFailureAnalyzer()
+				.analyze(context.getStartupFailure());
+			assertThat(analysis.getDescription()).isEqualTo("'limiter.budgets.standard.window.minute.limit' is not a "
+					+ "limiter property: 'window' is unknown under 'limiter.budgets.standard'; did you mean "
+					+ "'limiter.budgets.standard.windows'?");
+			assertThat(analysis.getAction())
+				.startsWith("Fix or remove 'limiter.budgets.standard.window.minute.limit' in your configuration. ")
+				.contains("configuration metadata of limiter-spring")
+				.doesNotContain("docs/");
+		});
+	}
+
+	@Test
+	void failureAnalysisWhenAVariableIsATypoShouldSayHowToTurnTheCheckOff() {
+		withVariables(Map.of("LIMITER_HEDERS", "both")).run(context -> {
+			FailureAnalysis analysis = new InvalidLimiterConfigurationFailureAnalyzer()
+				.analyze(context.getStartupFailure());
+			assertThat(analysis.getDescription()).isEqualTo("Environment variable 'LIMITER_HEDERS' (read as "
+					+ "'limiter.heders') is not a limiter property: 'heders' is unknown under 'limiter'; did you mean "
+					+ "'limiter.headers'?");
+			assertThat(analysis.getAction()).contains("LIMITER_HEDERS", "limiter.config-check.environment=false");
+		});
 	}
 
 	@Test

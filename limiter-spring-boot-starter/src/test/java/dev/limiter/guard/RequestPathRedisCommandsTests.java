@@ -60,6 +60,17 @@ class RequestPathRedisCommandsTests {
 	 */
 	private static final AtomicLong day = new AtomicLong();
 
+	/**
+	 * What an admitted request of a credential seen for the first time sends: the guard's
+	 * reservation, the decision, and the guard's settlement after the response.
+	 */
+	private static final int FIRST_SEEN_CREDENTIAL = 3;
+
+	/**
+	 * What a failed lookup sends: the reservation, and the failure after the response.
+	 */
+	private static final int FAILED_LOOKUP = 2;
+
 	private static ConfigurableApplicationContext app;
 
 	private static RedisMonitor monitor;
@@ -89,7 +100,7 @@ class RequestPathRedisCommandsTests {
 		monitor = new RedisMonitor(redis.port());
 		// Connecting and loading the scripts is start-up's business, not a request's.
 		get("/public/hello", null);
-		monitor.commandsAfter(500);
+		monitor.commandsOnceSent(1);
 	}
 
 	@AfterAll
@@ -113,21 +124,22 @@ class RequestPathRedisCommandsTests {
 	@Test
 	void admittedRequestWhenTheCredentialIsRememberedShouldSendOneCommand() throws Exception {
 		assertThat(get("/hello", token).statusCode()).isEqualTo(200);
-		monitor.commandsAfter(200);
+		monitor.commandsOnceSent(FIRST_SEEN_CREDENTIAL);
 
 		assertThat(get("/hello", token).statusCode()).isEqualTo(200);
 
-		assertThat(monitor.commandsAfter(200)).containsExactly("evalsha");
+		assertThat(monitor.commandsOnceSent(1)).containsExactly("evalsha");
 	}
 
 	@Test
 	void admittedRequestWhenExpensiveShouldSendOneCommandAndTheRelease() throws Exception {
 		assertThat(get("/hello", token).statusCode()).isEqualTo(200);
-		monitor.commandsAfter(200);
+		monitor.commandsOnceSent(FIRST_SEEN_CREDENTIAL);
 
 		assertThat(get("/expensive", token).statusCode()).isEqualTo(200);
 
-		assertThat(monitor.commandsAfter(200)).containsExactly("evalsha", "zrem");
+		assertThat(monitor.commandsOnceSent(2)).as("the decision, and the release sent after the response")
+			.containsExactly("evalsha", "zrem");
 	}
 
 	@Test
@@ -136,20 +148,23 @@ class RequestPathRedisCommandsTests {
 			assertThat(get("/hello", token).statusCode()).isEqualTo(200);
 		}
 		assertThat(get("/hello", token).statusCode()).as("the refusal Redis decides").isEqualTo(429);
-		monitor.commandsAfter(200);
+		// the admissions' commands, the last settlement among them; the refusal's, if
+		// any,
+		// were sent before its response
+		monitor.commandsOnceSent(FIRST_SEEN_CREDENTIAL + 4);
 
 		assertThat(get("/hello", token).statusCode()).isEqualTo(429);
 
-		assertThat(monitor.commandsAfter(200)).isEmpty();
+		assertThat(monitor.commandsUntilQuiet()).isEmpty();
 	}
 
 	@Test
 	void admittedRequestWhenAnonymousShouldSendOneCommand() throws Exception {
-		monitor.commandsAfter(200);
+		monitor.commandsUntilQuiet();
 
 		assertThat(get("/public/hello", null).statusCode()).isEqualTo(200);
 
-		assertThat(monitor.commandsAfter(200)).containsExactly("evalsha");
+		assertThat(monitor.commandsOnceSent(1)).containsExactly("evalsha");
 	}
 
 	@Test
@@ -158,11 +173,11 @@ class RequestPathRedisCommandsTests {
 			assertThat(get("/public/hello", null).statusCode()).isEqualTo(200);
 		}
 		assertThat(get("/public/hello", null).statusCode()).as("the refusal Redis decides").isEqualTo(429);
-		monitor.commandsAfter(200);
+		monitor.commandsOnceSent(3);
 
 		assertThat(get("/public/hello", null).statusCode()).isEqualTo(429);
 
-		assertThat(monitor.commandsAfter(200)).isEmpty();
+		assertThat(monitor.commandsUntilQuiet()).isEmpty();
 	}
 
 	@Test
@@ -170,22 +185,22 @@ class RequestPathRedisCommandsTests {
 		for (int i = 0; i < 3; i++) {
 			assertThat(get("/hello", "Bearer sp_wrong-" + i).statusCode()).isEqualTo(401);
 		}
-		monitor.commandsAfter(200);
+		monitor.commandsOnceSent(3 * FAILED_LOOKUP);
 
 		HttpResponse<String> refused = get("/hello", token);
 
 		assertThat(refused.statusCode()).isEqualTo(429);
 		assertThat(refused.body()).contains("\"bound\":\"block\"");
-		assertThat(monitor.commandsAfter(200)).isEmpty();
+		assertThat(monitor.commandsUntilQuiet()).isEmpty();
 	}
 
 	@Test
 	void requestWhenTheCredentialIsFirstSeenShouldReserveItsLookupInOneCommandBesidesTheDecision() throws Exception {
-		monitor.commandsAfter(200);
+		monitor.commandsUntilQuiet();
 
 		assertThat(get("/hello", token).statusCode()).isEqualTo(200);
 
-		List<String> lines = monitor.linesAfter(200);
+		List<String> lines = monitor.linesOnceSent(FIRST_SEEN_CREDENTIAL);
 		assertThat(lines).extracting(RequestPathRedisCommandsTests::step)
 			.as("the guard's reservation, sent before the lookup; the budget decision, sent after it, whose reply "
 					+ "comes with the reservation's; the guard's settlement, sent without waiting")
@@ -194,11 +209,11 @@ class RequestPathRedisCommandsTests {
 
 	@Test
 	void failedLookupWhenTheCredentialIsWrongShouldSendTheReservationAndTheFailure() throws Exception {
-		monitor.commandsAfter(200);
+		monitor.commandsUntilQuiet();
 
 		assertThat(get("/hello", "Bearer wrong-" + day.get()).statusCode()).isEqualTo(401);
 
-		List<String> lines = monitor.linesAfter(200);
+		List<String> lines = monitor.linesOnceSent(FAILED_LOOKUP);
 		assertThat(lines).extracting(RequestPathRedisCommandsTests::step)
 			.as("the reservation, read when the lookup failed; the failure, sent without waiting")
 			.containsExactly("evalsha guard reserve", "evalsha guard fail");

@@ -81,7 +81,7 @@ class RefusalsAfterExhaustionTests {
 			}
 			try (RedisMonitor monitor = new RedisMonitor(redis.port())) {
 				List<Integer> statuses = hammer(caller, first, second);
-				List<String> commands = monitor.commandsAfter(300);
+				List<String> commands = monitor.commandsUntilQuiet();
 
 				assertThat(statuses).hasSize(2 * THREADS_PER_INSTANCE * REQUESTS_PER_THREAD);
 				assertThat(statuses).filteredOn(s -> s == 200).hasSize(LIMIT);
@@ -111,19 +111,19 @@ class RefusalsAfterExhaustionTests {
 			}
 			try (RedisMonitor monitor = new RedisMonitor(redis.port())) {
 				assertThat(status(first, caller)).as("the 51st request").isEqualTo(429);
-				assertThat(monitor.commandsAfter(300))
+				assertThat(monitor.commandsUntilQuiet())
 					.as("what the 51st sent: the admission that left the window " + "at 0 is remembered like a refusal")
 					.isEmpty();
 
 				List<Integer> statuses = hammer(caller, first);
 
 				assertThat(statuses).containsOnly(429);
-				assertThat(monitor.commandsAfter(300)).as("what 32 threads sent after the last admission").isEmpty();
+				assertThat(monitor.commandsUntilQuiet()).as("what 32 threads sent after the last admission").isEmpty();
 
 				List<Integer> elsewhere = hammer(caller, second);
 
 				assertThat(elsewhere).containsOnly(429);
-				assertThat(monitor.commandsAfter(300))
+				assertThat(monitor.commandsUntilQuiet())
 					.as("the other instance: at most its decisions on their way when its first refusal came back")
 					.isNotEmpty()
 					.hasSizeLessThanOrEqualTo(THREADS_PER_INSTANCE)

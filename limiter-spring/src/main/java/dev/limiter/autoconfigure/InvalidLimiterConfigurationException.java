@@ -11,7 +11,11 @@ public class InvalidLimiterConfigurationException extends RuntimeException {
 	private final String reason;
 
 	public InvalidLimiterConfigurationException(String property, String reason) {
-		super("Invalid limiter configuration: '" + property + "' " + reason);
+		this("Invalid limiter configuration: '" + property + "' " + reason, property, reason);
+	}
+
+	protected InvalidLimiterConfigurationException(String message, String property, String reason) {
+		super(message);
 		this.property = property;
 		this.reason = reason;
 	}

@@ -99,6 +99,10 @@ public class LimiterProperties {
 	@NestedConfigurationProperty
 	private final OpenApiProperties openapi = new OpenApiProperties();
 
+	/** The start-up check of keys under limiter.* that bind to nothing. */
+	@NestedConfigurationProperty
+	private final ConfigCheckProperties configCheck = new ConfigCheckProperties();
+
 	/**
 	 * Whether static resources (Spring's resource handlers: static locations, webjars,
 	 * favicon, Swagger UI's files) and springdoc's own endpoints (/v3/api-docs/**,
@@ -233,6 +237,10 @@ public class LimiterProperties {
 
 	public OpenApiProperties getOpenapi() {
 		return openapi;
+	}
+
+	public ConfigCheckProperties getConfigCheck() {
+		return configCheck;
 	}
 
 }

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiFunction;
 
 import org.springframework.boot.context.properties.bind.AbstractBindHandler;
 import org.springframework.boot.context.properties.bind.BindContext;
@@ -12,38 +13,120 @@ import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.bind.UnboundConfigurationPropertiesException;
 import org.springframework.boot.context.properties.bind.handler.NoUnboundElementsBindHandler;
+import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
-import org.springframework.boot.context.properties.source.UnboundElementsSourceFilter;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
+import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
+import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.Environment;
+import org.springframework.core.env.PropertySource;
+import org.springframework.core.env.StandardEnvironment;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
 
 /**
  * Fails start-up on a key under {@code limiter.*} that binds to nothing: a typo such as
  * {@code limiter.budgets.standard.window.minute.limit} would otherwise start silently
  * with no effect. Spring Boot's binder finds them: {@code limiter.*} is bound once more
  * with a {@link NoUnboundElementsBindHandler}, so whatever {@link LimiterProperties}
- * declares is known at once. Environment variables and system properties are not checked
- * ({@link UnboundElementsSourceFilter}): they map to names ambiguously ({@code _} is a
- * dot or a dash) and carry settings of other tools that share the prefix (the tests'
- * {@code limiter.test.*}).
+ * declares is known at once. System properties are checked the same way.
+ * <p>
+ * Environment variables lose their structure ({@code _} is a dot or a dash, a number an
+ * index), so the binder's own check cannot judge them: a {@code LIMITER_*} variable is
+ * known when Spring Boot's relaxed binding reads it for a name the binder read (the
+ * lookup the binder itself made), and unknown otherwise. Both are skipped with
+ * {@code limiter.config-check.environment=false}, for a platform that sets
+ * {@code LIMITER_*} variables of its own. Names under {@code limiter.test} are left to
+ * test tooling (the build's {@code LIMITER_TEST_REDIS_SERVER}) when they come from the
+ * environment or system properties.
  */
 final class UnknownLimiterProperties {
+
+	private static final ConfigurationPropertyName LIMITER = ConfigurationPropertyName.of("limiter");
+
+	private static final ConfigurationPropertyName TEST_TOOLING = ConfigurationPropertyName.of("limiter.test");
+
+	private static final String CHECK_ENVIRONMENT = "limiter.config-check.environment";
 
 	private UnknownLimiterProperties() {
 	}
 
 	static void check(Environment environment) {
+		Binder binder = Binder.get(environment);
+		boolean checkEnvironment = binder.bind(CHECK_ENVIRONMENT, Boolean.class).orElse(true);
 		KnownNames known = new KnownNames();
 		try {
-			Binder.get(environment)
-				.bind("limiter", Bindable.of(LimiterProperties.class),
-						new NoUnboundElementsBindHandler(known, new UnboundElementsSourceFilter()));
+			binder.bind("limiter", Bindable.of(LimiterProperties.class), new NoUnboundElementsBindHandler(known,
+					(source) -> !isEnvironmentVariables(source) && (checkEnvironment || !isSystemProperties(source))));
 		}
 		catch (BindException ex) {
 			if (ex.getCause() instanceof UnboundConfigurationPropertiesException unbound) {
-				throw known.unknown(unbound.getUnboundProperties().iterator().next().getName());
+				for (ConfigurationProperty property : unbound.getUnboundProperties()) {
+					if (known.tried.containsKey(property.getName())) {
+						// a property the binder read, whose value bound to nothing
+						// (key-by:)
+						continue;
+					}
+					if (isSystemProperties(property.getSource())) {
+						if (!TEST_TOOLING.isAncestorOf(property.getName())) {
+							throw known.unknown(property.getName(), UnknownLimiterPropertyException::systemProperty);
+						}
+					}
+					else {
+						throw known.unknown(property.getName(), UnknownLimiterPropertyException::new);
+					}
+				}
 			}
 			// Anything else was already reported when LimiterProperties was bound.
 		}
+		if (checkEnvironment) {
+			for (PropertySource<?> source : environment instanceof ConfigurableEnvironment configurable
+					? configurable.getPropertySources() : List.<PropertySource<?>>of()) {
+				if (source instanceof SystemEnvironmentPropertySource variables && isEnvironmentVariables(variables)) {
+					checkVariables(variables, known);
+				}
+			}
+		}
+	}
+
+	/**
+	 * Fails on the first {@code LIMITER_*} variable that Spring Boot reads for no name
+	 * the binder read.
+	 */
+	private static void checkVariables(SystemEnvironmentPropertySource variables, KnownNames known) {
+		for (String variable : variables.getPropertyNames()) {
+			// One variable alone, mapped exactly as Spring Boot maps the environment.
+			IterableConfigurationPropertySource single = (IterableConfigurationPropertySource) ConfigurationPropertySource
+				.from(new SystemEnvironmentPropertySource(variables.getName(),
+						Map.of(variable, String.valueOf(variables.getProperty(variable)))));
+			ConfigurationPropertyName name = single.stream()
+				.filter(LIMITER::isAncestorOf)
+				.filter((candidate) -> !TEST_TOOLING.isAncestorOf(candidate))
+				.findFirst()
+				.orElse(null);
+			if (name != null && known.tried.keySet()
+				.stream()
+				.noneMatch((property) -> single.getConfigurationProperty(property) != null)) {
+				throw known.unknown(name, (property, reason) -> UnknownLimiterPropertyException
+					.environmentVariable(variable, property, reason));
+			}
+		}
+	}
+
+	/** Environment variables, as Spring Boot recognises them by their source's name. */
+	private static boolean isEnvironmentVariables(ConfigurationPropertySource source) {
+		return source.getUnderlyingSource() instanceof SystemEnvironmentPropertySource variables
+				&& isEnvironmentVariables(variables);
+	}
+
+	private static boolean isEnvironmentVariables(PropertySource<?> source) {
+		String name = source.getName();
+		return name.equals(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME)
+				|| name.endsWith("-" + StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME);
+	}
+
+	private static boolean isSystemProperties(ConfigurationPropertySource source) {
+		return source.getUnderlyingSource() instanceof PropertySource<?> underlying
+				&& underlying.getName().equals(StandardEnvironment.SYSTEM_PROPERTIES_PROPERTY_SOURCE_NAME);
 	}
 
 	/**
@@ -65,7 +148,8 @@ final class UnknownLimiterProperties {
 		 * The error for an unbound name: its first element below the deepest name the
 		 * binder tried, and the nearest of that name's known properties.
 		 */
-		InvalidLimiterConfigurationException unknown(ConfigurationPropertyName name) {
+		UnknownLimiterPropertyException unknown(ConfigurationPropertyName name,
+				BiFunction<String, String, UnknownLimiterPropertyException> exception) {
 			int at = name.getNumberOfElements() - 1;
 			while (at > 1 && !tried.containsKey(name.chop(at))) {
 				at--;
@@ -94,7 +178,7 @@ final class UnknownLimiterProperties {
 			else if (!properties.isEmpty()) {
 				reason.append("; known: ").append(properties);
 			}
-			return new InvalidLimiterConfigurationException(name.toString(), reason.toString());
+			return exception.apply(name.toString(), reason.toString());
 		}
 
 	}

@@ -6,13 +6,18 @@ import dev.limiter.web.ProblemResponse;
 import jakarta.servlet.http.HttpServletResponse;
 
 /**
- * RFC 9457 problem responses of the sample's own authentication, written by the limiter's
- * writer, so that every problem the application answers has one shape. The security
- * headers already set are kept.
+ * RFC 9457 problem responses of the sample's own authentication and bodies, written by
+ * the limiter's writer, so that every problem the application answers has one shape. The
+ * security headers already set are kept.
  */
 final class Problems {
 
 	private Problems() {
+	}
+
+	static void badRequest(HttpServletResponse response, String detail) throws IOException {
+		ProblemResponse.of(400, "Bad Request").detail(detail).writeKeepingHeaders(response, r -> {
+		});
 	}
 
 	static void forbidden(HttpServletResponse response, String detail) throws IOException {

@@ -19,6 +19,10 @@ import org.springframework.security.web.authentication.AnonymousAuthenticationFi
 @Configuration(proxyBeanMethods = false)
 class SecurityConfiguration {
 
+	private static final String COMPLETION_BUDGET = "completion";
+
+	private static final String TRIAL_COMPLETION_BUDGET = "trial-completion";
+
 	@Bean
 	SecurityFilterChain securityFilterChain(HttpSecurity http, TokenService tokens) throws Exception {
 		return http.csrf(csrf -> csrf.disable())
@@ -55,12 +59,17 @@ class SecurityConfiguration {
 
 	/**
 	 * The limiter's extension point: a token minted by POST /try gets the anonymous
-	 * budget's bounds.
+	 * budget's bounds, and on the completion route the trial plan's own budget, whose
+	 * tokens window holds what a trial may spend (the anonymous budget counts no tokens).
 	 */
 	@Bean
-	BudgetSelector trialTokensGetTheAnonymousBudget() {
-		return (request, principal, routeBudget) -> principal instanceof TrialTokenAuthentication
-				? Optional.of("anonymous") : Optional.empty();
+	BudgetSelector trialTokensGetTheTrialBudgets() {
+		return (request, principal, routeBudget) -> {
+			if (!(principal instanceof TrialTokenAuthentication)) {
+				return Optional.empty();
+			}
+			return Optional.of(COMPLETION_BUDGET.equals(routeBudget) ? TRIAL_COMPLETION_BUDGET : "anonymous");
+		};
 	}
 
 	/**

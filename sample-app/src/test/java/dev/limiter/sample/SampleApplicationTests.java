@@ -233,6 +233,19 @@ class SampleApplicationTests {
 		assertThat(send("POST", "/s/remember", DEMO_TOKEN).statusCode()).isEqualTo(200);
 	}
 
+	@Test
+	void healthWhenReadWithTheOperatorTokenShouldShowTheLimiterComponentsDetails() throws Exception {
+		HttpResponse<String> operator = send("GET", "/actuator/health", DEMO_TOKEN);
+		HttpResponse<String> anonymous = send("GET", "/actuator/health", null);
+
+		assertThat(operator.statusCode()).isEqualTo(200);
+		JsonNode limiter = json.readTree(operator.body()).path("components").path("limiter");
+		assertThat(limiter.path("status").asText()).isEqualTo("UP");
+		assertThat(limiter.path("details").has("store")).as(operator.body()).isTrue();
+		assertThat(anonymous.statusCode()).isEqualTo(200);
+		assertThat(json.readTree(anonymous.body()).has("components")).as(anonymous.body()).isFalse();
+	}
+
 	/** The counter key of a token, computed as the README's one-liner does. */
 	private static String key(String token) throws Exception {
 		byte[] digest = java.security.MessageDigest.getInstance("SHA-256")

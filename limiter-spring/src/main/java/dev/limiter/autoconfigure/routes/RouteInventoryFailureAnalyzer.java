@@ -20,7 +20,8 @@ public class RouteInventoryFailureAnalyzer extends AbstractFailureAnalyzer<Route
 		return new FailureAnalysis(description.toString(),
 				"Give every handler a policy (a limiter.routes rule, @RateLimited or @RateLimitExempt(reason = ...)),"
 						+ " use only budgets configured under limiter.budgets, and remove rules that match no handler"
-						+ " (or set limiter.inventory.strict=false). See docs/configuration.md.",
+						+ " (or set limiter.inventory.strict=false). The route inventory logged at INFO lists every handler"
+						+ " with its policy and where it was written.",
 				cause);
 	}
 

@@ -16,11 +16,15 @@ import java.util.UUID;
 /**
  * Counts the commands clients send to a real {@code redis-server}, read from
  * {@code MONITOR} on a connection of its own. Commands a script runs inside Redis
- * ({@code [0 lua]}) are not counted: what matters is what crossed the network.
- * {@link #commandsUntilQuiet()} draws a line with a marker command, so each reading is
- * exact.
+ * ({@code [0 lua]}) are not counted: what matters is what crossed the network. Every
+ * reading draws its line with a marker command ({@code ECHO} of a unique argument on a
+ * connection of its own) and reads MONITOR until the marker shows, so it neither misses a
+ * command sent before the marker nor waits a fixed time.
  */
 public final class RedisMonitor implements AutoCloseable {
+
+	/** The longest a reading waits for the commands or the marker it expects. */
+	private static final Duration WAIT = Duration.ofSeconds(10);
 
 	private final int port;
 
@@ -61,65 +65,83 @@ public final class RedisMonitor implements AutoCloseable {
 	}
 
 	/**
-	 * The commands sent since the last reading, once everything sent before
-	 * {@code settleMillis} from now has arrived (a release is sent asynchronously after
-	 * the response), lower-cased names only.
-	 */
-	public List<String> commandsAfter(long settleMillis) {
-		return linesAfter(settleMillis).stream().map(RedisMonitor::commandName).toList();
-	}
-
-	/**
-	 * {@link #commandsAfter}, each as MONITOR showed it: the command with its arguments.
-	 */
-	public List<String> linesAfter(long settleMillis) {
-		try {
-			Thread.sleep(settleMillis);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
-		return linesUntilQuiet();
-	}
-
-	/**
-	 * The commands sent since the last reading, up to a marker sent now; lower-cased
-	 * names only.
+	 * The commands sent since the last reading, up to a marker sent now on another
+	 * connection; lower-cased names only. Nothing is waited for but the marker: what a
+	 * request sent before its response is here once the response has arrived, so a check
+	 * that a request sent nothing reads this right after the response.
 	 */
 	public List<String> commandsUntilQuiet() {
-		return linesUntilQuiet().stream().map(RedisMonitor::commandName).toList();
+		return names(linesUntilQuiet());
+	}
+
+	/**
+	 * The commands sent since the last reading, once at least {@code count} of them have
+	 * arrived (or 10 s have passed), up to a marker sent then; lower-cased names only.
+	 * For commands sent after the response (a release, a settlement): it waits for them,
+	 * and whatever else was sent before the marker shows too.
+	 */
+	public List<String> commandsOnceSent(int count) {
+		return names(linesOnceSent(count));
+	}
+
+	/**
+	 * {@link #commandsOnceSent}, each as MONITOR showed it: the command with its
+	 * arguments.
+	 */
+	public List<String> linesOnceSent(int count) {
+		long deadline = System.nanoTime() + WAIT.toNanos();
+		synchronized (seen) {
+			while (seen.stream().filter(RedisMonitor::sentByAClient).count() < count && !closed
+					&& System.nanoTime() < deadline) {
+				await();
+			}
+		}
+		return linesUntilQuiet();
 	}
 
 	private List<String> linesUntilQuiet() {
 		String marker = "monitor-mark-" + UUID.randomUUID();
 		markers.command("ECHO", marker);
-		long deadline = System.nanoTime() + 10_000_000_000L;
+		long deadline = System.nanoTime() + WAIT.toNanos();
 		synchronized (seen) {
 			while (seen.stream().noneMatch(line -> line.contains(marker))) {
 				if (System.nanoTime() > deadline || closed) {
 					throw new IllegalStateException("MONITOR never showed the marker");
 				}
-				try {
-					seen.wait(50);
-				}
-				catch (InterruptedException ex) {
-					Thread.currentThread().interrupt();
-					throw new IllegalStateException(ex);
-				}
+				await();
 			}
 			List<String> commands = new ArrayList<>();
 			for (String line : seen) {
 				if (line.contains(marker)) {
 					break;
 				}
-				if (line.contains(" lua]")) {
-					continue;
+				if (sentByAClient(line)) {
+					commands.add(line);
 				}
-				commands.add(line);
 			}
 			seen.clear();
 			return commands;
 		}
+	}
+
+	/** Not a command a script ran inside Redis. */
+	private static boolean sentByAClient(String line) {
+		return !line.contains(" lua]");
+	}
+
+	/** Waits for the reader's next line; the caller holds {@code seen}'s lock. */
+	private void await() {
+		try {
+			seen.wait(50);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	private static List<String> names(List<String> lines) {
+		return lines.stream().map(RedisMonitor::commandName).toList();
 	}
 
 	/** Forgets everything seen so far. */
