@@ -10,6 +10,7 @@ import dev.limiter.autoconfigure.LimiterAutoConfiguration;
 import dev.limiter.autoconfigure.LimiterServletAutoConfiguration;
 import dev.limiter.autoconfigure.routes.LimiterRoutesAutoConfiguration;
 import dev.limiter.core.RateLimitStore;
+import dev.limiter.core.guard.AuthGuard;
 import dev.limiter.routes.RouteInventoryCheck;
 import dev.limiter.spring.BudgetOptions;
 import dev.limiter.spring.BudgetRegistry;
@@ -57,7 +58,7 @@ public class LimiterEndpointAutoConfiguration {
 	public LimiterOperations limiterOperations(BudgetRegistry budgets, BudgetOptions options,
 			ObjectProvider<CurrentRateLimitRules> rules, ObjectProvider<RateLimitStore> stores,
 			ObjectProvider<RouteInventoryCheck> inventory, RateLimitTotals totals,
-			@Qualifier(LimiterAutoConfiguration.CLOCK_BEAN_NAME) Clock clock) {
+			@Qualifier(LimiterAutoConfiguration.CLOCK_BEAN_NAME) Clock clock, ObjectProvider<AuthGuard> guards) {
 		// the rules in force when the filter has them: a refresh shows here too
 		return new LimiterOperations(() -> {
 			CurrentRateLimitRules current = rules.getIfAvailable();
@@ -65,7 +66,7 @@ public class LimiterEndpointAutoConfiguration {
 		}, () -> {
 			CurrentRateLimitRules current = rules.getIfAvailable();
 			return current != null ? current.get().options() : options;
-		}, stores, inventory, totals, clock);
+		}, stores, inventory, totals, clock, guards::getIfAvailable);
 	}
 
 	@Bean
