@@ -27,6 +27,11 @@ import dev.limiter.core.Sha256;
  * parameter: no method reads a clock.
  *
  * <p>
+ * A success (reported only for a request the rate limiter admitted too) hands back its
+ * own reservation and proves its credential for its address; it clears no failure. A
+ * block lets proven credentials through to their lookup and refuses every other.
+ *
+ * <p>
  * What the instance learned is kept in a bounded {@link GuardMemory} (blocks seen,
  * credentials that authenticated here, addresses that failed here), so that the common
  * case costs the store nothing; this class is the protocol: what to ask the store, when,
@@ -91,10 +96,12 @@ public final class AuthGuard {
 	/**
 	 * Decides, before the lookup, whether a request from {@code addressKey} presenting
 	 * the credential {@code credentialKey} ({@link #credentialKey}; {@code null} if
-	 * unknown) may have it looked up. A block this instance knows of refuses, and a
-	 * credential it saw authenticate is admitted, both without a store call; anything
-	 * else reserves the lookup in the store. When the store cannot answer at all the
-	 * request is admitted without a reservation (fail open).
+	 * unknown) may have it looked up. A credential this instance saw authenticate from
+	 * the address is admitted, through a block too, and an unknown one is refused by a
+	 * block known here of an address without proven credentials, both without a store
+	 * call; anything else asks the store, which lets a credential proven from the address
+	 * through a block. When the store cannot answer at all the request is admitted
+	 * without a reservation (fail open), unless a block is known here.
 	 */
 	public GuardAdmission admit(String addressKey, String credentialKey, long nowMillis) {
 		return begin(addressKey, credentialKey, nowMillis).await();

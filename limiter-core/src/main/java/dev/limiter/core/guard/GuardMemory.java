@@ -59,7 +59,8 @@ final class GuardMemory {
 	private final ExpiringKeys toldProven = new ExpiringKeys(MAX_KEYS);
 
 	/**
-	 * Address keys this instance counted a failure for (not cleared since), for a window.
+	 * Address keys this instance counted a failure for, for a window (or until their
+	 * block ends).
 	 */
 	private final ExpiringKeys failedHere = new ExpiringKeys(MAX_KEYS);
 
