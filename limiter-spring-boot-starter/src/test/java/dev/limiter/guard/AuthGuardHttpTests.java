@@ -15,6 +15,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.limiter.core.guard.AuthGuard;
+import dev.limiter.core.guard.AuthGuardPolicy;
 import dev.limiter.core.guard.GuardState;
 import dev.limiter.test.web.MutableClock;
 import org.junit.jupiter.api.BeforeEach;
@@ -105,14 +106,15 @@ class AuthGuardHttpTests {
 	}
 
 	@Test
-	void goodCredentialWhenFailuresAreCompletedShouldClearThem() throws Exception {
+	void goodCredentialWhenFailuresAreCompletedShouldLeaveThemAndPassTheBlockItself() throws Exception {
+		String good = "Bearer sp_good-proven-" + day.get();
 		fail(49);
-		assertThat(get("/hello", "Bearer " + GuardTestApplication.GOOD_TOKEN).statusCode()).isEqualTo(200);
+		assertThat(get("/hello", good).statusCode()).isEqualTo(200);
 
-		fail(49);
-		assertThat(get("/hello", "Bearer " + GuardTestApplication.GOOD_TOKEN).statusCode()).isEqualTo(200);
-		fail(50);
+		fail(1);
+
 		assertThat(get("/hello", "Bearer " + GuardTestApplication.GOOD_TOKEN).statusCode()).isEqualTo(429);
+		assertThat(get("/hello", good).statusCode()).isEqualTo(200);
 	}
 
 	@Test
@@ -177,7 +179,8 @@ class AuthGuardHttpTests {
 		}
 
 		assertThat(get("/hello", "Bearer sp_good-fresh-" + day.get() + "-52").statusCode()).isEqualTo(200);
-		assertThat(guard.state(AuthGuard.addressKey("127.0.0.1"), clock.millis())).isEqualTo(new GuardState(0, 0, 0));
+		assertThat(guard.state(AuthGuard.addressKey("127.0.0.1"), clock.millis()))
+			.isEqualTo(new GuardState(0, 0, 0, AuthGuardPolicy.PROVEN_CREDENTIALS_PER_ADDRESS));
 	}
 
 	@Test

@@ -165,7 +165,7 @@ public class GuardTestApplication {
 			this.clock = clock;
 		}
 
-		@GetMapping({ "/hello", "/public/hello", "/expensive" })
+		@GetMapping({ "/hello", "/public/hello", "/expensive", "/trial" })
 		String hello() {
 			handled.incrementAndGet();
 			return "hello";

@@ -195,6 +195,38 @@ class RequestPathRedisCommandsTests {
 	}
 
 	@Test
+	void admittedRequestWhenAProvenCredentialMeetsABlockShouldSendOnlyTheDecision() throws Exception {
+		assertThat(get("/hello", token).statusCode()).isEqualTo(200);
+		for (int i = 0; i < 3; i++) {
+			assertThat(get("/hello", "Bearer sp_wrong-" + i).statusCode()).isEqualTo(401);
+		}
+		monitor.commandsAfter(200);
+
+		assertThat(get("/hello", token).statusCode()).isEqualTo(200);
+
+		assertThat(monitor.commandsAfter(200)).containsExactly("evalsha");
+	}
+
+	@Test
+	void refusalWhenTheBlockedAddressHasProvenCredentialsShouldAskTheStoreInOneCommandBeforeAnyLookup()
+			throws Exception {
+		assertThat(get("/hello", token).statusCode()).isEqualTo(200);
+		for (int i = 0; i < 3; i++) {
+			assertThat(get("/hello", "Bearer sp_wrong-" + i).statusCode()).isEqualTo(401);
+		}
+		monitor.commandsAfter(200);
+		int lookupsBefore = GuardTestApplication.lookups.get();
+
+		HttpResponse<String> refused = get("/hello", token + "-unknown");
+
+		assertThat(refused.statusCode()).isEqualTo(429);
+		assertThat(refused.body()).contains("\"bound\":\"block\"");
+		assertThat(monitor.linesAfter(200)).extracting(RequestPathRedisCommandsTests::step)
+			.containsExactly("evalsha guard reserve");
+		assertThat(GuardTestApplication.lookups.get()).isEqualTo(lookupsBefore);
+	}
+
+	@Test
 	void requestWhenTheCredentialIsFirstSeenShouldReserveItsLookupInOneCommandBesidesTheDecision() throws Exception {
 		monitor.commandsUntilQuiet();
 

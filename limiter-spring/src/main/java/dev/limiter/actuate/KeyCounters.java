@@ -174,7 +174,7 @@ final class KeyCounters {
 	 * Bad input ends as a 4xx answer written here, never as an exception the error page
 	 * would echo.
 	 */
-	private static final class BadRequest extends RuntimeException {
+	static final class BadRequest extends RuntimeException {
 
 		private final int status;
 

@@ -13,6 +13,7 @@ import dev.limiter.core.BoundVerdict;
 import dev.limiter.core.Budget;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.Window;
+import dev.limiter.core.guard.AuthGuard;
 import dev.limiter.resilience.FailOpenRateLimitStore;
 import dev.limiter.routes.RouteInventory;
 import dev.limiter.routes.RouteInventoryCheck;
@@ -27,10 +28,12 @@ import org.springframework.lang.Nullable;
  * (they are wiring). {@code /actuator/limiter}: the resolved budgets with their totals,
  * the route inventory, the store and its mode. {@code /actuator/limiter/keys/{keyHash}}:
  * one key's counters, read without counting (GET), or forgotten (DELETE)
- * ({@link KeyCounters}). Its {@code refresh} section is the last configuration refresh
- * attempted. The key hash is the counter key the default key resolver produces
- * ({@code t:} + SHA-256 of the token, base64url without padding); a raw token is never
- * accepted: anything else is a 400.
+ * ({@link KeyCounters}). The key hash is the counter key the default key resolver
+ * produces ({@code t:} + SHA-256 of the token, base64url without padding); a raw token is
+ * never accepted: anything else is a 400. {@code /actuator/limiter/addresses/{address}}:
+ * the authentication guard's failures, lookups, block and proven credentials of one
+ * client address (GET), or its block lifted (DELETE) ({@link GuardAddresses}). The
+ * overview's {@code refresh} section is the last configuration refresh attempted.
  */
 public class LimiterOperations {
 
@@ -48,6 +51,8 @@ public class LimiterOperations {
 
 	private final Supplier<RefreshDescriptor> refresh;
 
+	private final GuardAddresses addresses;
+
 	public LimiterOperations(BudgetRegistry budgets, BudgetOptions options, ObjectProvider<RateLimitStore> stores,
 			ObjectProvider<RouteInventoryCheck> inventory, RateLimitTotals totals, Clock clock) {
 		this(() -> budgets, () -> options, stores, inventory, totals, clock);
@@ -60,7 +65,7 @@ public class LimiterOperations {
 	public LimiterOperations(Supplier<BudgetRegistry> budgets, Supplier<BudgetOptions> options,
 			ObjectProvider<RateLimitStore> stores, ObjectProvider<RouteInventoryCheck> inventory,
 			RateLimitTotals totals, Clock clock) {
-		this(budgets, options, stores, inventory, totals, clock, () -> null);
+		this(budgets, options, stores, inventory, totals, clock, () -> null, () -> null);
 	}
 
 	/**
@@ -68,10 +73,11 @@ public class LimiterOperations {
 	 * @param options their options, likewise
 	 * @param refresh the last configuration refresh attempted, {@code null} before any
 	 * (or without refresh support)
+	 * @param guards the authentication guard, {@code null} when it is off
 	 */
 	public LimiterOperations(Supplier<BudgetRegistry> budgets, Supplier<BudgetOptions> options,
 			ObjectProvider<RateLimitStore> stores, ObjectProvider<RouteInventoryCheck> inventory,
-			RateLimitTotals totals, Clock clock, Supplier<RefreshDescriptor> refresh) {
+			RateLimitTotals totals, Clock clock, Supplier<RefreshDescriptor> refresh, Supplier<AuthGuard> guards) {
 		this.refresh = refresh;
 		this.budgets = budgets;
 		this.options = options;
@@ -79,6 +85,7 @@ public class LimiterOperations {
 		this.inventory = inventory;
 		this.totals = totals;
 		this.keys = new KeyCounters(budgets, options, stores, this::routes, clock);
+		this.addresses = new GuardAddresses(guards, clock);
 	}
 
 	public LimiterDescriptor limiter() {
@@ -101,6 +108,9 @@ public class LimiterOperations {
 	 * counting.
 	 */
 	public Answer key(String segment, String keyHash, @Nullable String budget) {
+		if (GuardAddresses.ADDRESSES_SEGMENT.equals(segment)) {
+			return addresses.read(keyHash);
+		}
 		return keys.read(segment, keyHash, budget);
 	}
 
@@ -109,6 +119,9 @@ public class LimiterOperations {
 	 * budget.
 	 */
 	public Answer reset(String segment, String keyHash, @Nullable String budget) {
+		if (GuardAddresses.ADDRESSES_SEGMENT.equals(segment)) {
+			return addresses.unblock(keyHash);
+		}
 		return keys.forget(segment, keyHash, budget);
 	}
 
@@ -189,6 +202,18 @@ public class LimiterOperations {
 	}
 
 	public record ResetDescriptor(String key, List<String> budgets) {
+	}
+
+	/**
+	 * What the authentication guard holds for one address; {@code blockedUntil} is
+	 * {@code null} when it is not blocked.
+	 */
+	public record AddressDescriptor(String address, String at, long failures, long pending, String blockedUntil,
+			long provenCredentials) {
+	}
+
+	/** An address's block lifted: whether one was running. */
+	public record UnblockDescriptor(String address, boolean wasBlocked) {
 	}
 
 	/** An HTTP status and the body to answer with. */

@@ -26,8 +26,10 @@ public class AuthGuardProperties {
 	private int maxPending = AuthGuardPolicy.DEFAULT_MAX_PENDING;
 
 	/**
-	 * How long an instance remembers a credential it saw authenticate; meanwhile its
-	 * lookups take no reservation and cost the store nothing. Zero turns the memory off.
+	 * How long an instance remembers a credential it saw authenticate (and the limiter
+	 * admit) from an address, at most the window; meanwhile its lookups from that address
+	 * take no reservation and cost the store nothing, through a block too. Zero turns the
+	 * memory off.
 	 */
 	private Duration rememberAuthenticated = AuthGuardPolicy.DEFAULT_REMEMBER_AUTHENTICATED;
 

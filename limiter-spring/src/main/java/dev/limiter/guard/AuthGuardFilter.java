@@ -9,6 +9,7 @@ import dev.limiter.core.guard.AuthGuard;
 import dev.limiter.core.guard.GuardAdmission;
 import dev.limiter.core.guard.PendingAdmission;
 import dev.limiter.resilience.OutageLog;
+import dev.limiter.web.LimiterAdmission;
 import dev.limiter.web.PendingVerdict;
 import dev.limiter.web.ProblemResponse;
 import dev.limiter.web.RequestEnd;
@@ -32,7 +33,10 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * Security's chain), not when the handler is done:
  * <ul>
  * <li>authenticated (seen by {@link AuthenticationOutcomeFilter} or an authentication
- * success event): clears the address's completed failures;</li>
+ * success event) <em>and</em> admitted by the rate limiter ({@link LimiterAdmission}):
+ * proves the credential for the address, and hands its own reservation back; nothing else
+ * is cleared. Authenticated but refused by the limiter (or never reaching it): the
+ * reservation is handed back, nothing proven;</li>
  * <li>failed (an authentication failure event, or a 401 answer without an
  * authentication): one failure;</li>
  * <li>anything else (the chain threw, no authentication took place): the reservation is
@@ -116,6 +120,7 @@ public class AuthGuardFilter extends OncePerRequestFilter {
 		}
 		LookupAttempt attempt = new LookupAttempt(pending, settling -> settle(settling, 0, false));
 		request.setAttribute(ATTEMPT_ATTRIBUTE, attempt);
+		request.setAttribute(LimiterAdmission.ATTRIBUTE, (LimiterAdmission) attempt::limiterDecided);
 		HttpServletResponse passedOn = response;
 		Verdict verdict = null;
 		if (!pending.isDone()) {
@@ -171,8 +176,13 @@ public class AuthGuardFilter extends OncePerRequestFilter {
 		}
 		long now = clock.millis();
 		try {
-			if (attempt.authenticated()) {
+			if (attempt.authenticated() && attempt.admittedByLimiter()) {
 				guard.succeeded(admission, now);
+			}
+			else if (attempt.authenticated()) {
+				// refused by the limiter (or never reaching it): a refused caller proves
+				// nothing
+				guard.abandoned(admission, now);
 			}
 			else if (attempt.failed() || (completed && status == HttpServletResponse.SC_UNAUTHORIZED)) {
 				// Not waited for: the 401 does not depend on it.

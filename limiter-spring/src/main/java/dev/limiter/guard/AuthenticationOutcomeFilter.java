@@ -18,9 +18,10 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * Runs just after Spring Security's filter chain, where the {@code SecurityContext} is
  * still populated: a request the chain let through with a real (non-anonymous)
  * authentication proved its credential, whatever mechanism looked it up. That is the
- * positive evidence the guard needs before it clears failures; a status code alone is not
- * (a path that ignores security answers 200 to any header). Either way the lookup is over
- * here, so the attempt is settled before the handler runs.
+ * positive evidence the guard needs before it proves a credential; a status code alone is
+ * not (a path that ignores security answers 200 to any header). The success counts only
+ * once the limiter's filter after this one admits the request too (when there is none,
+ * nothing refuses it): the attempt is settled then, before the handler runs.
  *
  * <p>
  * A guard reservation still on its way is awaited here unless the limiter's filter
@@ -53,6 +54,10 @@ public class AuthenticationOutcomeFilter extends OncePerRequestFilter {
 			Authentication authentication = SecurityContextHolder.getContext().getAuthentication();
 			if (authentication != null && authentication.isAuthenticated() && !TRUST.isAnonymous(authentication)) {
 				attempt.markAuthenticated();
+				if (!verdictReadDownstream) {
+					// no limiter follows to refuse the request
+					attempt.limiterDecided(true);
+				}
 			}
 			else {
 				attempt.markPassedUnauthenticated();

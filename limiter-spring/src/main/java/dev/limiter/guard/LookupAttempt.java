@@ -37,6 +37,10 @@ final class LookupAttempt {
 
 	private volatile boolean passed;
 
+	private volatile boolean limiterDecided;
+
+	private volatile boolean limiterAdmitted;
+
 	LookupAttempt(PendingAdmission admission, Settler settler) {
 		this.admission = admission;
 		this.settler = settler;
@@ -70,18 +74,28 @@ final class LookupAttempt {
 	 */
 	GuardAdmission awaitAdmission() {
 		GuardAdmission answer = admission.await();
-		if (authenticated || failed || passed) {
+		if (failed || passed || limiterDecided) {
 			settler.settle(this);
 		}
 		return answer;
 	}
 
 	/**
-	 * The credential proved right: settles as soon as the admission is known (the budget
-	 * decision travels meanwhile).
+	 * The credential proved right: a success only if the limiter admits the request too,
+	 * so it is settled once the limiter has decided ({@link #limiterDecided}) and the
+	 * admission is known, or at the end of the request.
 	 */
 	void markAuthenticated() {
 		authenticated = true;
+	}
+
+	/**
+	 * The rate limiter decided on the request (or none follows, and nothing refuses it):
+	 * settles as soon as the admission is known (the budget decision travels meanwhile).
+	 */
+	void limiterDecided(boolean admitted) {
+		limiterAdmitted = admitted;
+		limiterDecided = true;
 		settleIfAdmissionKnown();
 	}
 
@@ -116,6 +130,11 @@ final class LookupAttempt {
 
 	boolean failed() {
 		return failed;
+	}
+
+	/** Whether the rate limiter let the request through. */
+	boolean admittedByLimiter() {
+		return limiterAdmitted;
 	}
 
 	/** True exactly once: for the caller that gets to hand the reservation back. */

@@ -34,58 +34,77 @@ final class GuardScriptCodec {
 		this.marginMillis = marginMillis;
 	}
 
-	Object[] reserve(long nowMillis, String reservationId) {
-		return args("reserve", nowMillis, reservationId, "");
+	Object[] reserve(long nowMillis, String reservationId, String credentialKey) {
+		return args("reserve", nowMillis, reservationId, "", credentialKey);
 	}
 
 	Object[] fail(long nowMillis, Lease reservation, String failureId) {
-		return args("fail", nowMillis, idOf(reservation), failureId);
+		return args("fail", nowMillis, idOf(reservation), failureId, null);
 	}
 
-	Object[] succeed(long nowMillis, Lease reservation, boolean clearFailures) {
-		return args("succeed", nowMillis, idOf(reservation), clearFailures ? "1" : "0");
+	Object[] succeed(long nowMillis, Lease reservation, String credentialKey) {
+		return args("succeed", nowMillis, idOf(reservation), "", credentialKey);
 	}
 
 	Object[] release(long nowMillis, Lease reservation) {
-		return args("release", nowMillis, reservation.id(), "");
+		return args("release", nowMillis, reservation.id(), "", null);
+	}
+
+	Object[] unblock(long nowMillis) {
+		return args("unblock", nowMillis, "", "", null);
 	}
 
 	Object[] state(long nowMillis) {
-		return args("state", nowMillis, "", "");
+		return args("state", nowMillis, "", "", null);
 	}
 
-	/** {outcome (1 admitted, 2 blocked, 3 saturated), block end, completed failures}. */
+	/**
+	 * {outcome (1 admitted, 2 blocked, 3 saturated), block end, completed failures,
+	 * proven (1|0)}: admitted and proven is a proven credential, without a reservation.
+	 */
 	Reservation reservation(List<Object> reply, String addressKey, String reservationId, long nowMillis) {
 		long outcome = number(reply, 0);
+		boolean proven = number(reply, 3) == 1;
+		if (outcome == 1 && proven) {
+			return Reservation.proven(number(reply, 1), false);
+		}
 		if (outcome == 1) {
 			return new Reservation(GuardAdmission.Outcome.ADMITTED, 0,
 					new Lease(PENDING_BUDGET, addressKey, reservationId, nowMillis + policy.lookupLease().toMillis()),
 					number(reply, 2), false);
 		}
 		if (outcome == 2) {
-			return new Reservation(GuardAdmission.Outcome.BLOCKED, number(reply, 1), null, 0, false);
+			return new Reservation(GuardAdmission.Outcome.BLOCKED, number(reply, 1), null, 0, false, proven);
 		}
 		return new Reservation(GuardAdmission.Outcome.SATURATED, 0, null, 0, false);
 	}
 
-	/** {reached the threshold (1|0), block end}. */
+	/** {reached the threshold (1|0), block end, proven credentials (1|0)}. */
 	Failure failure(List<Object> reply) {
-		return new Failure(number(reply, 0) == 1, number(reply, 1));
+		return new Failure(number(reply, 0) == 1, number(reply, 1), number(reply, 2) == 1);
 	}
 
-	/** {completed failures, lookups in flight, block end}. */
+	/** {a block was running (1|0)}. */
+	boolean unblocked(List<Object> reply) {
+		return number(reply, 0) == 1;
+	}
+
+	/** {completed failures, lookups in flight, block end, proven credentials}. */
 	GuardState state(List<Object> reply) {
-		return new GuardState(number(reply, 0), number(reply, 1), number(reply, 2));
+		return new GuardState(number(reply, 0), number(reply, 1), number(reply, 2), number(reply, 3));
 	}
 
 	/**
-	 * ARGV[1..10]: operation, now, threshold, window, block, max pending, lookup lease,
-	 * reservation id, failure id or clear, expiry margin.
+	 * ARGV[1..12]: operation, now, threshold, window, block, max pending, lookup lease,
+	 * reservation id, failure id, expiry margin, credential hash, proven credentials per
+	 * address.
 	 */
-	private Object[] args(String operation, long nowMillis, String reservationId, String last) {
+	private Object[] args(String operation, long nowMillis, String reservationId, String failureId,
+			String credentialKey) {
 		return new Object[] { operation, nowMillis, policy.threshold(), policy.window().toMillis(),
-				policy.block().toMillis(), policy.maxPending(), policy.lookupLease().toMillis(), reservationId, last,
-				marginMillis };
+				policy.block().toMillis(), policy.maxPending(), policy.lookupLease().toMillis(), reservationId,
+				failureId, marginMillis, credentialKey == null ? "" : credentialKey,
+				AuthGuardPolicy.PROVEN_CREDENTIALS_PER_ADDRESS };
 	}
 
 	private static String idOf(Lease reservation) {

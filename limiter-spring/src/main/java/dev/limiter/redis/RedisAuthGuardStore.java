@@ -12,7 +12,7 @@ import dev.limiter.core.guard.PendingReservation;
 
 /**
  * The authentication guard in Redis: every step is one EVALSHA of {@code guard.lua} on
- * the address's three keys, which share a Cluster hash tag ({@link RedisKeys#guard}),
+ * the address's four keys, which share a Cluster hash tag ({@link RedisKeys#guard}),
  * encoded and decoded by {@link GuardScriptCodec}. A reservation is sent before the
  * lookup and its answer read after it; a success and a release are sent without waiting.
  * Calls share the {@link RedisRateLimitStore}'s {@link RedisScriptCalls} (its connection
@@ -39,16 +39,16 @@ final class RedisAuthGuardStore implements AuthGuardStore {
 	}
 
 	@Override
-	public Reservation reserve(String addressKey, long nowMillis) {
-		return reserveAsync(addressKey, nowMillis).await();
+	public Reservation reserve(String addressKey, String credentialKey, long nowMillis) {
+		return reserveAsync(addressKey, credentialKey, nowMillis).await();
 	}
 
 	/** One EVALSHA, sent now; the lookup runs while it travels. */
 	@Override
-	public PendingReservation reserveAsync(String addressKey, long nowMillis) {
+	public PendingReservation reserveAsync(String addressKey, String credentialKey, long nowMillis) {
 		String id = ids.get();
 		Supplier<List<Object>> reply = calls.send(GuardScriptCodec.SCRIPT, keys.guard(addressKey),
-				codec.reserve(nowMillis, id));
+				codec.reserve(nowMillis, id, credentialKey));
 		return () -> codec.reservation(reply.get(), addressKey, id, nowMillis);
 	}
 
@@ -68,12 +68,18 @@ final class RedisAuthGuardStore implements AuthGuardStore {
 	}
 
 	@Override
-	public void succeed(String addressKey, Lease reservation, boolean clearFailures, long nowMillis) {
-		if (!clearFailures && reservation == null) {
+	public void succeed(String addressKey, Lease reservation, String credentialKey, long nowMillis) {
+		if (credentialKey == null && reservation == null) {
 			return;
 		}
 		calls.executeWithoutWaiting(GuardScriptCodec.SCRIPT, keys.guard(addressKey),
-				codec.succeed(nowMillis, reservation, clearFailures), "settle the authentication guard's reservation");
+				codec.succeed(nowMillis, reservation, credentialKey), "settle the authentication guard's reservation");
+	}
+
+	@Override
+	public boolean unblock(String addressKey, long nowMillis) {
+		return codec
+			.unblocked(calls.execute(GuardScriptCodec.SCRIPT, keys.guard(addressKey), codec.unblock(nowMillis)));
 	}
 
 	@Override

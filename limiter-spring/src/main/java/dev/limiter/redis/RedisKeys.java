@@ -76,12 +76,12 @@ final class RedisKeys {
 
 	/**
 	 * The authentication guard's keys of one address: lookups in flight, completed
-	 * failures and the block, all under the hash tag {@code {guard:<address>}} so that
-	 * one script touches them on one Cluster slot.
+	 * failures, the block and the proven credentials, all under the hash tag
+	 * {@code {guard:<address>}} so that one script touches them on one Cluster slot.
 	 */
 	List<String> guard(String addressKey) {
 		String tagged = prefix + ":{guard:" + addressKey + "}";
-		return List.of(tagged + ":pending", tagged + ":failures", tagged + ":block");
+		return List.of(tagged + ":pending", tagged + ":failures", tagged + ":block", tagged + ":proven");
 	}
 
 	private String tagged(String budget, String key) {

@@ -33,8 +33,8 @@ public record CircuitBreakingAuthGuardStore(AuthGuardStore store,
 	}
 
 	@Override
-	public Reservation reserve(String addressKey, long nowMillis) {
-		return breaker.call(() -> store.reserve(addressKey, nowMillis));
+	public Reservation reserve(String addressKey, String credentialKey, long nowMillis) {
+		return breaker.call(() -> store.reserve(addressKey, credentialKey, nowMillis));
 	}
 
 	/**
@@ -44,13 +44,13 @@ public record CircuitBreakingAuthGuardStore(AuthGuardStore store,
 	 * as {@link #reserve} would.
 	 */
 	@Override
-	public PendingReservation reserveAsync(String addressKey, long nowMillis) {
+	public PendingReservation reserveAsync(String addressKey, String credentialKey, long nowMillis) {
 		if (!breaker.settled()) {
-			return () -> reserve(addressKey, nowMillis);
+			return () -> reserve(addressKey, credentialKey, nowMillis);
 		}
 		PendingReservation pending;
 		try {
-			pending = store.reserveAsync(addressKey, nowMillis);
+			pending = store.reserveAsync(addressKey, credentialKey, nowMillis);
 		}
 		catch (RuntimeException failedToSend) {
 			return () -> breaker.call(() -> {
@@ -71,8 +71,16 @@ public record CircuitBreakingAuthGuardStore(AuthGuardStore store,
 	}
 
 	@Override
-	public void succeed(String addressKey, Lease reservation, boolean clearFailures, long nowMillis) {
-		store.succeed(addressKey, reservation, clearFailures, nowMillis);
+	public void succeed(String addressKey, Lease reservation, String credentialKey, long nowMillis) {
+		store.succeed(addressKey, reservation, credentialKey, nowMillis);
+	}
+
+	/**
+	 * An operator's call: not counted by the breaker, which it would not tell anything.
+	 */
+	@Override
+	public boolean unblock(String addressKey, long nowMillis) {
+		return store.unblock(addressKey, nowMillis);
 	}
 
 	@Override

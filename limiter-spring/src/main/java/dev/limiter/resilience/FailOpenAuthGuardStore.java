@@ -39,36 +39,36 @@ public final class FailOpenAuthGuardStore implements AuthGuardStore {
 	}
 
 	@Override
-	public Reservation reserve(String addressKey, long nowMillis) {
+	public Reservation reserve(String addressKey, String credentialKey, long nowMillis) {
 		try {
-			return authoritative.reserve(addressKey, nowMillis);
+			return authoritative.reserve(addressKey, credentialKey, nowMillis);
 		}
 		catch (RateLimitStoreException unavailable) {
-			return fallbackReservation(addressKey, nowMillis);
+			return fallbackReservation(addressKey, credentialKey, nowMillis);
 		}
 	}
 
 	@Override
-	public PendingReservation reserveAsync(String addressKey, long nowMillis) {
+	public PendingReservation reserveAsync(String addressKey, String credentialKey, long nowMillis) {
 		PendingReservation pending;
 		try {
-			pending = authoritative.reserveAsync(addressKey, nowMillis);
+			pending = authoritative.reserveAsync(addressKey, credentialKey, nowMillis);
 		}
 		catch (RateLimitStoreException unavailable) {
-			return PendingReservation.of(fallbackReservation(addressKey, nowMillis));
+			return PendingReservation.of(fallbackReservation(addressKey, credentialKey, nowMillis));
 		}
 		return () -> {
 			try {
 				return pending.await();
 			}
 			catch (RateLimitStoreException unavailable) {
-				return fallbackReservation(addressKey, nowMillis);
+				return fallbackReservation(addressKey, credentialKey, nowMillis);
 			}
 		};
 	}
 
-	private Reservation fallbackReservation(String addressKey, long nowMillis) {
-		return fallback.reserve(addressKey, nowMillis).asDegraded().withLeaseIssuedBy(memory);
+	private Reservation fallbackReservation(String addressKey, String credentialKey, long nowMillis) {
+		return fallback.reserve(addressKey, credentialKey, nowMillis).asDegraded().withLeaseIssuedBy(memory);
 	}
 
 	@Override
@@ -102,13 +102,25 @@ public final class FailOpenAuthGuardStore implements AuthGuardStore {
 	}
 
 	@Override
-	public void succeed(String addressKey, Lease reservation, boolean clearFailures, long nowMillis) {
+	public void succeed(String addressKey, Lease reservation, String credentialKey, long nowMillis) {
 		if (fromFallback(reservation)) {
-			fallback.succeed(addressKey, reservation, clearFailures, nowMillis);
+			fallback.succeed(addressKey, reservation, credentialKey, nowMillis);
 			return;
 		}
-		fallback.succeed(addressKey, null, clearFailures, nowMillis);
-		authoritative.succeed(addressKey, reservation, clearFailures, nowMillis);
+		fallback.succeed(addressKey, null, credentialKey, nowMillis);
+		authoritative.succeed(addressKey, reservation, credentialKey, nowMillis);
+	}
+
+	/** Lifted in both: the fallback may hold a block decided while the store was down. */
+	@Override
+	public boolean unblock(String addressKey, long nowMillis) {
+		boolean lifted = fallback.unblock(addressKey, nowMillis);
+		try {
+			return authoritative.unblock(addressKey, nowMillis) || lifted;
+		}
+		catch (RateLimitStoreException unavailable) {
+			return lifted;
+		}
 	}
 
 	@Override

@@ -24,6 +24,7 @@ import dev.limiter.spring.RateLimitResponseWriter;
 import dev.limiter.spring.RateLimitRules;
 import dev.limiter.spring.RoutePolicy;
 import dev.limiter.spring.RouteResolver;
+import dev.limiter.web.LimiterAdmission;
 import dev.limiter.web.PendingVerdict;
 import dev.limiter.web.RequestEnd;
 import jakarta.servlet.FilterChain;
@@ -160,6 +161,7 @@ public class RateLimitFilter extends OncePerRequestFilter {
 		RoutePolicy route = rules.routes().resolve(request);
 		if (route.exempt()) {
 			observers.exempt(route);
+			LimiterAdmission.decided(request, true);
 			if (PendingVerdict.refused(request)) {
 				return;
 			}
@@ -184,6 +186,7 @@ public class RateLimitFilter extends OncePerRequestFilter {
 			decision = take(budget, counterKey, route.expensive(), amounts);
 		}
 		catch (StoreUnavailableException unavailable) {
+			LimiterAdmission.decided(request, false);
 			if (!PendingVerdict.refused(request)) {
 				responseWriter.writeUnavailable(request, response, unavailable);
 			}
@@ -191,6 +194,7 @@ public class RateLimitFilter extends OncePerRequestFilter {
 		}
 		boolean shadowRefused = !decision.allowed() && options.shadow(budget.name());
 		observers.decided(route, decision, shadowRefused, System.nanoTime() - started);
+		LimiterAdmission.decided(request, decision.allowed() || shadowRefused);
 		// A guard reservation sent before the lookup travelled with this decision: its
 		// answer is in, or nearly, and a refusal there wins over the budget's.
 		if (PendingVerdict.refused(request)) {

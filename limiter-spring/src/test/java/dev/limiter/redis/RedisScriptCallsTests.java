@@ -67,7 +67,7 @@ class RedisScriptCallsTests {
 		AuthGuardStore guard = store.authGuardStore(AuthGuardPolicy.defaults());
 		Lease reservation = new Lease("auth-guard-pending", "address", "r-1", 60_000);
 
-		guard.succeed("address", reservation, true, 1_000);
+		guard.succeed("address", reservation, "credential", 1_000);
 		guard.release(reservation, 1_000);
 
 		await().atMost(30, TimeUnit.SECONDS)

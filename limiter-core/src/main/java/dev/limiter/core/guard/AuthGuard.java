@@ -4,7 +4,6 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
-import dev.limiter.core.Lease;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStoreException;
 import dev.limiter.core.Sha256;
@@ -28,6 +27,11 @@ import dev.limiter.core.Sha256;
  * parameter: no method reads a clock.
  *
  * <p>
+ * A success (reported only for a request the rate limiter admitted too) hands back its
+ * own reservation and proves its credential for its address; it clears no failure. A
+ * block lets proven credentials through to their lookup and refuses every other.
+ *
+ * <p>
  * What the instance learned is kept in a bounded {@link GuardMemory} (blocks seen,
  * credentials that authenticated here, addresses that failed here), so that the common
  * case costs the store nothing; this class is the protocol: what to ask the store, when,
@@ -35,13 +39,13 @@ import dev.limiter.core.Sha256;
  */
 public final class AuthGuard {
 
-	private static final long SATURATED_RETRY_MILLIS = 1000;
-
 	private final AuthGuardStore store;
 
 	private final AuthGuardPolicy policy;
 
 	private final GuardMemory memory = new GuardMemory();
+
+	private final StoreAnswers answers;
 
 	/**
 	 * The guard on any store, through its ordinary SPI
@@ -55,6 +59,7 @@ public final class AuthGuard {
 	public AuthGuard(AuthGuardStore store, AuthGuardPolicy policy) {
 		this.store = Objects.requireNonNull(store, "store");
 		this.policy = Objects.requireNonNull(policy, "policy");
+		this.answers = new StoreAnswers(store, memory);
 	}
 
 	/**
@@ -91,10 +96,12 @@ public final class AuthGuard {
 	/**
 	 * Decides, before the lookup, whether a request from {@code addressKey} presenting
 	 * the credential {@code credentialKey} ({@link #credentialKey}; {@code null} if
-	 * unknown) may have it looked up. A block this instance knows of refuses, and a
-	 * credential it saw authenticate is admitted, both without a store call; anything
-	 * else reserves the lookup in the store. When the store cannot answer at all the
-	 * request is admitted without a reservation (fail open).
+	 * unknown) may have it looked up. A credential this instance saw authenticate from
+	 * the address is admitted, through a block too, and an unknown one is refused by a
+	 * block known here of an address without proven credentials, both without a store
+	 * call; anything else asks the store, which lets a credential proven from the address
+	 * through a block. When the store cannot answer at all the request is admitted
+	 * without a reservation (fail open), unless a block is known here.
 	 */
 	public GuardAdmission admit(String addressKey, String credentialKey, long nowMillis) {
 		return begin(addressKey, credentialKey, nowMillis).await();
@@ -108,69 +115,42 @@ public final class AuthGuard {
 	 * admission withholds the verdict.
 	 */
 	public PendingAdmission begin(String addressKey, String credentialKey, long nowMillis) {
-		long knownBlock = memory.blockedUntil(addressKey, nowMillis);
-		if (knownBlock > 0) {
-			return PendingAdmission
-				.of(blocked(addressKey, knownBlock, nowMillis, memory.blockDegraded(addressKey, nowMillis)));
-		}
-		if (credentialKey != null && memory.authenticated(credentialKey, nowMillis)) {
+		if (credentialKey != null && memory.authenticated(addressKey, credentialKey, nowMillis)) {
+			// proven from this address: not a guess, through a block too
 			return PendingAdmission.of(GuardAdmission.admitted(addressKey, null, false, 0, credentialKey));
 		}
-		// see GuardMemory.runAhead for how many lookups may run before their answer
-		boolean ahead = memory.runAhead(addressKey, policy.maxPending(), nowMillis);
+		long knownBlock = memory.blockedUntil(addressKey, nowMillis);
+		if (knownBlock > 0 && memory.refusesUnknown(addressKey, nowMillis)) {
+			return PendingAdmission.of(StoreAnswers.blocked(addressKey, knownBlock, nowMillis,
+					memory.blockDegraded(addressKey, nowMillis)));
+		}
+		// see GuardMemory.runAhead for how many lookups may run before their answer; none
+		// from a blocked address, whose unknown credentials the store refuses
+		boolean ahead = knownBlock == 0 && memory.runAhead(addressKey, policy.maxPending(), nowMillis);
 		PendingReservation pending;
 		try {
-			pending = store.reserveAsync(addressKey, nowMillis);
+			pending = store.reserveAsync(addressKey, credentialKey, nowMillis);
 		}
 		catch (RateLimitStoreException unavailable) {
 			if (ahead) {
 				memory.ranAhead(addressKey);
 			}
-			return PendingAdmission.of(unguarded(addressKey, credentialKey));
+			return PendingAdmission.of(answers.unguarded(addressKey, credentialKey, nowMillis));
 		}
 		if (!ahead || pending.isDone()) {
 			if (ahead) {
 				memory.ranAhead(addressKey);
 			}
-			return PendingAdmission.of(admission(addressKey, credentialKey, pending, nowMillis));
+			return PendingAdmission.of(answers.admission(addressKey, credentialKey, pending, nowMillis));
 		}
 		return PendingAdmission.awaiting(() -> {
 			try {
-				return admission(addressKey, credentialKey, pending, nowMillis);
+				return answers.admission(addressKey, credentialKey, pending, nowMillis);
 			}
 			finally {
 				memory.ranAhead(addressKey);
 			}
 		});
-	}
-
-	private GuardAdmission admission(String addressKey, String credentialKey, PendingReservation pending,
-			long nowMillis) {
-		AuthGuardStore.Reservation reservation;
-		try {
-			reservation = pending.await();
-		}
-		catch (RateLimitStoreException unavailable) {
-			return unguarded(addressKey, credentialKey);
-		}
-		switch (reservation.outcome()) {
-			case BLOCKED -> {
-				memory.blocked(addressKey, reservation.blockedUntilMillis(), reservation.degraded(), nowMillis);
-				return blocked(addressKey, reservation.blockedUntilMillis(), nowMillis, reservation.degraded());
-			}
-			case SATURATED -> {
-				return saturated(addressKey, reservation.degraded());
-			}
-			default -> {
-				return GuardAdmission.admitted(addressKey, reservation.lease(), reservation.degraded(),
-						reservation.failuresSeen(), credentialKey);
-			}
-		}
-	}
-
-	/** The store could not answer at all: admitted without a reservation (fail open). */
-	private static GuardAdmission unguarded(String addressKey, String credentialKey) {
-		return GuardAdmission.admitted(addressKey, null, true, 0, credentialKey);
 	}
 
 	/**
@@ -193,7 +173,7 @@ public final class AuthGuard {
 		if (admission.credentialKey() != null) {
 			// A credential remembered as good that fails now (revoked, expired) is a
 			// guess like any other.
-			memory.forgetAuthenticated(admission.credentialKey());
+			memory.forgetAuthenticated(admission.addressKey(), admission.credentialKey());
 		}
 		memory.failedHere(admission.addressKey(), nowMillis + policy.window().toMillis(), nowMillis);
 		CompletionStage<AuthGuardStore.Failure> counted;
@@ -207,42 +187,58 @@ public final class AuthGuard {
 			if (failure == null) {
 				// Nothing could count this failure; the reservation still goes back (or
 				// expires by itself).
-				release(admission.reservation(), nowMillis);
+				answers.release(admission.reservation(), nowMillis);
 				return false;
 			}
 			if (failure.blockedUntilMillis() > nowMillis) {
 				// the failure is counted where the reservation was: by the fallback when
 				// that one was degraded
-				memory.blocked(admission.addressKey(), failure.blockedUntilMillis(), admission.degraded(), nowMillis);
+				memory.blocked(admission.addressKey(), failure.blockedUntilMillis(), admission.degraded(),
+						failure.provenCredentials(), nowMillis);
 			}
 			return failure.reachedThreshold();
 		});
 	}
 
 	/**
-	 * The lookup proved the credential right: clears the address's completed failures
-	 * (those seen when it was admitted; a failure that completed during this lookup was
-	 * pending then and stays, the safe direction). Reservations of other lookups still in
-	 * flight stay, and so does a block already started.
+	 * The lookup proved the credential right <em>and the request was admitted</em> (by
+	 * the rate limiter, when one decides after the lookup; a request it refused is
+	 * {@link #abandoned}): hands the reservation back and proves the credential for its
+	 * address, in the store (where a block then lets it through for {@code window}) and
+	 * here (no reservation for {@code remember-authenticated}, at most {@code window}).
+	 * It clears nothing else: the address's failures are other credentials' and stay, as
+	 * do other lookups' reservations and a block. The store is told at least once per
+	 * half window of a credential this instance keeps proving, not on every request.
 	 */
 	public void succeeded(GuardAdmission admission, long nowMillis) {
 		requireAdmitted(admission);
-		if (admission.credentialKey() != null && policy.rememberAuthenticated().toMillis() > 0) {
-			memory.rememberAuthenticated(admission.credentialKey(),
-					nowMillis + policy.rememberAuthenticated().toMillis(), nowMillis);
-		}
-		boolean failedHereSince = memory.clearFailedHere(admission.addressKey());
-		boolean clearFailures = admission.failuresSeen() > 0 || failedHereSince;
-		if (!clearFailures && admission.reservation() == null) {
+		String addressKey = admission.addressKey();
+		String credentialKey = admission.credentialKey();
+		boolean tell = credentialKey == null ? admission.reservation() != null
+				: memory.proved(addressKey, credentialKey, admission.reservation() != null, policy, nowMillis);
+		if (!tell) {
 			return;
 		}
 		try {
-			store.succeed(admission.addressKey(), admission.reservation(), clearFailures, nowMillis);
+			store.succeed(addressKey, admission.reservation(), credentialKey, nowMillis);
 		}
 		catch (RateLimitStoreException unavailable) {
-			// The failures stay counted (the safe direction); the reservation expires by
-			// itself.
+			// The reservation expires by itself; the store is told of the credential
+			// again by its next success.
+			memory.forgetTold(addressKey, credentialKey);
 		}
+	}
+
+	/**
+	 * An operator lifts the address's block (and drops its failures) in the store and on
+	 * this instance; other instances see it within
+	 * {@value GuardMemory#BLOCK_RECHECK_MILLIS} ms. Whether a block was running in the
+	 * store.
+	 */
+	public boolean unblock(String addressKey, long nowMillis) {
+		boolean running = store.unblock(addressKey, nowMillis);
+		memory.unblocked(addressKey);
+		return running;
 	}
 
 	/**
@@ -251,7 +247,7 @@ public final class AuthGuard {
 	 */
 	public void abandoned(GuardAdmission admission, long nowMillis) {
 		requireAdmitted(admission);
-		release(admission.reservation(), nowMillis);
+		answers.release(admission.reservation(), nowMillis);
 	}
 
 	/**
@@ -259,27 +255,6 @@ public final class AuthGuard {
 	 */
 	public GuardState state(String addressKey, long nowMillis) {
 		return store.state(addressKey, nowMillis);
-	}
-
-	private void release(Lease lease, long nowMillis) {
-		if (lease == null) {
-			return;
-		}
-		try {
-			store.release(lease, nowMillis);
-		}
-		catch (RateLimitStoreException unavailable) {
-			// The reservation expires by itself after the lookup lease.
-		}
-	}
-
-	private static GuardAdmission blocked(String addressKey, long until, long nowMillis, boolean degraded) {
-		return GuardAdmission.refused(GuardAdmission.Outcome.BLOCKED, addressKey, Math.max(1, until - nowMillis),
-				degraded);
-	}
-
-	private static GuardAdmission saturated(String addressKey, boolean degraded) {
-		return GuardAdmission.refused(GuardAdmission.Outcome.SATURATED, addressKey, SATURATED_RETRY_MILLIS, degraded);
 	}
 
 	private static void requireAdmitted(GuardAdmission admission) {

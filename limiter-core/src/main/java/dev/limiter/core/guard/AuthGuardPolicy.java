@@ -34,6 +34,12 @@ public record AuthGuardPolicy(int threshold, Duration window, Duration block, in
 
 	public static final Duration DEFAULT_REMEMBER_AUTHENTICATED = Duration.ofMinutes(5);
 
+	/**
+	 * How many proven credentials the store keeps per address (the most recently proven;
+	 * the oldest is dropped): each is let through a block of its address to its lookup.
+	 */
+	public static final int PROVEN_CREDENTIALS_PER_ADDRESS = 16;
+
 	public AuthGuardPolicy(int threshold, Duration window, Duration block, int maxPending, Duration lookupLease) {
 		this(threshold, window, block, maxPending, lookupLease, DEFAULT_REMEMBER_AUTHENTICATED);
 	}

@@ -20,21 +20,36 @@ import dev.limiter.core.RateLimitStore;
 public interface AuthGuardStore {
 
 	/**
-	 * One atomic step before a lookup: a running block refuses with its end; otherwise a
-	 * reservation is taken unless {@code max-pending} lookups are in flight, or completed
-	 * failures plus lookups in flight (this one included) would pass the threshold (both
-	 * <em>saturated</em>, nothing held). Completed failures already at the threshold
-	 * start the block (an instance died between the failure and the block).
+	 * One atomic step before a lookup of {@code credentialKey}
+	 * ({@link AuthGuard#credentialKey}; {@code null} when unknown): a credential proven
+	 * from this address within the window ({@link #succeed}) is admitted without a
+	 * reservation, even through a running block (whose end the answer then carries).
+	 * Otherwise a running block refuses with its end (and says whether the address has
+	 * proven credentials); otherwise a reservation is taken unless {@code max-pending}
+	 * lookups are in flight, or completed failures plus lookups in flight (this one
+	 * included) would pass the threshold (both <em>saturated</em>, nothing held).
+	 * Completed failures already at the threshold start the block (an instance died
+	 * between the failure and the block).
 	 */
-	Reservation reserve(String addressKey, long nowMillis);
+	Reservation reserve(String addressKey, String credentialKey, long nowMillis);
+
+	/** {@link #reserve(String, String, long)} for a credential not known. */
+	default Reservation reserve(String addressKey, long nowMillis) {
+		return reserve(addressKey, null, nowMillis);
+	}
 
 	/**
 	 * Sends {@link #reserve} and returns without waiting for the answer, so that the
 	 * lookup runs while it travels; failures may surface here or from
 	 * {@link PendingReservation#await()}. By default the reservation is taken at once.
 	 */
+	default PendingReservation reserveAsync(String addressKey, String credentialKey, long nowMillis) {
+		return PendingReservation.of(reserve(addressKey, credentialKey, nowMillis));
+	}
+
+	/** {@link #reserveAsync(String, String, long)} for a credential not known. */
 	default PendingReservation reserveAsync(String addressKey, long nowMillis) {
-		return PendingReservation.of(reserve(addressKey, nowMillis));
+		return reserveAsync(addressKey, null, nowMillis);
 	}
 
 	/**
@@ -62,12 +77,22 @@ public interface AuthGuardStore {
 	}
 
 	/**
-	 * A lookup succeeded: clears the address's completed failures when
-	 * {@code clearFailures}, and hands {@code reservation} back (if any). Other
-	 * reservations and a running block stay. May be asynchronous: it is never on the
-	 * response path.
+	 * A lookup of {@code credentialKey} succeeded and the request was admitted: hands
+	 * {@code reservation} back (if any) and remembers the credential, by its hash, as
+	 * proven from this address for {@code window} from now (at most
+	 * {@link AuthGuardPolicy#PROVEN_CREDENTIALS_PER_ADDRESS} per address, the oldest
+	 * dropped). Clears nothing else: the address's failures, other reservations and a
+	 * running block stay, because one credential's success says nothing about the other
+	 * guesses from its address. May be asynchronous: it is never on the response path.
 	 */
-	void succeed(String addressKey, Lease reservation, boolean clearFailures, long nowMillis);
+	void succeed(String addressKey, Lease reservation, String credentialKey, long nowMillis);
+
+	/**
+	 * An operator lifts the address's block: the block and its completed failures are
+	 * dropped (lookups in flight and proven credentials stay), so the address is counted
+	 * from zero. Whether a block was running.
+	 */
+	boolean unblock(String addressKey, long nowMillis);
 
 	/**
 	 * Hands a reservation back without a verdict; a second release is a no-op. May be
@@ -84,23 +109,40 @@ public interface AuthGuardStore {
 	 * What {@link #reserve} decided.
 	 *
 	 * @param outcome admitted, blocked or saturated
-	 * @param blockedUntilMillis the end of the block when blocked, else 0
-	 * @param lease the reservation when admitted, else {@code null}
+	 * @param blockedUntilMillis the end of the block when blocked, or when a proven
+	 * credential was admitted through it; else 0
+	 * @param lease the reservation when admitted, else {@code null} (a proven credential
+	 * takes none)
 	 * @param failuresSeen completed failures of the address when admitted
 	 * @param degraded whether the answer came from a fallback instead of the
 	 * authoritative store
+	 * @param provenCredentials whether the address has credentials proven within the
+	 * window (told with a block: an instance may then refuse unknown credentials without
+	 * asking again only when there are none)
 	 */
 	record Reservation(GuardAdmission.Outcome outcome, long blockedUntilMillis, Lease lease, long failuresSeen,
-			boolean degraded) {
+			boolean degraded, boolean provenCredentials) {
+
+		public Reservation(GuardAdmission.Outcome outcome, long blockedUntilMillis, Lease lease, long failuresSeen,
+				boolean degraded) {
+			this(outcome, blockedUntilMillis, lease, failuresSeen, degraded, false);
+		}
+
+		/**
+		 * A proven credential, admitted without a reservation (through a block or not).
+		 */
+		public static Reservation proven(long blockedUntilMillis, boolean degraded) {
+			return new Reservation(GuardAdmission.Outcome.ADMITTED, blockedUntilMillis, null, 0, degraded, true);
+		}
 
 		public Reservation asDegraded() {
-			return new Reservation(outcome, blockedUntilMillis, lease, failuresSeen, true);
+			return new Reservation(outcome, blockedUntilMillis, lease, failuresSeen, true, provenCredentials);
 		}
 
 		/** The same reservation, its lease bound to the store that must take it back. */
 		public Reservation withLeaseIssuedBy(RateLimitStore issuer) {
-			return lease == null ? this
-					: new Reservation(outcome, blockedUntilMillis, lease.issuedBy(issuer), failuresSeen, degraded);
+			return lease == null ? this : new Reservation(outcome, blockedUntilMillis, lease.issuedBy(issuer),
+					failuresSeen, degraded, provenCredentials);
 		}
 	}
 
@@ -110,8 +152,14 @@ public interface AuthGuardStore {
 	 * @param reachedThreshold whether this failure started the block
 	 * @param blockedUntilMillis the end of the block this failure started or found
 	 * running, else 0
+	 * @param provenCredentials whether the address has credentials proven within the
+	 * window (as {@link Reservation#provenCredentials()})
 	 */
-	record Failure(boolean reachedThreshold, long blockedUntilMillis) {
+	record Failure(boolean reachedThreshold, long blockedUntilMillis, boolean provenCredentials) {
+
+		public Failure(boolean reachedThreshold, long blockedUntilMillis) {
+			this(reachedThreshold, blockedUntilMillis, false);
+		}
 	}
 
 }

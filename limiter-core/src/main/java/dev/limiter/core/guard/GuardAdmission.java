@@ -17,8 +17,7 @@ import dev.limiter.core.Seconds;
  * @param reservation the lookup's reservation; {@code null} unless admitted (and when the
  * store could not take one)
  * @param degraded whether the answer was decided without the authoritative store
- * @param failuresSeen completed failures of the address when the request was admitted; a
- * success has nothing to clear when there were none, and then costs the store no call
+ * @param failuresSeen completed failures of the address when the request was admitted
  * @param credentialKey the hash of the credential presented, remembered once it
  * authenticates; {@code null} when the caller did not say
  */

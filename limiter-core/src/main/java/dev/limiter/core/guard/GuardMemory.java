@@ -6,13 +6,19 @@ import java.util.concurrent.ConcurrentHashMap;
  * What one instance of the guard learned, so that the common case costs the store
  * nothing:
  * <ul>
- * <li>a block, once seen (started here or read from the store), refuses its address until
- * it ends without asking the store again;</li>
- * <li>a credential that authenticated here within {@code remember-authenticated} is not a
- * guess: its lookup needs no reservation (a block this instance knows of still refuses
- * it);</li>
- * <li>an address that failed here since its last success: a later success through a
- * remembered credential still clears its failures (the one store call of that path);</li>
+ * <li>a block, once seen (started here or read from the store), refuses its address's
+ * unknown credentials without asking the store again when the store said no credential of
+ * the address was proven, for at most {@value #BLOCK_RECHECK_MILLIS} ms at a time (then
+ * the store is asked again: a block lifted by an operator, or a credential proven
+ * meanwhile through another instance, is seen within that time); when the address has
+ * proven credentials, each unknown credential is asked of the store, which lets the
+ * proven ones through;</li>
+ * <li>a credential that authenticated from an address here within
+ * {@code remember-authenticated} (at most {@code window}) is not a guess: its lookup
+ * needs no reservation, through a block too; and when the store was last told of it, so
+ * that its proof there is renewed once per half window, not on every request;</li>
+ * <li>an address that failed here (within {@code window}, or until its block ends): its
+ * lookups do not run ahead of their reservation;</li>
  * <li>the lookups running ahead of their reservation's answer, per address.</li>
  * </ul>
  * Each memory holds at most {@value #MAX_KEYS} entries; when full of live entries it
@@ -23,6 +29,12 @@ final class GuardMemory {
 
 	static final int MAX_KEYS = 10_000;
 
+	/**
+	 * How long a block known here refuses unknown credentials of an address without
+	 * proven ones before the store is asked again.
+	 */
+	static final long BLOCK_RECHECK_MILLIS = 10_000;
+
 	/** Address keys under a block this instance knows of, until it ends. */
 	private final ExpiringKeys blocks = new ExpiringKeys(MAX_KEYS);
 
@@ -31,11 +43,24 @@ final class GuardMemory {
 	 */
 	private final ExpiringKeys degradedBlocks = new ExpiringKeys(MAX_KEYS);
 
-	/** Credential keys remembered as authenticated here. */
+	/**
+	 * The blocks among {@link #blocks} whose address had no proven credential when the
+	 * store was last asked, until the store is asked again.
+	 */
+	private final ExpiringKeys refusingUnknown = new ExpiringKeys(MAX_KEYS);
+
+	/** Address and credential keys remembered as authenticated here. */
 	private final ExpiringKeys authenticated = new ExpiringKeys(MAX_KEYS);
 
 	/**
-	 * Address keys this instance counted a failure for (not cleared since), for a window.
+	 * Address and credential keys this instance told the store of as proven, until that
+	 * proof ends there.
+	 */
+	private final ExpiringKeys toldProven = new ExpiringKeys(MAX_KEYS);
+
+	/**
+	 * Address keys this instance counted a failure for, for a window (or until their
+	 * block ends).
 	 */
 	private final ExpiringKeys failedHere = new ExpiringKeys(MAX_KEYS);
 
@@ -55,10 +80,20 @@ final class GuardMemory {
 	}
 
 	/**
-	 * A block seen (started here or read from the store): refuses its address here until
-	 * it ends, and the address's failures here are settled by it.
+	 * Whether the known block of {@code addressKey} refuses an unknown credential without
+	 * asking the store.
 	 */
-	void blocked(String addressKey, long untilMillis, boolean degraded, long nowMillis) {
+	boolean refusesUnknown(String addressKey, long nowMillis) {
+		return refusingUnknown.contains(addressKey, nowMillis);
+	}
+
+	/**
+	 * A block seen (started here or read from the store): known here until it ends; it
+	 * refuses unknown credentials here without asking the store for a while when the
+	 * address has no {@code provenCredentials}. No lookup of the address runs ahead of
+	 * its reservation until it ends.
+	 */
+	void blocked(String addressKey, long untilMillis, boolean degraded, boolean provenCredentials, long nowMillis) {
 		blocks.remember(addressKey, untilMillis, nowMillis);
 		if (degraded) {
 			degradedBlocks.remember(addressKey, untilMillis, nowMillis);
@@ -66,28 +101,70 @@ final class GuardMemory {
 		else {
 			degradedBlocks.forget(addressKey);
 		}
+		if (provenCredentials) {
+			refusingUnknown.forget(addressKey);
+		}
+		else {
+			refusingUnknown.remember(addressKey, Math.min(untilMillis, nowMillis + BLOCK_RECHECK_MILLIS), nowMillis);
+		}
+		failedHere.remember(addressKey, untilMillis, nowMillis);
+	}
+
+	/**
+	 * The store has no block for the address (an operator lifted it, or this instance
+	 * did).
+	 */
+	void unblocked(String addressKey) {
+		blocks.forget(addressKey);
+		degradedBlocks.forget(addressKey);
+		refusingUnknown.forget(addressKey);
 		failedHere.forget(addressKey);
 	}
 
-	boolean authenticated(String credentialKey, long nowMillis) {
-		return authenticated.contains(credentialKey, nowMillis);
+	boolean authenticated(String addressKey, String credentialKey, long nowMillis) {
+		return authenticated.contains(proofKey(addressKey, credentialKey), nowMillis);
 	}
 
-	void rememberAuthenticated(String credentialKey, long untilMillis, long nowMillis) {
-		authenticated.remember(credentialKey, untilMillis, nowMillis);
+	void forgetAuthenticated(String addressKey, String credentialKey) {
+		authenticated.forget(proofKey(addressKey, credentialKey));
+		toldProven.forget(proofKey(addressKey, credentialKey));
 	}
 
-	void forgetAuthenticated(String credentialKey) {
-		authenticated.forget(credentialKey);
+	/**
+	 * A credential proved right from an address and was admitted: remembered here for
+	 * {@code remember-authenticated} (at most {@code window}). Whether the store must be
+	 * told (it always is with a {@code reservation} to hand back, else once per half
+	 * window), in which case this instance counts it as told.
+	 */
+	boolean proved(String addressKey, String credentialKey, boolean reservation, AuthGuardPolicy policy,
+			long nowMillis) {
+		long window = policy.window().toMillis();
+		long remember = Math.min(policy.rememberAuthenticated().toMillis(), window);
+		if (remember > 0) {
+			authenticated.remember(proofKey(addressKey, credentialKey), nowMillis + remember, nowMillis);
+		}
+		String key = proofKey(addressKey, credentialKey);
+		if (!reservation && toldProven.until(key, nowMillis) > nowMillis + window / 2) {
+			return false;
+		}
+		toldProven.forget(key);
+		toldProven.remember(key, nowMillis + window, nowMillis);
+		return true;
+	}
+
+	/** The store could not be told of a proof: the next success tells it. */
+	void forgetTold(String addressKey, String credentialKey) {
+		if (credentialKey != null) {
+			toldProven.forget(proofKey(addressKey, credentialKey));
+		}
 	}
 
 	void failedHere(String addressKey, long untilMillis, long nowMillis) {
 		failedHere.remember(addressKey, untilMillis, nowMillis);
 	}
 
-	/** Forgets that the address failed here; whether it had. */
-	boolean clearFailedHere(String addressKey) {
-		return failedHere.forget(addressKey);
+	private static String proofKey(String addressKey, String credentialKey) {
+		return addressKey + ' ' + credentialKey;
 	}
 
 	/**

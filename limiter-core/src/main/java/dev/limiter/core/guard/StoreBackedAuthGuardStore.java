@@ -23,10 +23,12 @@ import dev.limiter.core.RateLimitStoreException;
  * <li>{@code auth-guard-block}: a single lease living exactly {@code block} from the
  * failure that reached the threshold; never released.</li>
  * </ul>
- * Each budget also needs a window; theirs never refuses. A reservation costs three store
- * calls (peek the block, take the reservation, peek the failures): free in memory, three
- * round trips on a remote store, which is why a remote store offers its own
- * {@link AuthGuardStore} through {@link AuthGuardStoreProvider}.
+ * Each budget also needs a window; theirs never refuses. The credentials proven per
+ * address are kept beside them, in this instance ({@link ProvenCredentials}): the SPI has
+ * no bounded set of named members. A reservation costs three store calls (peek the block,
+ * take the reservation, peek the failures): free in memory, three round trips on a remote
+ * store, which is why a remote store offers its own {@link AuthGuardStore} through
+ * {@link AuthGuardStoreProvider}.
  *
  * <p>
  * Each step on one address (reserve, fail, succeed, state) runs under that address's
@@ -53,6 +55,9 @@ public final class StoreBackedAuthGuardStore implements AuthGuardStore {
 	private final Budget failures;
 
 	private final Budget block;
+
+	private final ProvenCredentials proven = new ProvenCredentials(AuthGuardPolicy.PROVEN_CREDENTIALS_PER_ADDRESS,
+			ProvenCredentials.MAX_ADDRESSES);
 
 	/**
 	 * Striped locks, one stripe per address key's hash: few enough to cost nothing, many
@@ -81,17 +86,22 @@ public final class StoreBackedAuthGuardStore implements AuthGuardStore {
 	}
 
 	@Override
-	public Reservation reserve(String addressKey, long nowMillis) {
+	public Reservation reserve(String addressKey, String credentialKey, long nowMillis) {
 		synchronized (lockOf(addressKey)) {
-			return reserveLocked(addressKey, nowMillis);
+			return reserveLocked(addressKey, credentialKey, nowMillis);
 		}
 	}
 
-	private Reservation reserveLocked(String addressKey, long nowMillis) {
+	private Reservation reserveLocked(String addressKey, String credentialKey, long nowMillis) {
 		KeyState blockState = store.peek(block, addressKey, nowMillis);
 		long blockedUntil = blockedUntil(blockState);
-		if (blockedUntil > nowMillis) {
-			return new Reservation(GuardAdmission.Outcome.BLOCKED, blockedUntil, null, 0, blockState.degraded());
+		boolean running = blockedUntil > nowMillis;
+		if (proven.proven(addressKey, credentialKey, nowMillis)) {
+			return Reservation.proven(running ? blockedUntil : 0, blockState.degraded());
+		}
+		if (running) {
+			return new Reservation(GuardAdmission.Outcome.BLOCKED, blockedUntil, null, 0, blockState.degraded(),
+					proven.count(addressKey, nowMillis) > 0);
 		}
 		Decision reservation = store.take(pending, addressKey, 1, true, nowMillis);
 		if (!reservation.allowed()) {
@@ -103,7 +113,7 @@ public final class StoreBackedAuthGuardStore implements AuthGuardStore {
 		if (completed >= policy.threshold()) {
 			release(lease, nowMillis);
 			return new Reservation(GuardAdmission.Outcome.BLOCKED, startBlock(addressKey, nowMillis), null, 0,
-					reservation.degraded());
+					reservation.degraded(), proven.count(addressKey, nowMillis) > 0);
 		}
 		if (completed + inFlight > policy.threshold()) {
 			release(lease, nowMillis);
@@ -124,12 +134,12 @@ public final class StoreBackedAuthGuardStore implements AuthGuardStore {
 			Decision failure = store.take(failures, addressKey, 1, true, nowMillis);
 			BoundVerdict count = concurrencyOf(failure.verdicts());
 			if (failure.allowed() && held(count) >= policy.threshold()) {
-				return new Failure(true, startBlock(addressKey, nowMillis));
+				return new Failure(true, startBlock(addressKey, nowMillis), proven.count(addressKey, nowMillis) > 0);
 			}
 			if (!failure.allowed()) {
 				// Already at the threshold: make sure the block exists (another instance
 				// may have died before).
-				return new Failure(false, startBlock(addressKey, nowMillis));
+				return new Failure(false, startBlock(addressKey, nowMillis), proven.count(addressKey, nowMillis) > 0);
 			}
 			return new Failure(false, 0);
 		}
@@ -139,16 +149,26 @@ public final class StoreBackedAuthGuardStore implements AuthGuardStore {
 	}
 
 	@Override
-	public void succeed(String addressKey, Lease reservation, boolean clearFailures, long nowMillis) {
+	public void succeed(String addressKey, Lease reservation, String credentialKey, long nowMillis) {
 		synchronized (lockOf(addressKey)) {
 			try {
-				if (clearFailures) {
-					store.reset(failures, addressKey);
+				if (credentialKey != null) {
+					proven.prove(addressKey, credentialKey, nowMillis + policy.window().toMillis(), nowMillis);
 				}
 			}
 			finally {
 				release(reservation, nowMillis);
 			}
+		}
+	}
+
+	@Override
+	public boolean unblock(String addressKey, long nowMillis) {
+		synchronized (lockOf(addressKey)) {
+			boolean running = blockedUntil(store.peek(block, addressKey, nowMillis)) > nowMillis;
+			store.reset(block, addressKey);
+			store.reset(failures, addressKey);
+			return running;
 		}
 	}
 
@@ -171,7 +191,8 @@ public final class StoreBackedAuthGuardStore implements AuthGuardStore {
 			long blockedUntil = blockedUntil(store.peek(block, addressKey, nowMillis));
 			long completed = held(concurrencyOf(store.peek(failures, addressKey, nowMillis).bounds()));
 			long inFlight = held(concurrencyOf(store.peek(pending, addressKey, nowMillis).bounds()));
-			return new GuardState(completed, inFlight, blockedUntil > nowMillis ? blockedUntil : 0);
+			return new GuardState(completed, inFlight, blockedUntil > nowMillis ? blockedUntil : 0,
+					proven.count(addressKey, nowMillis));
 		}
 	}
 

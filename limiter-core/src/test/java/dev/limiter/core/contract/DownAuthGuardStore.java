@@ -38,13 +38,13 @@ public final class DownAuthGuardStore implements AuthGuardStore {
 	}
 
 	@Override
-	public Reservation reserve(String addressKey, long nowMillis) {
+	public Reservation reserve(String addressKey, String credentialKey, long nowMillis) {
 		calls.add("reserve");
 		throw failure;
 	}
 
 	@Override
-	public PendingReservation reserveAsync(String addressKey, long nowMillis) {
+	public PendingReservation reserveAsync(String addressKey, String credentialKey, long nowMillis) {
 		calls.add("reserve");
 		return () -> {
 			throw failure;
@@ -64,8 +64,14 @@ public final class DownAuthGuardStore implements AuthGuardStore {
 	}
 
 	@Override
-	public void succeed(String addressKey, Lease reservation, boolean clearFailures, long nowMillis) {
+	public void succeed(String addressKey, Lease reservation, String credentialKey, long nowMillis) {
 		calls.add("succeed");
+	}
+
+	@Override
+	public boolean unblock(String addressKey, long nowMillis) {
+		calls.add("unblock");
+		throw failure;
 	}
 
 	@Override

@@ -41,18 +41,48 @@ class AuthGuardLocalMemoryTests {
 	}
 
 	@Test
-	void admitWhenTheRememberedCredentialLapsedShouldReserveAgain() {
+	void admitWhenTheRememberedCredentialLapsedShouldAskTheStoreAgain() {
 		guard.succeeded(guard.admit(address, good, T), T);
+		int callsBefore = store.calls.get();
 
 		GuardAdmission later = guard.admit(address, good,
 				T + AuthGuardPolicy.DEFAULT_REMEMBER_AUTHENTICATED.toMillis());
 
-		assertThat(later.reservation()).isNotNull();
+		assertThat(later.outcome()).isEqualTo(ADMITTED);
+		assertThat(store.calls.get()).isGreaterThan(callsBefore);
 	}
 
 	@Test
-	void admitWhenTheAddressIsKnownBlockedShouldRefuseEvenARememberedCredentialWithoutAStoreCall() {
+	void admitWhenTheCredentialAuthenticatedHereFromAnotherAddressShouldAskTheStore() {
 		guard.succeeded(guard.admit(address, good, T), T);
+		int callsBefore = store.calls.get();
+
+		GuardAdmission elsewhere = guard.admit(AuthGuard.addressKey("198.51.100.1"), good, T + 1);
+
+		assertThat(elsewhere.reservation()).isNotNull();
+		assertThat(store.calls.get()).isGreaterThan(callsBefore);
+	}
+
+	@Test
+	void admitWhenTheAddressIsKnownBlockedShouldAdmitACredentialProvenFromItWithoutAStoreCall() {
+		guard.succeeded(guard.admit(address, good, T), T);
+		for (int i = 0; i < 50; i++) {
+			guard.failed(guard.admit(address, AuthGuard.credentialKey("Bearer bad" + i), T), T);
+		}
+		int callsBefore = store.calls.get();
+
+		GuardAdmission proven = guard.admit(address, good, T + 10);
+
+		assertThat(proven.outcome()).isEqualTo(ADMITTED);
+		assertThat(proven.reservation()).isNull();
+		assertThat(store.calls.get()).isEqualTo(callsBefore);
+		GuardAdmission unknown = guard.admit(address, AuthGuard.credentialKey("Bearer other"), T + 10);
+		assertThat(unknown.outcome()).isEqualTo(BLOCKED);
+		assertThat(unknown.retryAfterMillis()).isEqualTo(AuthGuardPolicy.DEFAULT_BLOCK.toMillis() - 10);
+	}
+
+	@Test
+	void admitWhenTheAddressIsKnownBlockedWithoutProvenCredentialsShouldRefuseWithoutAStoreCall() {
 		for (int i = 0; i < 50; i++) {
 			guard.failed(guard.admit(address, AuthGuard.credentialKey("Bearer bad" + i), T), T);
 		}
@@ -61,19 +91,31 @@ class AuthGuardLocalMemoryTests {
 		GuardAdmission refused = guard.admit(address, good, T + 10);
 
 		assertThat(refused.outcome()).isEqualTo(BLOCKED);
-		assertThat(refused.retryAfterMillis()).isEqualTo(AuthGuardPolicy.DEFAULT_BLOCK.toMillis() - 10);
 		assertThat(store.calls.get()).isEqualTo(callsBefore);
 	}
 
 	@Test
-	void succeededWhenCredentialIsRememberedShouldClearTheFailuresCountedHere() {
+	void succeededWhenCredentialIsRememberedShouldLeaveTheAddressFailuresCounted() {
 		guard.succeeded(guard.admit(address, good, T), T);
 		for (int i = 0; i < 49; i++) {
 			guard.failed(guard.admit(address, AuthGuard.credentialKey("Bearer bad" + i), T), T);
 		}
 
 		guard.succeeded(guard.admit(address, good, T + 1), T + 1);
+		guard.failed(guard.admit(address, AuthGuard.credentialKey("Bearer bad-last"), T + 2), T + 2);
 
+		assertThat(guard.state(address, T + 2).blocked()).isTrue();
+	}
+
+	@Test
+	void unblockWhenTheAddressIsBlockedShouldLiftItHereAndInTheStore() {
+		for (int i = 0; i < 50; i++) {
+			guard.failed(guard.admit(address, AuthGuard.credentialKey("Bearer bad" + i), T), T);
+		}
+
+		assertThat(guard.unblock(address, T + 1)).isTrue();
+
+		assertThat(guard.admit(address, good, T + 1).outcome()).isEqualTo(ADMITTED);
 		assertThat(guard.state(address, T + 1).failures()).isZero();
 	}
 
@@ -84,16 +126,20 @@ class AuthGuardLocalMemoryTests {
 		guard.failed(guard.admit(address, good, T + 1), T + 1);
 
 		assertThat(guard.state(address, T + 1).failures()).isEqualTo(1);
-		assertThat(guard.admit(address, good, T + 2).reservation()).isNotNull();
+		int callsBefore = store.calls.get();
+		guard.admit(address, good, T + 2);
+		assertThat(store.calls.get()).isGreaterThan(callsBefore);
 	}
 
 	@Test
-	void admitWhenRememberingIsOffShouldAlwaysReserve() {
+	void admitWhenRememberingIsOffShouldAlwaysAskTheStore() {
 		AuthGuard forgetful = new AuthGuard(store, new AuthGuardPolicy(50, AuthGuardPolicy.DEFAULT_WINDOW,
 				AuthGuardPolicy.DEFAULT_BLOCK, 50, AuthGuardPolicy.DEFAULT_LOOKUP_LEASE, java.time.Duration.ZERO));
 		forgetful.succeeded(forgetful.admit(address, good, T), T);
+		int callsBefore = store.calls.get();
 
-		assertThat(forgetful.admit(address, good, T + 1).reservation()).isNotNull();
+		assertThat(forgetful.admit(address, good, T + 1).outcome()).isEqualTo(ADMITTED);
+		assertThat(store.calls.get()).isGreaterThan(callsBefore);
 	}
 
 	/** Counts every call that reaches the store. */

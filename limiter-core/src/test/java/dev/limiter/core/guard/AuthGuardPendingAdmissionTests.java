@@ -122,14 +122,14 @@ class AuthGuardPendingAdmissionTests {
 		}
 
 		@Override
-		public Reservation reserve(String addressKey, long nowMillis) {
+		public Reservation reserve(String addressKey, String credentialKey, long nowMillis) {
 			answered.incrementAndGet();
-			return delegate.reserve(addressKey, nowMillis);
+			return delegate.reserve(addressKey, credentialKey, nowMillis);
 		}
 
 		@Override
-		public PendingReservation reserveAsync(String addressKey, long nowMillis) {
-			return () -> reserve(addressKey, nowMillis);
+		public PendingReservation reserveAsync(String addressKey, String credentialKey, long nowMillis) {
+			return () -> reserve(addressKey, credentialKey, nowMillis);
 		}
 
 		@Override
@@ -138,8 +138,13 @@ class AuthGuardPendingAdmissionTests {
 		}
 
 		@Override
-		public void succeed(String addressKey, Lease reservation, boolean clearFailures, long nowMillis) {
-			delegate.succeed(addressKey, reservation, clearFailures, nowMillis);
+		public void succeed(String addressKey, Lease reservation, String credentialKey, long nowMillis) {
+			delegate.succeed(addressKey, reservation, credentialKey, nowMillis);
+		}
+
+		@Override
+		public boolean unblock(String addressKey, long nowMillis) {
+			return delegate.unblock(addressKey, nowMillis);
 		}
 
 		@Override

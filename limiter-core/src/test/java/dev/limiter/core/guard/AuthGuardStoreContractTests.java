@@ -25,6 +25,9 @@ public abstract class AuthGuardStoreContractTests {
 	protected static final AuthGuardPolicy POLICY = new AuthGuardPolicy(3, Duration.ofMinutes(1), Duration.ofMinutes(2),
 			5, Duration.ofSeconds(10), Duration.ZERO);
 
+	/** The hash of a credential that authenticates. */
+	protected static final String GOOD = "c0ffee";
+
 	protected AuthGuardStore store;
 
 	protected String address;
@@ -106,16 +109,31 @@ public abstract class AuthGuardStoreContractTests {
 	}
 
 	@Test
-	void succeedWhenLookupsAreInFlightShouldClearOnlyCompletedFailures() {
+	void succeedWhenFailuresAndOtherLookupsAreCountedShouldHandBackOnlyItsOwnReservation() {
 		store.fail(address, admitted(T0), T0);
 		Lease other = admitted(T0);
 		Lease good = admitted(T0);
 
-		store.succeed(address, good, true, T0 + 1);
+		store.succeed(address, good, GOOD, T0 + 1);
 
-		assertThat(store.state(address, T0 + 1)).isEqualTo(new GuardState(0, 1, 0));
+		assertThat(store.state(address, T0 + 1)).isEqualTo(new GuardState(1, 1, 0, 1));
 		store.fail(address, other, T0 + 2);
-		assertThat(store.state(address, T0 + 2)).isEqualTo(new GuardState(1, 0, 0));
+		assertThat(store.state(address, T0 + 2)).isEqualTo(new GuardState(2, 0, 0, 1));
+	}
+
+	@Test
+	void failuresWhenAGoodCredentialSucceedsBetweenGuessesShouldStillBlockAtTheThreshold() {
+		for (int round = 0; round < 3; round++) {
+			long now = T0 + round * 10;
+			store.fail(address, admitted(now), now);
+			if (round < 2) {
+				store.succeed(address, admitted(now + 1), GOOD, now + 1);
+			}
+		}
+
+		AuthGuardStore.Reservation guess = store.reserve(address, "wrong", T0 + 30);
+		assertThat(guess.outcome()).isEqualTo(GuardAdmission.Outcome.BLOCKED);
+		assertThat(guess.blockedUntilMillis()).isEqualTo(T0 + 20 + POLICY.block().toMillis());
 	}
 
 	@Test
@@ -124,10 +142,97 @@ public abstract class AuthGuardStoreContractTests {
 			store.fail(address, admitted(T0), T0);
 		}
 
-		store.succeed(address, null, true, T0 + 1);
+		store.succeed(address, null, GOOD, T0 + 1);
 
 		assertThat(store.reserve(address, T0 + 1).outcome()).isEqualTo(GuardAdmission.Outcome.BLOCKED);
 		assertThat(store.state(address, T0 + 1).blockedUntilMillis()).isEqualTo(T0 + POLICY.block().toMillis());
+	}
+
+	@Test
+	void reserveWhenBlockedShouldAdmitACredentialProvenFromTheAddressWithoutAReservation() {
+		store.succeed(address, admitted(T0), GOOD, T0);
+		for (int i = 0; i < 3; i++) {
+			store.fail(address, admitted(T0 + 1), T0 + 1);
+		}
+
+		AuthGuardStore.Reservation proven = store.reserve(address, GOOD, T0 + 2);
+		AuthGuardStore.Reservation unknown = store.reserve(address, "wrong", T0 + 2);
+
+		assertThat(proven.outcome()).isEqualTo(GuardAdmission.Outcome.ADMITTED);
+		assertThat(proven.lease()).as("a proven credential holds no reservation").isNull();
+		assertThat(proven.blockedUntilMillis()).isEqualTo(T0 + 1 + POLICY.block().toMillis());
+		assertThat(unknown.outcome()).isEqualTo(GuardAdmission.Outcome.BLOCKED);
+		assertThat(unknown.provenCredentials()).isTrue();
+		assertThat(store.reserve(address, null, T0 + 2).outcome()).isEqualTo(GuardAdmission.Outcome.BLOCKED);
+		assertThat(store.state(address, T0 + 2)).isEqualTo(new GuardState(0, 0, T0 + 1 + POLICY.block().toMillis(), 1));
+	}
+
+	@Test
+	void reserveWhenBlockedWithoutProvenCredentialsShouldSaySo() {
+		for (int i = 0; i < 3; i++) {
+			store.fail(address, admitted(T0), T0);
+		}
+
+		AuthGuardStore.Reservation unknown = store.reserve(address, "wrong", T0 + 1);
+
+		assertThat(unknown.outcome()).isEqualTo(GuardAdmission.Outcome.BLOCKED);
+		assertThat(unknown.provenCredentials()).isFalse();
+	}
+
+	@Test
+	void provenCredentialWhenProvenFromAnotherAddressShouldNotPassThisBlock() {
+		store.succeed(address + "-other", null, GOOD, T0);
+		for (int i = 0; i < 3; i++) {
+			store.fail(address, admitted(T0), T0);
+		}
+
+		assertThat(store.reserve(address, GOOD, T0 + 1).outcome()).isEqualTo(GuardAdmission.Outcome.BLOCKED);
+	}
+
+	@Test
+	void provenCredentialWhenTheWindowHasPassedSinceItsLastSuccessShouldNoLongerPass() {
+		store.succeed(address, null, GOOD, T0);
+		store.succeed(address, null, GOOD, T0 + 30_000);
+		long end = T0 + 30_000 + POLICY.window().toMillis();
+		for (int i = 0; i < 3; i++) {
+			store.fail(address, admitted(end - 10), end - 10);
+		}
+
+		assertThat(store.reserve(address, GOOD, end - 1).outcome()).isEqualTo(GuardAdmission.Outcome.ADMITTED);
+		assertThat(store.reserve(address, GOOD, end).outcome()).isEqualTo(GuardAdmission.Outcome.BLOCKED);
+		assertThat(store.state(address, end).proven()).isZero();
+	}
+
+	@Test
+	void provenCredentialsWhenMoreThanTheBoundShouldDropTheOldest() {
+		int bound = AuthGuardPolicy.PROVEN_CREDENTIALS_PER_ADDRESS;
+		for (int i = 0; i <= bound; i++) {
+			store.succeed(address, null, "credential-" + i, T0 + i);
+		}
+		for (int i = 0; i < 3; i++) {
+			store.fail(address, admitted(T0 + 100), T0 + 100);
+		}
+
+		assertThat(store.state(address, T0 + 101).proven()).isEqualTo(bound);
+		assertThat(store.reserve(address, "credential-0", T0 + 101).outcome()).as("the oldest proof, dropped")
+			.isEqualTo(GuardAdmission.Outcome.BLOCKED);
+		assertThat(store.reserve(address, "credential-1", T0 + 101).outcome())
+			.isEqualTo(GuardAdmission.Outcome.ADMITTED);
+		assertThat(store.reserve(address, "credential-" + bound, T0 + 101).outcome())
+			.isEqualTo(GuardAdmission.Outcome.ADMITTED);
+	}
+
+	@Test
+	void unblockWhenABlockRunsShouldLiftItAndCountFromZero() {
+		for (int i = 0; i < 3; i++) {
+			store.fail(address, admitted(T0), T0);
+		}
+
+		assertThat(store.unblock(address, T0 + 1)).isTrue();
+
+		assertThat(store.state(address, T0 + 1)).isEqualTo(new GuardState(0, 0, 0));
+		assertThat(store.reserve(address, "wrong", T0 + 1).outcome()).isEqualTo(GuardAdmission.Outcome.ADMITTED);
+		assertThat(store.unblock(address + "-other", T0 + 1)).as("nothing to lift").isFalse();
 	}
 
 	@Test

@@ -88,18 +88,18 @@ class AuthGuardTests {
 	}
 
 	@Test
-	void successWhenLookupsArePendingShouldClearOnlyCompletedFailures() {
+	void successWhenFailuresAndLookupsArePendingShouldHandBackOnlyItsOwnReservation() {
 		failTimes(10, T);
 		List<GuardAdmission> inFlight = admitTimes(30, T);
-		GuardAdmission good = guard.admit(address, T);
+		GuardAdmission good = guard.admit(address, "good", T);
 		assertThat(guard.state(address, T)).isEqualTo(new GuardState(10, 31, 0));
 
 		guard.succeeded(good, T);
 
-		assertThat(guard.state(address, T)).isEqualTo(new GuardState(0, 30, 0));
+		assertThat(guard.state(address, T)).isEqualTo(new GuardState(10, 30, 0, 1));
 		inFlight.forEach(admission -> guard.failed(admission, T));
-		assertThat(guard.state(address, T)).isEqualTo(new GuardState(30, 0, 0));
-		failTimes(19, T);
+		assertThat(guard.state(address, T)).isEqualTo(new GuardState(40, 0, 0, 1));
+		failTimes(9, T);
 		assertThat(guard.state(address, T).blocked()).isFalse();
 		failTimes(1, T);
 		assertThat(guard.state(address, T).blockedUntilMillis()).isEqualTo(T + BLOCK_MILLIS);

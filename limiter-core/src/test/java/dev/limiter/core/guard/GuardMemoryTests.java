@@ -12,22 +12,48 @@ class GuardMemoryTests {
 	private final GuardMemory memory = new GuardMemory();
 
 	@Test
-	void blockedWhenSeenShouldRefuseUntilItsEndAndSettleTheFailuresHere() {
-		memory.failedHere("addr:1", T0 + 60_000, T0);
-
-		memory.blocked("addr:1", T0 + 1_000, true, T0);
+	void blockedWhenSeenShouldBeKnownUntilItsEndAndLetNoLookupRunAhead() {
+		memory.blocked("addr:1", T0 + 1_000, true, false, T0);
 
 		assertThat(memory.blockedUntil("addr:1", T0 + 999)).isEqualTo(T0 + 1_000);
 		assertThat(memory.blockDegraded("addr:1", T0 + 999)).isTrue();
+		assertThat(memory.refusesUnknown("addr:1", T0 + 999)).isTrue();
+		assertThat(memory.runAhead("addr:1", 2, T0 + 999)).isFalse();
 		assertThat(memory.blockedUntil("addr:1", T0 + 1_000)).isZero();
-		assertThat(memory.clearFailedHere("addr:1")).isFalse();
+	}
+
+	@Test
+	void blockedWhenTheAddressHasProvenCredentialsShouldAskTheStoreForUnknownOnes() {
+		memory.blocked("addr:1", T0 + 60_000, false, true, T0);
+
+		assertThat(memory.blockedUntil("addr:1", T0 + 1)).isEqualTo(T0 + 60_000);
+		assertThat(memory.refusesUnknown("addr:1", T0 + 1)).isFalse();
+	}
+
+	@Test
+	void blockedWhenKnownShouldRefuseUnknownCredentialsOnlyUntilTheNextRecheck() {
+		memory.blocked("addr:1", T0 + 60_000, false, false, T0);
+
+		assertThat(memory.refusesUnknown("addr:1", T0 + GuardMemory.BLOCK_RECHECK_MILLIS - 1)).isTrue();
+		assertThat(memory.refusesUnknown("addr:1", T0 + GuardMemory.BLOCK_RECHECK_MILLIS)).isFalse();
+		assertThat(memory.blockedUntil("addr:1", T0 + GuardMemory.BLOCK_RECHECK_MILLIS)).isEqualTo(T0 + 60_000);
+	}
+
+	@Test
+	void unblockedWhenABlockIsKnownShouldForgetIt() {
+		memory.blocked("addr:1", T0 + 60_000, false, false, T0);
+
+		memory.unblocked("addr:1");
+
+		assertThat(memory.blockedUntil("addr:1", T0 + 1)).isZero();
+		assertThat(memory.runAhead("addr:1", 2, T0 + 1)).isTrue();
 	}
 
 	@Test
 	void blockedWhenAnAuthoritativeBlockFollowsADegradedOneShouldNoLongerSayDegraded() {
-		memory.blocked("addr:1", T0 + 1_000, true, T0);
+		memory.blocked("addr:1", T0 + 1_000, true, false, T0);
 
-		memory.blocked("addr:1", T0 + 2_000, false, T0 + 1);
+		memory.blocked("addr:1", T0 + 2_000, false, false, T0 + 1);
 
 		assertThat(memory.blockDegraded("addr:1", T0 + 2)).isFalse();
 	}

@@ -15,8 +15,9 @@ import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import org.springframework.lang.Nullable;
 
 /**
- * {@code /actuator/limiter} and {@code /actuator/limiter/keys/{keyHash}}: the actuator's
- * view of {@link LimiterOperations}, which holds what they answer.
+ * {@code /actuator/limiter}, {@code /actuator/limiter/keys/{keyHash}} and
+ * {@code /actuator/limiter/addresses/{address}}: the actuator's view of
+ * {@link LimiterOperations}, which holds what they answer.
  */
 @Endpoint(id = "limiter")
 public class LimiterEndpoint {
@@ -40,7 +41,8 @@ public class LimiterEndpoint {
 
 	/**
 	 * One key's counters in one budget ({@code budget}) or in every budget, read without
-	 * counting.
+	 * counting; or ({@code addresses/{address}}) what the authentication guard holds for
+	 * an address.
 	 */
 	@ReadOperation
 	public WebEndpointResponse<Object> key(@Selector String segment, @Selector String keyHash,
@@ -50,7 +52,8 @@ public class LimiterEndpoint {
 
 	/**
 	 * Forgets one key's counters and leases in one budget ({@code budget}) or in every
-	 * budget.
+	 * budget; or ({@code addresses/{address}}) lifts the address's authentication-guard
+	 * block.
 	 */
 	@DeleteOperation
 	public WebEndpointResponse<Object> reset(@Selector String segment, @Selector String keyHash,

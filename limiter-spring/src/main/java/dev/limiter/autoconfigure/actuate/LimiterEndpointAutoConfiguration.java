@@ -12,6 +12,7 @@ import dev.limiter.autoconfigure.LimiterServletAutoConfiguration;
 import dev.limiter.autoconfigure.refresh.LimiterSettingsRefresh;
 import dev.limiter.autoconfigure.routes.LimiterRoutesAutoConfiguration;
 import dev.limiter.core.RateLimitStore;
+import dev.limiter.core.guard.AuthGuard;
 import dev.limiter.routes.DocumentedPatterns;
 import dev.limiter.routes.RouteInventoryCheck;
 import dev.limiter.spring.BudgetOptions;
@@ -61,7 +62,7 @@ public class LimiterEndpointAutoConfiguration {
 			ObjectProvider<CurrentRateLimitRules> rules, ObjectProvider<RateLimitStore> stores,
 			ObjectProvider<RouteInventoryCheck> inventory, RateLimitTotals totals,
 			@Qualifier(LimiterAutoConfiguration.CLOCK_BEAN_NAME) Clock clock,
-			ObjectProvider<LimiterSettingsRefresh> refreshes) {
+			ObjectProvider<LimiterSettingsRefresh> refreshes, ObjectProvider<AuthGuard> guards) {
 		// the rules in force when the filter has them: a refresh shows here too
 		return new LimiterOperations(() -> {
 			CurrentRateLimitRules current = rules.getIfAvailable();
@@ -73,7 +74,7 @@ public class LimiterEndpointAutoConfiguration {
 			LimiterSettingsRefresh refresh = refreshes.getIfAvailable();
 			return refresh == null ? null
 					: refresh.lastAttempt().map(LimiterEndpointAutoConfiguration::describe).orElse(null);
-		});
+		}, guards::getIfAvailable);
 	}
 
 	private static RefreshDescriptor describe(LimiterSettingsRefresh.Attempt attempt) {
