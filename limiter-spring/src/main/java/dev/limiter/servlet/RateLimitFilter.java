@@ -26,6 +26,7 @@ import dev.limiter.spring.RoutePolicy;
 import dev.limiter.spring.RouteResolver;
 import dev.limiter.web.PendingVerdict;
 import dev.limiter.web.RequestEnd;
+import dev.limiter.web.UnreadBody;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -238,8 +239,12 @@ public class RateLimitFilter extends OncePerRequestFilter {
 			}
 			finally {
 				// the lease comes back even when the response writer throws while the
-				// counters are written
+				// counters are written, and only once the body the handler left unread
+				// has arrived: a trickled body holds its slot (ADR 0010)
 				if (release != null && !async) {
+					if (decision.lease().isPresent()) {
+						UnreadBody.drain(request);
+					}
 					release.end(response.getStatus(), true);
 				}
 			}
