@@ -168,6 +168,8 @@ abstract class CorsHttpTest {
 		assertThat(blocked.headers().allValues("Access-Control-Allow-Origin"))
 			.containsExactly(CorsTestApplication.ALLOWED);
 		assertExposesTheLimitersHeaders(blocked, applicationExposes(path));
+		assertThat(preflight(path).statusCode()).as("a preflight (no Authorization) from the blocked address")
+			.isEqualTo(200);
 	}
 
 	@Test

@@ -26,8 +26,7 @@ import org.springframework.web.cors.CorsConfigurationSource;
 public class LimiterCorsConfiguration {
 
 	private static final boolean SPRING_MVC_PRESENT = ClassUtils.isPresent(
-			"org.springframework.web.servlet.handler.HandlerMappingIntrospector",
-			LimiterCorsConfiguration.class.getClassLoader());
+			"org.springframework.web.servlet.DispatcherServlet", LimiterCorsConfiguration.class.getClassLoader());
 
 	@Bean
 	@ConditionalOnMissingBean
