@@ -25,6 +25,7 @@ import dev.limiter.spring.RateLimitObserver;
 import dev.limiter.spring.RateLimitResponseWriter;
 import dev.limiter.spring.RateLimitRules;
 import dev.limiter.spring.RouteResolver;
+import dev.limiter.web.CorsHeaders;
 import jakarta.servlet.DispatcherType;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -52,7 +53,7 @@ import org.springframework.core.env.Environment;
 @AutoConfiguration(after = LimiterAutoConfiguration.class)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnLimiterEnabled
-@Import(LimiterSettingsConfiguration.class)
+@Import({ LimiterSettingsConfiguration.class, LimiterCorsConfiguration.class })
 @ConditionalOnBean(BudgetRegistry.class)
 public class LimiterServletAutoConfiguration {
 
@@ -105,7 +106,7 @@ public class LimiterServletAutoConfiguration {
 			ObjectProvider<RateLimitStore> stores, @Qualifier(LimiterAutoConfiguration.CLOCK_BEAN_NAME) Clock clock,
 			KeyResolver keyResolver, ObjectProvider<BudgetSelector> budgetSelectors, BudgetDefinitions definitions,
 			RateLimitResponseWriter responseWriter, ObjectProvider<RateLimitObserver> observers,
-			ObjectProvider<LeaseRenewer> leaseRenewer) {
+			ObjectProvider<LeaseRenewer> leaseRenewer, CorsHeaders cors) {
 		RateLimitStore store = stores.getIfAvailable();
 		if (store == null) {
 			throw new InvalidLimiterConfigurationException("limiter.store", "is '"
@@ -114,7 +115,7 @@ public class LimiterServletAutoConfiguration {
 					+ "configure a RedisConnectionFactory)");
 		}
 		return new RateLimitFilter(rules, store, clock, keyResolver, budgetSelectors.orderedStream().toList(),
-				definitions, responseWriter, observers.orderedStream().toList(), leaseRenewer.getIfAvailable());
+				definitions, responseWriter, observers.orderedStream().toList(), leaseRenewer.getIfAvailable(), cors);
 	}
 
 	/**

@@ -9,6 +9,7 @@ import dev.limiter.core.guard.AuthGuard;
 import dev.limiter.core.guard.GuardAdmission;
 import dev.limiter.core.guard.PendingAdmission;
 import dev.limiter.resilience.OutageLog;
+import dev.limiter.web.CorsHeaders;
 import dev.limiter.web.LimiterAdmission;
 import dev.limiter.web.PendingVerdict;
 import dev.limiter.web.ProblemResponse;
@@ -71,6 +72,8 @@ public class AuthGuardFilter extends OncePerRequestFilter {
 
 	private final GuardEvents events;
 
+	private final CorsHeaders cors;
+
 	public AuthGuardFilter(AuthGuard guard, Clock clock) {
 		this(guard, clock, GuardEvents.NONE);
 	}
@@ -79,9 +82,19 @@ public class AuthGuardFilter extends OncePerRequestFilter {
 	 * @param events told of every refusal and every new block (the meters)
 	 */
 	public AuthGuardFilter(AuthGuard guard, Clock clock, GuardEvents events) {
+		this(guard, clock, events, CorsHeaders.NONE);
+	}
+
+	/**
+	 * @param events told of every refusal and every new block (the meters)
+	 * @param cors the CORS headers a 429 carries, so that a browser on another origin can
+	 * read it
+	 */
+	public AuthGuardFilter(AuthGuard guard, Clock clock, GuardEvents events, CorsHeaders cors) {
 		this.guard = guard;
 		this.clock = clock;
 		this.events = events;
+		this.cors = cors;
 	}
 
 	/**
@@ -114,7 +127,7 @@ public class AuthGuardFilter extends OncePerRequestFilter {
 			GuardAdmission admission = pending.await();
 			noteStoreAnswered(admission.degraded());
 			if (!admission.admitted()) {
-				refuse(response, admission);
+				refuse(request, response, admission);
 				return;
 			}
 		}
@@ -126,7 +139,7 @@ public class AuthGuardFilter extends OncePerRequestFilter {
 		if (!pending.isDone()) {
 			// The reservation travels while the credential is looked up; no verdict of
 			// the lookup reaches the client or the application before its answer.
-			verdict = new Verdict(attempt, response);
+			verdict = new Verdict(attempt, request, response);
 			request.setAttribute(PendingVerdict.ATTRIBUTE, verdict);
 			passedOn = new VerdictGatedResponse(response, verdict);
 		}
@@ -204,7 +217,8 @@ public class AuthGuardFilter extends OncePerRequestFilter {
 		}
 	}
 
-	private void refuse(HttpServletResponse response, GuardAdmission admission) throws IOException {
+	private void refuse(HttpServletRequest request, HttpServletResponse response, GuardAdmission admission)
+			throws IOException {
 		boolean blocked = admission.outcome() == GuardAdmission.Outcome.BLOCKED;
 		events.refused(blocked);
 		long retryAfter = admission.retryAfterSeconds();
@@ -226,7 +240,7 @@ public class AuthGuardFilter extends OncePerRequestFilter {
 			// is never sent
 			problem.header("X-RateLimit-Degraded", "true");
 		}
-		problem.writeTo(response);
+		problem.writeTo(response, r -> cors.applyTo(request, r));
 	}
 
 	private void noteStoreAnswered(boolean degraded) {
@@ -249,14 +263,17 @@ public class AuthGuardFilter extends OncePerRequestFilter {
 
 		private final LookupAttempt attempt;
 
+		private final HttpServletRequest request;
+
 		private final HttpServletResponse response;
 
 		private boolean answered;
 
 		private boolean refused;
 
-		Verdict(LookupAttempt attempt, HttpServletResponse response) {
+		Verdict(LookupAttempt attempt, HttpServletRequest request, HttpServletResponse response) {
 			this.attempt = attempt;
+			this.request = request;
 			this.response = response;
 		}
 
@@ -269,7 +286,7 @@ public class AuthGuardFilter extends OncePerRequestFilter {
 				refused = !admission.admitted();
 				if (refused && !response.isCommitted()) {
 					response.reset();
-					refuse(response, admission);
+					refuse(request, response, admission);
 				}
 			}
 			return refused;

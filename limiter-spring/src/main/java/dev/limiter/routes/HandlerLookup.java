@@ -17,6 +17,8 @@ import org.springframework.beans.factory.BeanFactoryUtils;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.core.annotation.AnnotationAwareOrderComparator;
 import org.springframework.http.server.RequestPath;
+import org.springframework.web.cors.CorsConfiguration;
+import org.springframework.web.cors.CorsConfigurationSource;
 import org.springframework.web.servlet.HandlerExecutionChain;
 import org.springframework.web.servlet.HandlerInterceptor;
 import org.springframework.web.servlet.HandlerMapping;
@@ -68,32 +70,23 @@ class HandlerLookup {
 	 */
 	Match find(HttpServletRequest request, Prepared prepared) {
 		IsolatedAttributesRequest isolated = prepared.isolated();
-		for (HandlerMapping mapping : mappings()) {
-			HandlerExecutionChain chain;
-			try {
-				chain = mapping.getHandler(isolated);
-			}
-			catch (Exception ex) {
-				// The dispatcher would answer 405/406 here without calling a handler: no
-				// handler to count by.
-				return null;
-			}
-			if (chain != null) {
-				if (handsOver && mapping instanceof RequestMappingInfoHandlerMapping
-						&& request.getDispatcherType() == DispatcherType.REQUEST) {
-					request.setAttribute(ResolvedHandlerMapping.ATTRIBUTE, new ResolvedHandlerMapping.Resolved(
-							request.getMethod(), request.getRequestURI(), chain, isolated.handlerMappingAttributes()));
-				}
-				Object pattern = isolated.getAttribute(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE);
-				Object within = isolated.getAttribute(HandlerMapping.PATH_WITHIN_HANDLER_MAPPING_ATTRIBUTE);
-				if (within == null && chain.getHandler() instanceof ResourceHttpRequestHandler) {
-					within = pathWithinUrlMapping(chain, isolated);
-				}
-				return new Match(chain.getHandler(), pattern instanceof String p ? p : null,
-						within instanceof String w ? w : null);
-			}
+		Found found = first(isolated);
+		if (found == null) {
+			return null;
 		}
-		return null;
+		HandlerExecutionChain chain = found.chain();
+		if (handsOver && found.mapping() instanceof RequestMappingInfoHandlerMapping
+				&& request.getDispatcherType() == DispatcherType.REQUEST) {
+			request.setAttribute(ResolvedHandlerMapping.ATTRIBUTE, new ResolvedHandlerMapping.Resolved(
+					request.getMethod(), request.getRequestURI(), chain, isolated.handlerMappingAttributes()));
+		}
+		Object pattern = isolated.getAttribute(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE);
+		Object within = isolated.getAttribute(HandlerMapping.PATH_WITHIN_HANDLER_MAPPING_ATTRIBUTE);
+		if (within == null && chain.getHandler() instanceof ResourceHttpRequestHandler) {
+			within = pathWithinUrlMapping(chain, isolated);
+		}
+		return new Match(chain.getHandler(), pattern instanceof String p ? p : null,
+				within instanceof String w ? w : null);
 	}
 
 	/**
@@ -113,6 +106,49 @@ class HandlerLookup {
 			}
 		}
 		return isolated.getAttribute(HandlerMapping.PATH_WITHIN_HANDLER_MAPPING_ATTRIBUTE);
+	}
+
+	/**
+	 * The CORS configuration Spring MVC applies to the request's handler (its
+	 * {@code @CrossOrigin} combined with the {@code CorsRegistry} mappings), found as the
+	 * dispatcher would find it, handing nothing over; {@code null} when there is none or
+	 * no handler.
+	 */
+	CorsConfiguration corsConfiguration(HttpServletRequest request) {
+		IsolatedAttributesRequest isolated = prepare(request).isolated();
+		Found found = first(isolated);
+		if (found == null) {
+			return null;
+		}
+		for (HandlerInterceptor interceptor : found.chain().getInterceptorList()) {
+			if (interceptor instanceof CorsConfigurationSource source) {
+				return source.getCorsConfiguration(isolated);
+			}
+		}
+		return (found.chain().getHandler() instanceof CorsConfigurationSource source)
+				? source.getCorsConfiguration(isolated) : null;
+	}
+
+	/** The first mapping with a handler, in the dispatcher's order, and its chain. */
+	private Found first(IsolatedAttributesRequest isolated) {
+		for (HandlerMapping mapping : mappings()) {
+			HandlerExecutionChain chain;
+			try {
+				chain = mapping.getHandler(isolated);
+			}
+			catch (Exception ex) {
+				// The dispatcher would answer 405/406 here without calling a handler: no
+				// handler to count by.
+				return null;
+			}
+			if (chain != null) {
+				return new Found(mapping, chain);
+			}
+		}
+		return null;
+	}
+
+	private record Found(HandlerMapping mapping, HandlerExecutionChain chain) {
 	}
 
 	private List<HandlerMapping> mappings() {

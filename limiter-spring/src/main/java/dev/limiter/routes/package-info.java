@@ -3,9 +3,11 @@
  * ({@link dev.limiter.routes.PropertiesRouteResolver}), the annotations on Spring MVC
  * handlers ({@link dev.limiter.routes.HandlerPolicies}), the one handler lookup per
  * request handed to the dispatcher ({@link dev.limiter.routes.HandlerRouteResolver},
- * {@link dev.limiter.routes.ResolvedHandlerMapping}) and the start-up inventory of every
- * handler ({@link dev.limiter.routes.RouteInventoryCheck}). Every policy is the public
- * {@link dev.limiter.spring.RoutePolicy}.
+ * {@link dev.limiter.routes.ResolvedHandlerMapping}), Spring MVC's CORS configuration of
+ * a request found with the same lookup
+ * ({@link dev.limiter.routes.HandlerCorsConfigurations}) and the start-up inventory of
+ * every handler ({@link dev.limiter.routes.RouteInventoryCheck}). Every policy is the
+ * public {@link dev.limiter.spring.RoutePolicy}.
  *
  * <p>
  * Internal: replace route resolution with a {@link dev.limiter.spring.RouteResolver}

@@ -2,6 +2,7 @@ package dev.limiter.servlet;
 
 import dev.limiter.core.Decision;
 import dev.limiter.spring.RateLimitResponseWriter;
+import dev.limiter.web.CorsHeaders;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.apache.commons.logging.Log;
@@ -39,6 +40,8 @@ final class CounterHeaders {
 		if (shadowRefused) {
 			response.setHeader(RateLimitFilter.SHADOW_HEADER, "refused");
 		}
+		// readable by a script of an origin the application allows
+		CorsHeaders.expose(response);
 	}
 
 }

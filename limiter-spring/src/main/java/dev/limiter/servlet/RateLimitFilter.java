@@ -12,8 +12,6 @@ import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RequestStoreTime;
 import dev.limiter.core.Reservation;
 import dev.limiter.core.StoreUnavailableException;
-import dev.limiter.resilience.FailurePolicy;
-import dev.limiter.resilience.OutageLog;
 import dev.limiter.spring.BudgetOptions;
 import dev.limiter.spring.BudgetRegistry;
 import dev.limiter.spring.BudgetSelector;
@@ -24,9 +22,11 @@ import dev.limiter.spring.RateLimitResponseWriter;
 import dev.limiter.spring.RateLimitRules;
 import dev.limiter.spring.RoutePolicy;
 import dev.limiter.spring.RouteResolver;
+import dev.limiter.web.CorsHeaders;
 import dev.limiter.web.LimiterAdmission;
 import dev.limiter.web.PendingVerdict;
 import dev.limiter.web.RequestEnd;
+import dev.limiter.web.UnreadBody;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -34,6 +34,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
+import org.springframework.web.cors.CorsUtils;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
@@ -63,8 +64,6 @@ public class RateLimitFilter extends OncePerRequestFilter {
 
 	private final RateLimitStore store;
 
-	private final Clock clock;
-
 	private final KeyResolver keyResolver;
 
 	/** Budgets, options and routes: read once per request, replaced by a refresh. */
@@ -80,11 +79,13 @@ public class RateLimitFilter extends OncePerRequestFilter {
 
 	private final ShadowRefusalLog shadowLog = new ShadowRefusalLog();
 
-	private final OutageLog outageLog;
+	private final StoreDecisions decisions;
 
 	private final EstimateCaps estimateCaps = new EstimateCaps(logger);
 
 	private final AdmissionEnds admissionEnds;
+
+	private final CorsHeaders cors;
 
 	public RateLimitFilter(BudgetRegistry budgets, RateLimitStore store, Clock clock, KeyResolver keyResolver,
 			RouteResolver routeResolver, List<BudgetSelector> budgetSelectors, RateLimitResponseWriter responseWriter) {
@@ -106,14 +107,20 @@ public class RateLimitFilter extends OncePerRequestFilter {
 	public RateLimitFilter(Supplier<RateLimitRules> rules, RateLimitStore store, Clock clock, KeyResolver keyResolver,
 			List<BudgetSelector> budgetSelectors, BudgetDefinitions definitions, RateLimitResponseWriter responseWriter,
 			List<RateLimitObserver> observers) {
-		this(rules, store, clock, keyResolver, budgetSelectors, definitions, responseWriter, observers, null);
+		this(rules, store, clock, keyResolver, budgetSelectors, definitions, responseWriter, observers, null,
+				CorsHeaders.NONE);
 	}
 
+	/**
+	 * @param leaseRenewer renews the leases of requests in flight, {@code null} for none
+	 * @param cors the CORS headers the application gives a request, added to the
+	 * limiter's own 429 and 503 so that a browser on another origin can read them
+	 */
 	public RateLimitFilter(Supplier<RateLimitRules> rules, RateLimitStore store, Clock clock, KeyResolver keyResolver,
 			List<BudgetSelector> budgetSelectors, BudgetDefinitions definitions, RateLimitResponseWriter responseWriter,
-			List<RateLimitObserver> observers, LeaseRenewer leaseRenewer) {
+			List<RateLimitObserver> observers, LeaseRenewer leaseRenewer, CorsHeaders cors) {
 		this.store = store;
-		this.clock = clock;
+		this.cors = cors;
 		this.keyResolver = keyResolver;
 		this.rules = rules;
 		this.budgetChoice = new BudgetChoice(budgetSelectors, definitions);
@@ -121,9 +128,7 @@ public class RateLimitFilter extends OncePerRequestFilter {
 		this.counterHeaders = new CounterHeaders(responseWriter);
 		this.observers = new RateLimitObservers(observers);
 		this.admissionEnds = new AdmissionEnds(store, clock, this.observers, leaseRenewer);
-		this.outageLog = new OutageLog(logger,
-				"Rate-limit store '{store}' failed; admitting requests uncounted until it answers again: ",
-				"Rate-limit store '{store}' answers again; requests are counted");
+		this.decisions = new StoreDecisions(store, clock, logger);
 	}
 
 	private static Supplier<RateLimitRules> fixed(RateLimitRules rules) {
@@ -137,6 +142,15 @@ public class RateLimitFilter extends OncePerRequestFilter {
 	@Override
 	protected boolean shouldNotFilterAsyncDispatch() {
 		return false;
+	}
+
+	/**
+	 * A preflight is a browser asking whether it may send the request, which no handler
+	 * serves: never counted, never refused.
+	 */
+	@Override
+	protected boolean shouldNotFilter(HttpServletRequest request) {
+		return CorsUtils.isPreFlightRequest(request);
 	}
 
 	@Override
@@ -183,11 +197,12 @@ public class RateLimitFilter extends OncePerRequestFilter {
 			estimateCaps.check(route, budget);
 		}
 		try {
-			decision = take(budget, counterKey, route.expensive(), amounts);
+			decision = decisions.take(budget, counterKey, route.expensive(), amounts);
 		}
 		catch (StoreUnavailableException unavailable) {
 			LimiterAdmission.decided(request, false);
 			if (!PendingVerdict.refused(request)) {
+				cors.applyTo(request, response);
 				responseWriter.writeUnavailable(request, response, unavailable);
 			}
 			return;
@@ -202,6 +217,7 @@ public class RateLimitFilter extends OncePerRequestFilter {
 			return;
 		}
 		if (!decision.allowed() && !shadowRefused) {
+			cors.applyTo(request, response);
 			responseWriter.writeRefusal(request, response, decision);
 			return;
 		}
@@ -242,8 +258,12 @@ public class RateLimitFilter extends OncePerRequestFilter {
 			}
 			finally {
 				// the lease comes back even when the response writer throws while the
-				// counters are written
+				// counters are written, and only once the body the handler left unread
+				// has arrived: a trickled body holds its slot (ADR 0010)
 				if (release != null && !async) {
+					if (decision.lease().isPresent()) {
+						UnreadBody.drain(request);
+					}
 					release.end(response.getStatus(), true);
 				}
 			}
@@ -260,28 +280,6 @@ public class RateLimitFilter extends OncePerRequestFilter {
 			if (wrapped instanceof CommitHookResponseWrapper hooked && !request.isAsyncStarted()) {
 				hooked.runHookIfNotCommitted();
 			}
-		}
-	}
-
-	/**
-	 * The store's decision; a store that fails here has no fail-open wrapper (an
-	 * application's own store, or the in-memory one), so the {@link FailurePolicy}'s last
-	 * resort applies: admitted uncounted, and the outage logged once.
-	 */
-	private Decision take(Budget budget, String key, boolean expensive, long[] amounts) {
-		long now = clock.millis();
-		try {
-			Decision decision = (amounts != null) ? store.reserve(budget, key, amounts, expensive, now)
-					: store.take(budget, key, 1, expensive, now);
-			outageLog.recovered(store.name());
-			return decision;
-		}
-		catch (StoreUnavailableException unavailable) {
-			throw unavailable;
-		}
-		catch (RuntimeException ex) {
-			outageLog.degraded(store.name(), ex);
-			return FailurePolicy.uncounted(budget, now);
 		}
 	}
 

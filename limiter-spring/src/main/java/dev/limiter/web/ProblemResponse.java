@@ -98,9 +98,18 @@ public final class ProblemResponse {
 
 	/** Replaces whatever the response held with this problem, then commits it. */
 	public void writeTo(HttpServletResponse response) throws IOException {
-		response.reset();
-		write(response, r -> {
+		writeTo(response, r -> {
 		});
+	}
+
+	/**
+	 * Replaces whatever the response held with this problem, letting {@code moreHeaders}
+	 * add the caller's own before the body (the CORS headers the request needs, say);
+	 * then commits it.
+	 */
+	public void writeTo(HttpServletResponse response, Consumer<HttpServletResponse> moreHeaders) throws IOException {
+		response.reset();
+		write(response, moreHeaders);
 	}
 
 	/**

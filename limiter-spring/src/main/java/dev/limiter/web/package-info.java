@@ -4,7 +4,9 @@
  * of a request ({@link dev.limiter.web.RequestEnd}), a guard answer still on its way
  * ({@link dev.limiter.web.PendingVerdict}), the response wrapper that drops the
  * application's answer for the limiter's
- * ({@link dev.limiter.web.AnswerDroppingResponse}).
+ * ({@link dev.limiter.web.AnswerDroppingResponse}), the CORS headers of the responses the
+ * limiter writes ({@link dev.limiter.web.CorsHeaders}), the read of a body a handler left
+ * unread ({@link dev.limiter.web.UnreadBody}).
  *
  * <p>
  * Internal: the bodies and headers written are specified in {@code

@@ -6,6 +6,7 @@ import dev.limiter.autoconfigure.ConditionalOnLimiterEnabled;
 import dev.limiter.autoconfigure.FilterRegistrations;
 import dev.limiter.autoconfigure.InvalidLimiterConfigurationException;
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
+import dev.limiter.autoconfigure.LimiterCorsConfiguration;
 import dev.limiter.autoconfigure.LimiterSettings;
 import dev.limiter.autoconfigure.LimiterSettingsConfiguration;
 import dev.limiter.core.RateLimitStore;
@@ -18,6 +19,7 @@ import dev.limiter.guard.GuardEvents;
 import dev.limiter.resilience.FailurePolicy;
 import dev.limiter.resilience.StoreStack;
 import dev.limiter.servlet.RateLimitFilter;
+import dev.limiter.web.CorsHeaders;
 import jakarta.servlet.DispatcherType;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -47,7 +49,7 @@ import org.springframework.security.core.context.SecurityContextHolder;
 @ConditionalOnClass(SecurityContextHolder.class)
 @ConditionalOnLimiterEnabled
 @ConditionalOnProperty(prefix = "limiter.auth-guard", name = "enabled", havingValue = "true", matchIfMissing = true)
-@Import(LimiterSettingsConfiguration.class)
+@Import({ LimiterSettingsConfiguration.class, LimiterCorsConfiguration.class })
 public class LimiterAuthGuardAutoConfiguration {
 
 	/**
@@ -76,8 +78,9 @@ public class LimiterAuthGuardAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	public AuthGuardFilter authGuardFilter(AuthGuard guard,
-			@Qualifier(LimiterAutoConfiguration.CLOCK_BEAN_NAME) Clock clock, ObjectProvider<GuardEvents> events) {
-		return new AuthGuardFilter(guard, clock, events.getIfAvailable(() -> GuardEvents.NONE));
+			@Qualifier(LimiterAutoConfiguration.CLOCK_BEAN_NAME) Clock clock, ObjectProvider<GuardEvents> events,
+			CorsHeaders cors) {
+		return new AuthGuardFilter(guard, clock, events.getIfAvailable(() -> GuardEvents.NONE), cors);
 	}
 
 	@Bean(name = REGISTRATION_BEAN_NAME)

@@ -4,8 +4,10 @@ import dev.limiter.autoconfigure.ConditionalOnLimiterEnabled;
 import dev.limiter.autoconfigure.FilterRegistrations;
 import dev.limiter.autoconfigure.InvalidLimiterConfigurationException;
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
+import dev.limiter.autoconfigure.LimiterCorsConfiguration;
 import dev.limiter.autoconfigure.LimiterSettings;
 import dev.limiter.autoconfigure.LimiterSettingsConfiguration;
+import dev.limiter.web.CorsHeaders;
 import dev.limiter.web.body.RequestBodyLimitFilter;
 import jakarta.servlet.DispatcherType;
 
@@ -28,7 +30,7 @@ import org.springframework.core.Ordered;
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnLimiterEnabled
 @ConditionalOnProperty(prefix = "limiter", name = "max-request-body")
-@Import(LimiterSettingsConfiguration.class)
+@Import({ LimiterSettingsConfiguration.class, LimiterCorsConfiguration.class })
 public class LimiterRequestBodyAutoConfiguration {
 
 	/**
@@ -45,11 +47,11 @@ public class LimiterRequestBodyAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	public RequestBodyLimitFilter requestBodyLimitFilter(LimiterSettings settings) {
+	public RequestBodyLimitFilter requestBodyLimitFilter(LimiterSettings settings, CorsHeaders cors) {
 		long max = settings.maxRequestBodyBytes()
 			.orElseThrow(() -> new InvalidLimiterConfigurationException("limiter.max-request-body",
 					"must be a size such as 1MB, was empty"));
-		return new RequestBodyLimitFilter(max);
+		return new RequestBodyLimitFilter(max, cors);
 	}
 
 	@Bean(name = REGISTRATION_BEAN_NAME)

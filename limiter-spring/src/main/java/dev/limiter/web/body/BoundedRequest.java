@@ -6,6 +6,7 @@ import java.io.InputStreamReader;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 
+import dev.limiter.web.UnreadBody;
 import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServletRequest;
@@ -64,17 +65,7 @@ final class BoundedRequest extends HttpServletRequestWrapper {
 			return;
 		}
 		drained = true;
-		try {
-			ServletInputStream in = getInputStream();
-			byte[] buffer = new byte[8192];
-			while (in.read(buffer, 0, buffer.length) >= 0) {
-				// discard
-			}
-		}
-		catch (IOException | IllegalStateException ex) {
-			// Past the bound (recorded), or the body was consumed another way (as
-			// parameters, say).
-		}
+		UnreadBody.drain(this);
 	}
 
 	void count(long total) throws RequestBodyTooLargeException {

@@ -2,6 +2,7 @@ package dev.limiter.web.body;
 
 import java.io.IOException;
 
+import dev.limiter.web.CorsHeaders;
 import dev.limiter.web.ProblemResponse;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -28,11 +29,22 @@ public class RequestBodyLimitFilter extends OncePerRequestFilter {
 
 	private final long maxBytes;
 
+	private final CorsHeaders cors;
+
 	public RequestBodyLimitFilter(long maxBytes) {
+		this(maxBytes, CorsHeaders.NONE);
+	}
+
+	/**
+	 * @param cors the CORS headers the 413 carries, so that a browser on another origin
+	 * can read it
+	 */
+	public RequestBodyLimitFilter(long maxBytes, CorsHeaders cors) {
 		if (maxBytes < 0) {
 			throw new IllegalArgumentException("max bytes must not be negative, was " + maxBytes);
 		}
 		this.maxBytes = maxBytes;
+		this.cors = cors;
 	}
 
 	public long maxBytes() {
@@ -44,7 +56,7 @@ public class RequestBodyLimitFilter extends OncePerRequestFilter {
 			throws ServletException, IOException {
 		long declared = request.getContentLengthLong();
 		if (declared > maxBytes) {
-			refuse(response);
+			refuse(request, response);
 			return;
 		}
 		if (declared >= 0) {
@@ -67,11 +79,11 @@ public class RequestBodyLimitFilter extends OncePerRequestFilter {
 			bounded.drainWithinBound();
 		}
 		if (bounded.overflowed() && !response.isCommitted()) {
-			refuse(response);
+			refuse(request, response);
 		}
 	}
 
-	private void refuse(HttpServletResponse response) throws IOException {
+	private void refuse(HttpServletRequest request, HttpServletResponse response) throws IOException {
 		String message = "The request body is larger than " + maxBytes + " bytes.";
 		// The unread rest of the body is not worth reading: close the connection instead
 		// of draining it.
@@ -81,7 +93,7 @@ public class RequestBodyLimitFilter extends OncePerRequestFilter {
 			.with("message", message)
 			.with("limit", maxBytes)
 			.header("Connection", "close")
-			.writeTo(response);
+			.writeTo(response, r -> cors.applyTo(request, r));
 	}
 
 }

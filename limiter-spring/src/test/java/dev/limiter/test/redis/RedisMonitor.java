@@ -99,7 +99,8 @@ public final class RedisMonitor implements AutoCloseable {
 		return linesUntilQuiet();
 	}
 
-	private List<String> linesUntilQuiet() {
+	/** {@link #commandsUntilQuiet}, each as MONITOR showed it: the command with its arguments. */
+	public List<String> linesUntilQuiet() {
 		String marker = "monitor-mark-" + UUID.randomUUID();
 		markers.command("ECHO", marker);
 		long deadline = System.nanoTime() + WAIT.toNanos();
