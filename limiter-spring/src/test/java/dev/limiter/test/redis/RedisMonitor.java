@@ -99,7 +99,10 @@ public final class RedisMonitor implements AutoCloseable {
 		return linesUntilQuiet();
 	}
 
-	/** {@link #commandsUntilQuiet}, each as MONITOR showed it: the command with its arguments. */
+	/**
+	 * {@link #commandsUntilQuiet}, each as MONITOR showed it: the command with its
+	 * arguments.
+	 */
 	public List<String> linesUntilQuiet() {
 		String marker = "monitor-mark-" + UUID.randomUUID();
 		markers.command("ECHO", marker);
