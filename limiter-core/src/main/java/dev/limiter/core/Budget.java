@@ -54,8 +54,8 @@ public final class Budget {
 	}
 
 	/**
-	 * Whether every window is a {@link WindowAlgorithm#FIXED_WINDOW fixed window}, as
-	 * every budget was before the other algorithms.
+	 * Whether every window is a {@link WindowAlgorithm#FIXED_WINDOW fixed window}: such a
+	 * budget takes the fixed windows' own arithmetic, one counter per window.
 	 */
 	public boolean allFixed() {
 		return allFixed;
@@ -161,10 +161,8 @@ public final class Budget {
 		for (Window window : windows) {
 			if (cost > window.capacity()) {
 				throw new InvalidValueException(Field.COST, "cost " + cost + " ",
-						"exceeds the "
-								+ (window.fixed() || window.algorithm() == WindowAlgorithm.SLIDING_WINDOW ? "limit "
-										: "burst ")
-								+ window.capacity() + " of window '" + window.name() + "' of budget '" + name
+						"exceeds the " + window.algorithm().kind().capacityName() + " " + window.capacity()
+								+ " of window '" + window.name() + "' of budget '" + name
 								+ "': it could never be admitted");
 			}
 		}

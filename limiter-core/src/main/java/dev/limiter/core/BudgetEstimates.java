@@ -36,8 +36,8 @@ public final class BudgetEstimates {
 			counted = true;
 			if (amount > window.capacity()) {
 				throw new InvalidValueException(Budget.Field.ESTIMATE, "estimate " + amount + " of '" + unit + "' ",
-						"exceeds the " + (window.algorithm() == WindowAlgorithm.TOKEN_BUCKET ? "burst " : "limit ")
-								+ window.capacity() + " of window '" + window.name() + "' of budget '" + budget.name()
+						"exceeds the " + window.algorithm().kind().capacityName() + " " + window.capacity()
+								+ " of window '" + window.name() + "' of budget '" + budget.name()
 								+ "': a request could never be admitted");
 			}
 		}

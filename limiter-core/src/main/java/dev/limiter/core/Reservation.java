@@ -56,13 +56,7 @@ public final class Reservation {
 		for (int i = 0; i < instances.length; i++) {
 			Window w = windows.get(i);
 			BoundVerdict verdict = decision.verdicts().get(i);
-			instances[i] = switch (w.algorithm()) {
-				case FIXED_WINDOW -> verdict.resetAtMillis();
-				// An admission counts in the newest bucket, which the reset names:
-				// (newest + 1) * resolution + duration.
-				case SLIDING_WINDOW -> (verdict.resetAtMillis() - w.durationMillis()) / w.resolutionMillis() - 1;
-				case TOKEN_BUCKET -> 0;
-			};
+			instances[i] = w.algorithm().kind().reservedInstance(w, verdict);
 		}
 		return Optional.of(new Reservation(budget, key, instances, amounts.clone(), decision.degraded()));
 	}

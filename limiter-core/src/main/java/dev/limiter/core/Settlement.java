@@ -27,11 +27,7 @@ public record Settlement(Budget budget, String key, long[] instances, long[] del
 	 */
 	public boolean lands(int i, long nowMillis) {
 		Window w = budget.windows().get(i);
-		return switch (w.algorithm()) {
-			case FIXED_WINDOW -> nowMillis < instances[i];
-			case SLIDING_WINDOW -> (instances[i] + 1) * w.resolutionMillis() + w.durationMillis() > nowMillis;
-			case TOKEN_BUCKET -> true;
-		};
+		return w.algorithm().kind().lands(w, instances[i], nowMillis);
 	}
 
 	/** Whether some window has a delta: a settlement without one changes nothing. */

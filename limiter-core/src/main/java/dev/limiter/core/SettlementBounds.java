@@ -46,8 +46,7 @@ public final class SettlementBounds {
 	 * within {@link #maxReport} can make of it, whoever built the settlement.
 	 */
 	public static long ceiling(Window window) {
-		return (window.algorithm() == WindowAlgorithm.TOKEN_BUCKET) ? Math.max(1, MAX_UNITS / window.durationMillis())
-				: MAX_UNITS;
+		return window.algorithm().kind().settlementCeiling(window);
 	}
 
 	/** {@code delta} within {@code [-ceiling, ceiling]} of {@code window}. */

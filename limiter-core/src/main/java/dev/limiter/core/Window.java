@@ -110,8 +110,7 @@ public final class Window {
 		this.durationMillis = millis;
 		this.algorithm = algorithm;
 		this.burst = (burst != null) ? burst : limit;
-		this.resolutionMillis = (algorithm != WindowAlgorithm.SLIDING_WINDOW) ? millis
-				: (resolution != null) ? resolution.toMillis() : defaultResolutionMillis(millis);
+		this.resolutionMillis = algorithm.kind().resolutionMillis(millis, resolution);
 		this.unit = unit;
 		this.maxReport = maxReport;
 	}
@@ -127,10 +126,9 @@ public final class Window {
 	}
 
 	private Window copy(String unit, Long maxReport) {
-		return new Window(name, limit, duration, algorithm,
-				(algorithm == WindowAlgorithm.TOKEN_BUCKET) ? Long.valueOf(burst) : null,
-				(algorithm == WindowAlgorithm.SLIDING_WINDOW) ? Duration.ofMillis(resolutionMillis) : null, unit,
-				maxReport);
+		WindowKind kind = algorithm.kind();
+		return new Window(name, limit, duration, algorithm, kind.takesBurst() ? Long.valueOf(burst) : null,
+				kind.takesResolution() ? Duration.ofMillis(resolutionMillis) : null, unit, maxReport);
 	}
 
 	/** A fixed window. */
@@ -215,7 +213,7 @@ public final class Window {
 	 * otherwise.
 	 */
 	public long capacity() {
-		return (algorithm == WindowAlgorithm.TOKEN_BUCKET) ? burst : limit;
+		return algorithm.kind().capacity(this);
 	}
 
 	/** The {@code max-report} set for this window, empty for the ceiling alone. */
@@ -256,11 +254,7 @@ public final class Window {
 	public String toString() {
 		String base = "Window[name=" + name + ", limit=" + limit + ", duration=" + duration
 				+ (countsRequests() ? "" : ", unit=" + unit);
-		return switch (algorithm) {
-			case FIXED_WINDOW -> base + "]";
-			case SLIDING_WINDOW -> base + ", algorithm=" + algorithm + ", resolution=" + resolutionMillis + "ms]";
-			case TOKEN_BUCKET -> base + ", algorithm=" + algorithm + ", burst=" + burst + "]";
-		};
+		return base + algorithm.kind().describe(this) + "]";
 	}
 
 	/**

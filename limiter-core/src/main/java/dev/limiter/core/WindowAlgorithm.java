@@ -13,24 +13,32 @@ public enum WindowAlgorithm {
 	 * At most {@code limit} in each wall-clock-anchored {@code duration}; one counter per
 	 * key. The default.
 	 */
-	FIXED_WINDOW("fixed-window"),
+	FIXED_WINDOW("fixed-window", new FixedWindowKind()),
 
 	/**
 	 * Never more than {@code limit} admissions in any span of length {@code duration};
 	 * admissions kept in sub-interval buckets whose expiry is rounded later.
 	 */
-	SLIDING_WINDOW("sliding-window"),
+	SLIDING_WINDOW("sliding-window", new SlidingWindowKind()),
 
 	/**
 	 * A bucket of {@code burst} tokens refilled continuously at {@code limit} per
 	 * {@code duration}, as the generic cell rate algorithm (one timestamp per key).
 	 */
-	TOKEN_BUCKET("token-bucket");
+	TOKEN_BUCKET("token-bucket", new TokenBucketKind());
 
 	private final String value;
 
-	WindowAlgorithm(String value) {
+	private final WindowKind kind;
+
+	WindowAlgorithm(String value, WindowKind kind) {
 		this.value = value;
+		this.kind = kind;
+	}
+
+	/** What the algorithm decides about its windows, apart from how it counts. */
+	public WindowKind kind() {
+		return kind;
 	}
 
 	/** The configuration value, such as {@code sliding-window}. */

@@ -1,8 +1,11 @@
 package dev.limiter.core;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Objects;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * The values a {@link Window} accepts, each rejected with an
@@ -38,30 +41,37 @@ final class WindowChecks {
 			throw new InvalidValueException(Window.Field.UNIT, "window '" + name + "': unit ",
 					"must be '" + Window.REQUESTS + "' or 1 to 32 of a-z, 0-9 and '-', was '" + unit + "'");
 		}
-		long millis = duration.toMillis();
-		if (burst != null && algorithm != WindowAlgorithm.TOKEN_BUCKET) {
+		algorithm.kind().check(name, limit, duration, burst, resolution);
+	}
+
+	/**
+	 * Throws unless {@code burst} is {@code null}: for an algorithm that takes none, the
+	 * message names the algorithms that do.
+	 */
+	static void rejectBurst(String name, Long burst, WindowAlgorithm algorithm) {
+		if (burst != null) {
 			throw new InvalidValueException(Window.Field.BURST, "window '" + name + "': burst ", "applies to a "
-					+ WindowAlgorithm.TOKEN_BUCKET.value() + " window only, this one is " + algorithm.value());
+					+ takenBy(WindowKind::takesBurst) + " window only, this one is " + algorithm.value());
 		}
-		if (burst != null && burst < 1) {
-			throw new InvalidValueException(Window.Field.BURST, "window '" + name + "': burst ",
-					"must be at least 1, was " + burst);
-		}
-		if (algorithm == WindowAlgorithm.TOKEN_BUCKET && millis < limit) {
-			throw new InvalidValueException(Window.Field.LIMIT, "window '" + name + "': limit ",
-					"must be at most the duration in " + "milliseconds for a " + WindowAlgorithm.TOKEN_BUCKET.value()
-							+ " (its refill interval, duration / limit, " + "must be at least 1ms), was " + limit
-							+ " per " + duration);
-		}
-		if (resolution != null && algorithm != WindowAlgorithm.SLIDING_WINDOW) {
+	}
+
+	/**
+	 * Throws unless {@code resolution} is {@code null}: for an algorithm that takes none,
+	 * the message names the algorithms that do.
+	 */
+	static void rejectResolution(String name, Duration resolution, WindowAlgorithm algorithm) {
+		if (resolution != null) {
 			throw new InvalidValueException(Window.Field.RESOLUTION, "window '" + name + "': resolution ",
-					"applies to a " + WindowAlgorithm.SLIDING_WINDOW.value() + " window only, this one is "
+					"applies to a " + takenBy(WindowKind::takesResolution) + " window only, this one is "
 							+ algorithm.value());
 		}
-		if (resolution != null && (resolution.toMillis() < 1 || resolution.toMillis() > millis)) {
-			throw new InvalidValueException(Window.Field.RESOLUTION, "window '" + name + "': resolution ",
-					"must be between 1ms and the duration " + duration + ", was " + resolution);
-		}
+	}
+
+	private static String takenBy(Predicate<WindowKind> takes) {
+		return Arrays.stream(WindowAlgorithm.values())
+			.filter((algorithm) -> takes.test(algorithm.kind()))
+			.map(WindowAlgorithm::value)
+			.collect(Collectors.joining(" or "));
 	}
 
 	static void checkMaxReport(String name, String unit, Long maxReport) {

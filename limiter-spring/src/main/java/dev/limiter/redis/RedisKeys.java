@@ -55,19 +55,11 @@ final class RedisKeys {
 	}
 
 	/**
-	 * A fixed window's two field names' common part, {@code <window>:<millis>}; a sliding
-	 * window's field, {@code <window>:<millis>:s<resolution>}; a token bucket's,
-	 * {@code <window>:<millis>:t<limit>}. What the stored value means depends on these,
-	 * so a window re-declared with another algorithm, resolution or rate starts afresh,
-	 * as the in-memory store's {@code WindowLayout} decides too.
+	 * {@code window}'s field name in the windows' hash, as its algorithm's
+	 * {@link WindowCodec#field} names it.
 	 */
 	static String windowField(Window window) {
-		String common = window.name() + ":" + window.durationMillis();
-		return switch (window.algorithm()) {
-			case FIXED_WINDOW -> common;
-			case SLIDING_WINDOW -> common + ":s" + window.resolutionMillis();
-			case TOKEN_BUCKET -> common + ":t" + window.limit();
-		};
+		return WindowCodec.of(window).field(window);
 	}
 
 	String leases(String budget, String key) {

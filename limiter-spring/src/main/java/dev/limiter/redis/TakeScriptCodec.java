@@ -11,7 +11,6 @@ import dev.limiter.core.ConcurrencyBound;
 import dev.limiter.core.Settlement;
 import dev.limiter.core.SettlementBounds;
 import dev.limiter.core.Window;
-import dev.limiter.core.WindowAlgorithm;
 
 /**
  * The one place that knows {@code take.lua}'s argument layout and the offsets of its
@@ -23,15 +22,14 @@ import dev.limiter.core.WindowAlgorithm;
 final class TakeScriptCodec {
 
 	/**
-	 * ARGV[1..8]: now, cost, count refused, expiry margin, lease max, lease length, lease
-	 * id, dry run.
+	 * ARGV[1..7]: now, count refused, expiry margin, lease max, lease length, lease id,
+	 * dry run.
 	 */
-	private static final int FIXED_ARGS = 8;
+	private static final int FIXED_ARGS = 7;
 
 	/**
-	 * Per window: algorithm, limit, two parameters (fixed: end of the window that
-	 * contains now, 0; sliding: duration, resolution; token bucket: duration, burst),
-	 * field name, what the request takes from it.
+	 * Per window: its algorithm's code, limit, two parameters, field name (each from its
+	 * {@link WindowCodec}), what the request takes from it.
 	 */
 	private static final int ARGS_PER_WINDOW = 6;
 
@@ -39,7 +37,8 @@ final class TakeScriptCodec {
 	private static final int SETTLE_FIXED_ARGS = 2;
 
 	/**
-	 * Per settled window: algorithm, field name, instance, delta, limit and duration.
+	 * Per settled window: its algorithm's code, field name, instance, delta, parameter
+	 * ({@link WindowCodec#settleParameter}).
 	 */
 	private static final int SETTLE_ARGS_PER_WINDOW = 5;
 
@@ -71,12 +70,11 @@ final class TakeScriptCodec {
 
 	/**
 	 * The arguments of one decision taking {@code amounts[i]} from window {@code i}
-	 * ({@link dev.limiter.core.RateLimitStore#reserve}); {@code amounts[0]} stands for
-	 * the request's cost in ARGV[2], which no window reads any more.
+	 * ({@link dev.limiter.core.RateLimitStore#reserve}).
 	 */
 	static Call encode(Budget budget, long[] amounts, ConcurrencyBound leases, String leaseId, long expiryMarginMillis,
 			long nowMillis) {
-		return encode(budget, amounts[0], amounts, leases, leaseId, expiryMarginMillis, false, nowMillis);
+		return encode(budget, 0, amounts, leases, leaseId, expiryMarginMillis, false, nowMillis);
 	}
 
 	/**
@@ -94,15 +92,12 @@ final class TakeScriptCodec {
 				continue;
 			}
 			Window w = windows.get(i);
-			args.add(switch (w.algorithm()) {
-				case FIXED_WINDOW -> "f";
-				case SLIDING_WINDOW -> "s";
-				case TOKEN_BUCKET -> "t";
-			});
-			args.add(RedisKeys.windowField(w));
+			WindowCodec codec = WindowCodec.of(w);
+			args.add(codec.code());
+			args.add(codec.field(w));
 			args.add(Long.toString(settlement.instances()[i]));
 			args.add(Long.toString(delta));
-			args.add(w.algorithm() != WindowAlgorithm.SLIDING_WINDOW ? w.limit() + ":" + w.durationMillis() : "0");
+			args.add(codec.settleParameter(w));
 		}
 		return (args.size() > SETTLE_FIXED_ARGS) ? args.toArray() : null;
 	}
@@ -121,38 +116,22 @@ final class TakeScriptCodec {
 		List<Window> windows = budget.windows();
 		Object[] args = new Object[FIXED_ARGS + ARGS_PER_WINDOW * windows.size()];
 		args[0] = Long.toString(nowMillis);
-		args[1] = Long.toString(cost);
-		args[2] = budget.countRefused() ? "1" : "0";
-		args[3] = Long.toString(expiryMarginMillis);
-		args[4] = leases != null ? Integer.toString(leases.max()) : "0";
-		args[5] = leases != null ? Long.toString(leases.leaseMillis()) : "0";
-		args[6] = leases != null ? leaseId : "";
-		args[7] = dryRun ? "1" : "0";
+		args[1] = budget.countRefused() ? "1" : "0";
+		args[2] = Long.toString(expiryMarginMillis);
+		args[3] = leases != null ? Integer.toString(leases.max()) : "0";
+		args[4] = leases != null ? Long.toString(leases.leaseMillis()) : "0";
+		args[5] = leases != null ? leaseId : "";
+		args[6] = dryRun ? "1" : "0";
 		for (int i = 0; i < windows.size(); i++) {
 			Window w = windows.get(i);
+			WindowCodec codec = WindowCodec.of(w);
 			int at = FIXED_ARGS + ARGS_PER_WINDOW * i;
+			args[at] = codec.code();
 			args[at + 1] = Long.toString(w.limit());
-			switch (w.algorithm()) {
-				case FIXED_WINDOW -> {
-					args[at] = "f";
-					args[at + 2] = Long.toString(w.resetAt(nowMillis));
-					// a window in units carries its excess by its duration
-					// (FixedWindowDebt)
-					args[at + 3] = w.countsRequests() ? "0" : Long.toString(w.durationMillis());
-				}
-				case SLIDING_WINDOW -> {
-					args[at] = "s";
-					args[at + 2] = Long.toString(w.durationMillis());
-					args[at + 3] = Long.toString(w.resolutionMillis());
-				}
-				case TOKEN_BUCKET -> {
-					args[at] = "t";
-					args[at + 2] = Long.toString(w.durationMillis());
-					args[at + 3] = Long.toString(w.burst());
-				}
-			}
-			args[at + 4] = RedisKeys.windowField(w);
-			args[at + 5] = (amounts != null) ? Long.toString(amounts[i]) : args[1];
+			args[at + 2] = codec.firstParameter(w, nowMillis);
+			args[at + 3] = codec.secondParameter(w);
+			args[at + 4] = codec.field(w);
+			args[at + 5] = Long.toString((amounts != null) ? amounts[i] : cost);
 		}
 		return new Call(args, budget, leases);
 	}
@@ -167,19 +146,9 @@ final class TakeScriptCodec {
 		for (int i = 0; i < windows.size(); i++) {
 			int at = FIXED_REPLY + REPLY_PER_WINDOW * i;
 			Window w = windows.get(i);
-			boolean refused = asLong(reply, at + 2) != 1;
-			if (w.fixed()) {
-				// a fixed window answers its count, and a retry later than its reset
-				// while it
-				// carries an excess (FixedWindowDebt)
-				verdicts.add(BoundVerdict.window(w, w.limit() - asLong(reply, at + 1), asLong(reply, at), refused,
+			verdicts.add(WindowCodec.of(w)
+				.decode(w, asLong(reply, at), asLong(reply, at + 1), asLong(reply, at + 2) != 1,
 						asLong(reply, at + 3)));
-			}
-			else {
-				long retry = asLong(reply, at + 3);
-				verdicts.add(BoundVerdict.window(w, asLong(reply, at + 1), asLong(reply, at), refused,
-						(retry < 0) ? Long.MAX_VALUE : retry));
-			}
 		}
 		if (leases != null) {
 			verdicts.add(BoundVerdict.concurrency(leases, asLong(reply, 2), asLong(reply, 3), asLong(reply, 1) == 1));

@@ -1,37 +1,30 @@
 -- One decision for one (budget, key), atomically: checks every window, each by its own algorithm, and the
 -- concurrency bound, then counts and takes the lease. The same rule as dev.limiter.core.internal.BudgetArithmetic
--- (FixedWindowArithmetic, SlidingWindowArithmetic, TokenBucketArithmetic); the contract suites and the
--- differential tests hold the two equal. In dry-run mode (a peek) it only reads: nothing is counted, leased,
--- expired or written. Time is ARGV[1]: this script never calls TIME. The argument layout and the reply are
--- encoded and decoded by dev.limiter.redis.TakeScriptCodec, and nowhere else.
+-- (each window by its algorithm's WindowArithmetic); the contract suites and the differential tests hold the two
+-- equal. In dry-run mode (a peek) it only reads: nothing is counted, leased, expired or written. Time is ARGV[1]:
+-- this script never calls TIME. The argument layout and the reply are encoded and decoded by
+-- dev.limiter.redis.TakeScriptCodec, each window's part by its algorithm's WindowCodec, and nowhere else.
 --
--- KEYS[1]  the windows: one hash. A fixed window i has the fields <f_i>:r = end of the window counted in
---          (epoch ms) and <f_i>:c = units counted in it; a sliding window the field <f_i> = its buckets,
---          "b|o:c,o:c,..." (the oldest bucket's index b, then per bucket its offset from b and its units,
---          oldest first); a token bucket the field <f_i> = "ms:fraction",
---          its theoretical arrival time in ms plus fraction / limit of a ms
+-- KEYS[1]  the windows: one hash, each window's fields as its algorithm's block below keeps them
 -- KEYS[2]  the leases: sorted set, member = lease id, score = expiry (epoch ms)
--- ARGV[1] now   ARGV[2] cost (each window takes its own, below)   ARGV[3] count refused (1|0)   ARGV[4] expiry margin (ms)
--- ARGV[5] lease max (0 when no lease is wanted)   ARGV[6] lease length (ms)   ARGV[7] lease id
--- ARGV[8] dry run (1|0)
--- then per window i = 1..n, at j = 8 + 6 (i - 1): ARGV[j + 1] algorithm (f|s|t), ARGV[j + 2] limit,
---   ARGV[j + 3] and ARGV[j + 4]: fixed: end of the window that contains now, and its duration when it carries
---   what it counted beyond its limit into the windows after it (a window in a unit other than requests;
---   FixedWindowDebt), else 0; sliding: duration, resolution;
---   token bucket: duration, burst;   ARGV[j + 5] field name f_i;   ARGV[j + 6] what the request takes from
---   this window (ARGV[2] for a window of requests, the estimate of its unit for any other; ADR 0012)
+-- ARGV[1] now   ARGV[2] count refused (1|0)   ARGV[3] expiry margin (ms)   ARGV[4] lease max (0 when no lease is
+-- wanted)   ARGV[5] lease length (ms)   ARGV[6] lease id   ARGV[7] dry run (1|0)
+-- then per window i = 1..n, at j = 7 + 6 (i - 1): ARGV[j + 1] algorithm (a key of the algorithms table),
+--   ARGV[j + 2] limit, ARGV[j + 3] and ARGV[j + 4] its algorithm's two parameters, ARGV[j + 5] field name,
+--   ARGV[j + 6] what the request takes from this window (its cost for a window of requests, the estimate of its
+--   unit for any other; ADR 0012)
 --
 -- Returns {admitted, lease refused, leases held, earliest live lease expiry (now if none),
 --          then per window: reset, count (fixed) or remaining (the others), room (1|0),
 --          retry at (-1 for never; a fixed window: its reset, or later while it carries an excess)}
 local now = tonumber(ARGV[1])
-local countRefused = ARGV[3] == '1'
-local margin = tonumber(ARGV[4])
-local leaseMax = tonumber(ARGV[5])
-local leaseMillis = tonumber(ARGV[6])
-local leaseId = ARGV[7]
-local dryRun = ARGV[8] == '1'
-local n = (#ARGV - 8) / 6
+local countRefused = ARGV[2] == '1'
+local margin = tonumber(ARGV[3])
+local leaseMax = tonumber(ARGV[4])
+local leaseMillis = tonumber(ARGV[5])
+local leaseId = ARGV[6]
+local dryRun = ARGV[7] == '1'
+local n = (#ARGV - 7) / 6
 local windowsKey = KEYS[1]
 local leasesKey = KEYS[2]
 
@@ -43,141 +36,281 @@ local function ceilDiv(a, b)
   return -math.floor(-a / b)
 end
 
-local algos, limits, pa, pb, names, at, costs = {}, {}, {}, {}, {}, {}, {}
-local fields = {}
-for i = 1, n do
-  local j = 8 + 6 * (i - 1)
-  costs[i] = tonumber(ARGV[j + 6])
-  algos[i] = ARGV[j + 1]
-  limits[i] = tonumber(ARGV[j + 2])
-  pa[i] = tonumber(ARGV[j + 3])
-  pb[i] = tonumber(ARGV[j + 4])
-  names[i] = ARGV[j + 5]
-  at[i] = #fields + 1
-  if algos[i] == 'f' then
-    fields[#fields + 1] = names[i] .. ':r'
-    fields[#fields + 1] = names[i] .. ':c'
-  else
-    fields[#fields + 1] = names[i]
-  end
-end
-local stored = redis.call('HMGET', windowsKey, unpack(fields))
-
 -- SettlementBounds.MAX_KEEP_MILLIS: the longest a key is kept for what it carries
 local MAX_KEEP = 4503599627370496
 
--- FixedWindowDebt.carried: what the window ending at reset starts with after one that ended at storedReset
-local function carried(i, storedReset, storedCount, reset)
-  if pb[i] == 0 or storedCount <= limits[i] or storedReset <= 0 or reset <= storedReset then
+-- What a decision shares across its windows: whether a fixed window moved on (then every fixed window is
+-- written, so that a clock going back later keeps counting in the newest window, as the in-process store does).
+local decision = { rolled = false }
+
+-- One block per window algorithm, keyed by the code its WindowCodec sends. Each window w has w.limit, w.a and
+-- w.b (its two parameters), w.field, w.cost and w.stored (the values of its fields, as fields(w) names them).
+--   fields(w)               the hash fields it reads and writes
+--   read(w)                 reads its state at now; returns whether w.cost fits
+--   count(w, counting, put) counts w.cost when counting; put(field, value) for every field it writes
+--   reply(w)                its reset, count (fixed) or remaining (the others), retry at (-1 for never), and until
+--                           when the hash must be kept for it
+local algorithms = {}
+
+-- Fixed window (FixedWindowArithmetic, FixedWindowDebt): <field>:r = end of the window counted in (epoch ms),
+-- <field>:c = units counted in it. a = end of the window that contains now, b = its duration when it carries
+-- what it counted beyond its limit into the windows after it (a window in a unit other than requests), else 0.
+local fixed = {}
+algorithms.f = fixed
+
+function fixed.fields(w)
+  return { w.field .. ':r', w.field .. ':c' }
+end
+
+-- FixedWindowDebt.carried: what the window ending at w.reset starts with after one that ended at storedReset
+function fixed.carried(w, storedReset, storedCount)
+  if w.b == 0 or storedCount <= w.limit or storedReset <= 0 or w.reset <= storedReset then
     return 0
   end
-  return math.max(0, storedCount - math.floor((reset - storedReset) / pb[i]) * limits[i])
+  return math.max(0, storedCount - math.floor((w.reset - storedReset) / w.b) * w.limit)
 end
 
--- FixedWindowDebt.keepUntil: until when a fixed window still matters, its excess carried
-local function keepUntil(i, reset, count)
-  if pb[i] == 0 or count <= limits[i] then
-    return reset
-  end
-  return reset + math.min(MAX_KEEP, math.floor((count - 1) / limits[i]) * pb[i])
-end
-
--- FixedWindowDebt.retryAt: a refused fixed window's retry, its reset or a later window's start while it carries
-local function retryAt(i, reset, count, cost, hasRoom)
-  if hasRoom or pb[i] == 0 then
-    return reset
-  end
-  local windows = math.floor((count + cost - 1) / limits[i])
-  if windows <= 1 then
-    return reset
-  end
-  return reset + math.min(MAX_KEEP, (windows - 1) * pb[i])
-end
-
--- Sliding window (SlidingWindowArithmetic): bucket b counts until (b + 1) * resolution + duration; read at
--- now, or at the newest bucket's start when a clock went back behind it.
-local function slidingRead(i)
-  local bs, cs = {}, {}
-  local v = stored[at[i]]
-  if v then
-    local base, rest = string.match(v, '^(%d+)|(.*)$')
-    base = tonumber(base)
-    for o, c in string.gmatch(rest, '(%d+):(%d+)') do
-      bs[#bs + 1] = base + tonumber(o)
-      cs[#cs + 1] = tonumber(c)
+function fixed.read(w)
+  w.reset = w.a
+  w.count = 0
+  local storedReset = tonumber(w.stored[1])
+  -- A clock that went backwards keeps counting in the newest window this key has seen.
+  if storedReset ~= nil and storedReset >= w.reset then
+    w.reset = storedReset
+    w.count = tonumber(w.stored[2]) or 0
+  else
+    decision.rolled = true
+    if storedReset ~= nil then
+      w.count = fixed.carried(w, storedReset, tonumber(w.stored[2]) or 0)
     end
   end
-  return bs, cs
+  return w.count + w.cost <= w.limit
 end
 
-local function slidingAt(i, bs)
-  if #bs == 0 then
+function fixed.count(w, counting, put)
+  if counting then
+    w.count = w.count + w.cost
+  end
+  if counting or (decision.rolled and not dryRun) then
+    put(w.field .. ':r', int(w.reset))
+    put(w.field .. ':c', int(w.count))
+  end
+end
+
+function fixed.reply(w)
+  -- FixedWindowDebt.retryAt: a refused window's retry, its reset or a later window's start while it carries
+  local retry = w.reset
+  if not w.room and w.b ~= 0 then
+    local windows = math.floor((w.count + w.cost - 1) / w.limit)
+    if windows > 1 then
+      retry = w.reset + math.min(MAX_KEEP, (windows - 1) * w.b)
+    end
+  end
+  -- FixedWindowDebt.keepUntil: until when the window still matters, its excess carried
+  local keep = w.reset
+  if w.b ~= 0 and w.count > w.limit then
+    keep = w.reset + math.min(MAX_KEEP, math.floor((w.count - 1) / w.limit) * w.b)
+  end
+  return w.reset, w.count, retry, keep
+end
+
+-- Sliding window (SlidingWindowArithmetic): one field, its buckets "b|o:c,o:c,..." (the oldest bucket's index b,
+-- then per bucket its offset from b and its units, oldest first). a = duration, b = resolution. Bucket k counts
+-- until (k + 1) * resolution + duration; read at now, or at the newest bucket's start when a clock went back
+-- behind it.
+local sliding = {}
+algorithms.s = sliding
+
+function sliding.fields(w)
+  return { w.field }
+end
+
+function sliding.at(w)
+  if #w.bs == 0 then
     return now
   end
-  return math.max(now, bs[#bs] * pb[i])
+  return math.max(now, w.bs[#w.bs] * w.b)
 end
 
-local function expiry(i, b)
-  return (b + 1) * pb[i] + pa[i]
+function sliding.expiry(w, k)
+  return (k + 1) * w.b + w.a
 end
 
-local function slidingAlive(i, bs, cs)
-  local t = slidingAt(i, bs)
+function sliding.alive(w)
+  local t = sliding.at(w)
   local alive = 0
-  for j = 1, #bs do
-    if expiry(i, bs[j]) > t then
-      alive = alive + cs[j]
+  for j = 1, #w.bs do
+    if sliding.expiry(w, w.bs[j]) > t then
+      alive = alive + w.cs[j]
     end
   end
   return alive
 end
 
--- Token bucket (TokenBucketArithmetic): debt = (TAT - now) * limit, in millisecond-tokens.
-local function bucketRead(i)
-  local v = stored[at[i]]
+function sliding.read(w)
+  w.bs, w.cs = {}, {}
+  local v = w.stored[1]
   if v then
-    local ms, fraction = string.match(v, '^(%d+):(%d+)$')
-    return tonumber(ms), tonumber(fraction)
+    local base, rest = string.match(v, '^(%d+)|(.*)$')
+    base = tonumber(base)
+    for o, c in string.gmatch(rest, '(%d+):(%d+)') do
+      w.bs[#w.bs + 1] = base + tonumber(o)
+      w.cs[#w.cs + 1] = tonumber(c)
+    end
   end
-  return 0, 0
+  return sliding.alive(w) + w.cost <= w.limit
 end
 
-local function bucketDebt(i, ms, fraction)
-  return math.max(0, (ms - now) * limits[i] + fraction)
+function sliding.count(w, counting, put)
+  if not counting then
+    return
+  end
+  local bs, cs = w.bs, w.cs
+  local current = math.floor(sliding.at(w) / w.b)
+  if #bs > 0 and bs[#bs] == current then
+    cs[#cs] = cs[#cs] + w.cost
+  else
+    bs[#bs + 1] = current
+    cs[#cs + 1] = w.cost
+  end
+  -- Drop only what had expired by the newest bucket's start.
+  local from = current * w.b
+  local nbs, ncs = {}, {}
+  for j = 1, #bs do
+    if sliding.expiry(w, bs[j]) > from then
+      nbs[#nbs + 1] = bs[j]
+      ncs[#ncs + 1] = cs[j]
+    end
+  end
+  w.bs, w.cs = nbs, ncs
+  -- Offsets from the oldest bucket kept: a minute of one-second buckets is a few hundred bytes.
+  local keep = {}
+  for j = 1, #nbs do
+    keep[j] = int(nbs[j] - nbs[1]) .. ':' .. int(ncs[j])
+  end
+  put(w.field, int(nbs[1]) .. '|' .. table.concat(keep, ','))
 end
 
-local resets, counts, room = {}, {}, {}
-local sbs, scs, tms, tfr = {}, {}, {}, {}
-local roomInWindows = true
-local rolled = false
-for i = 1, n do
-  local limit = limits[i]
-  local cost = costs[i]
-  if algos[i] == 'f' then
-    local reset = pa[i]
-    local count = 0
-    local storedReset = tonumber(stored[at[i]])
-    -- A clock that went backwards keeps counting in the newest window this key has seen.
-    if storedReset ~= nil and storedReset >= reset then
-      reset = storedReset
-      count = tonumber(stored[at[i] + 1]) or 0
-    else
-      rolled = true
-      if storedReset ~= nil then
-        count = carried(i, storedReset, tonumber(stored[at[i] + 1]) or 0, reset)
+function sliding.reply(w)
+  local bs, cs = w.bs, w.cs
+  local t = sliding.at(w)
+  local alive = sliding.alive(w)
+  local reset = now
+  local retry = -1
+  if alive > 0 then
+    reset = sliding.expiry(w, bs[#bs])
+    local target = alive - 1
+    if not w.room then
+      target = w.limit - w.cost
+    end
+    local left = alive
+    for j = 1, #bs do
+      if left <= target then
+        break
+      end
+      local e = sliding.expiry(w, bs[j])
+      if e > t then
+        left = left - cs[j]
+        retry = e
       end
     end
-    resets[i] = reset
-    counts[i] = count
-    room[i] = count + cost <= limit
-  elseif algos[i] == 's' then
-    sbs[i], scs[i] = slidingRead(i)
-    room[i] = slidingAlive(i, sbs[i], scs[i]) + cost <= limit
-  else
-    tms[i], tfr[i] = bucketRead(i)
-    room[i] = bucketDebt(i, tms[i], tfr[i]) + cost * pa[i] <= pb[i] * pa[i]
   end
-  roomInWindows = roomInWindows and room[i]
+  return reset, w.limit - alive, retry, reset
+end
+
+-- Token bucket (TokenBucketArithmetic, GCRA): one field "ms:fraction", its theoretical arrival time in ms plus
+-- fraction / limit of a ms. a = duration, b = burst.
+local bucket = {}
+algorithms.t = bucket
+
+function bucket.fields(w)
+  return { w.field }
+end
+
+-- debt = (TAT - now) * limit, in millisecond-tokens
+function bucket.debt(w)
+  return math.max(0, (w.ms - now) * w.limit + w.fraction)
+end
+
+function bucket.read(w)
+  w.ms, w.fraction = 0, 0
+  local v = w.stored[1]
+  if v then
+    local ms, fraction = string.match(v, '^(%d+):(%d+)$')
+    w.ms, w.fraction = tonumber(ms), tonumber(fraction)
+  end
+  return bucket.debt(w) + w.cost * w.a <= w.b * w.a
+end
+
+function bucket.count(w, counting, put)
+  if not counting then
+    return
+  end
+  local ms, fraction = w.ms, w.fraction
+  if bucket.debt(w) == 0 then
+    ms, fraction = now, 0
+  end
+  local add = w.cost * w.a
+  ms = ms + math.floor(add / w.limit)
+  fraction = fraction + add % w.limit
+  if fraction >= w.limit then
+    fraction = fraction - w.limit
+    ms = ms + 1
+  end
+  w.ms, w.fraction = ms, fraction
+  put(w.field, int(ms) .. ':' .. int(fraction))
+end
+
+function bucket.reply(w)
+  local duration, burst = w.a, w.b
+  local debt = bucket.debt(w)
+  local missing = ceilDiv(debt, duration)
+  local reset = now + ceilDiv(debt, w.limit)
+  local retry
+  if not w.room then
+    retry = now + ceilDiv(debt - (burst - w.cost) * duration, w.limit)
+  elseif debt == 0 then
+    retry = -1
+  else
+    retry = now + ceilDiv(debt - (missing - 1) * duration, w.limit)
+  end
+  return reset, burst - missing, retry, reset
+end
+
+-- Reads every window in one HMGET.
+local windows, fields = {}, {}
+for i = 1, n do
+  local j = 7 + 6 * (i - 1)
+  local algorithm = algorithms[ARGV[j + 1]]
+  if algorithm == nil then
+    return redis.error_reply('take.lua: no algorithm ' .. tostring(ARGV[j + 1]))
+  end
+  local w = {
+    algorithm = algorithm,
+    limit = tonumber(ARGV[j + 2]),
+    a = tonumber(ARGV[j + 3]),
+    b = tonumber(ARGV[j + 4]),
+    field = ARGV[j + 5],
+    cost = tonumber(ARGV[j + 6]),
+    at = #fields + 1,
+  }
+  w.fields = algorithm.fields(w)
+  for k = 1, #w.fields do
+    fields[#fields + 1] = w.fields[k]
+  end
+  windows[i] = w
+end
+local stored = redis.call('HMGET', windowsKey, unpack(fields))
+
+local roomInWindows = true
+for i = 1, n do
+  local w = windows[i]
+  w.stored = {}
+  for k = 1, #w.fields do
+    w.stored[k] = stored[w.at + k - 1]
+  end
+  w.room = w.algorithm.read(w)
+  roomInWindows = roomInWindows and w.room
 end
 
 local live = '(' .. int(now)
@@ -196,124 +329,28 @@ local counting = admitted or (countRefused and not dryRun)
 
 -- Counts, then says how every window stands; collects what to write.
 local values = {}
+local function put(field, value)
+  values[#values + 1] = field
+  values[#values + 1] = value
+end
 local reply = {}
 local latestReset = now
 for i = 1, n do
-  local limit = limits[i]
-  local cost = costs[i]
-  local reset, second, retry
-  if algos[i] == 'f' then
-    if counting then
-      counts[i] = counts[i] + cost
-    end
-    -- A refusal that moved a window on is written too, so that a clock going back later keeps counting in
-    -- the newest window, as the in-process store does.
-    if counting or (rolled and not dryRun) then
-      values[#values + 1] = fields[at[i]]
-      values[#values + 1] = int(resets[i])
-      values[#values + 1] = fields[at[i] + 1]
-      values[#values + 1] = int(counts[i])
-    end
-    reset = resets[i]
-    second = counts[i]
-    retry = retryAt(i, reset, counts[i], cost, room[i])
-    local keep = keepUntil(i, reset, counts[i])
-    if keep > latestReset then
-      latestReset = keep
-    end
-  elseif algos[i] == 's' then
-    local bs, cs = sbs[i], scs[i]
-    if counting then
-      local current = math.floor(slidingAt(i, bs) / pb[i])
-      if #bs > 0 and bs[#bs] == current then
-        cs[#cs] = cs[#cs] + cost
-      else
-        bs[#bs + 1] = current
-        cs[#cs + 1] = cost
-      end
-      -- Drop only what had expired by the newest bucket's start.
-      local from = current * pb[i]
-      local nbs, ncs = {}, {}
-      for j = 1, #bs do
-        if expiry(i, bs[j]) > from then
-          nbs[#nbs + 1] = bs[j]
-          ncs[#ncs + 1] = cs[j]
-        end
-      end
-      bs, cs = nbs, ncs
-      -- Offsets from the oldest bucket kept: a minute of one-second buckets is a few hundred bytes.
-      local keep = {}
-      for j = 1, #bs do
-        keep[j] = int(bs[j] - bs[1]) .. ':' .. int(cs[j])
-      end
-      values[#values + 1] = fields[at[i]]
-      values[#values + 1] = int(bs[1]) .. '|' .. table.concat(keep, ',')
-    end
-    local t = slidingAt(i, bs)
-    local alive = slidingAlive(i, bs, cs)
-    reset = now
-    retry = -1
-    if alive > 0 then
-      reset = expiry(i, bs[#bs])
-      local target = alive - 1
-      if not room[i] then
-        target = limit - cost
-      end
-      local left = alive
-      for j = 1, #bs do
-        if left <= target then
-          break
-        end
-        local e = expiry(i, bs[j])
-        if e > t then
-          left = left - cs[j]
-          retry = e
-        end
-      end
-    end
-    second = limit - alive
-  else
-    local duration, burst = pa[i], pb[i]
-    if counting then
-      local ms, fraction = tms[i], tfr[i]
-      if bucketDebt(i, ms, fraction) == 0 then
-        ms, fraction = now, 0
-      end
-      local add = cost * duration
-      ms = ms + math.floor(add / limit)
-      fraction = fraction + add % limit
-      if fraction >= limit then
-        fraction = fraction - limit
-        ms = ms + 1
-      end
-      tms[i], tfr[i] = ms, fraction
-      values[#values + 1] = fields[at[i]]
-      values[#values + 1] = int(ms) .. ':' .. int(fraction)
-    end
-    local debt = bucketDebt(i, tms[i], tfr[i])
-    local missing = ceilDiv(debt, duration)
-    second = burst - missing
-    reset = now + ceilDiv(debt, limit)
-    if not room[i] then
-      retry = now + ceilDiv(debt - (burst - cost) * duration, limit)
-    elseif debt == 0 then
-      retry = -1
-    else
-      retry = now + ceilDiv(debt - (missing - 1) * duration, limit)
-    end
-  end
-  if reset > latestReset then
-    latestReset = reset
+  local w = windows[i]
+  w.algorithm.count(w, counting, put)
+  local reset, second, retry, keep = w.algorithm.reply(w)
+  if keep > latestReset then
+    latestReset = keep
   end
   reply[#reply + 1] = reset
   reply[#reply + 1] = second
-  reply[#reply + 1] = room[i] and 1 or 0
+  reply[#reply + 1] = w.room and 1 or 0
   reply[#reply + 1] = retry
 end
 if #values > 0 then
   redis.call('HSET', windowsKey, unpack(values))
   -- The hash lives until its longest window ends (a sliding window's newest bucket ages out, a bucket is
-  -- full again); a shorter window's fields are simply rolled over.
+  -- full again, a fixed window's excess is paid); a shorter window's fields are simply rolled over.
   redis.call('PEXPIRE', windowsKey, int(latestReset - now + margin))
 end
 

@@ -16,14 +16,12 @@ import dev.limiter.core.SettlementBounds;
 import dev.limiter.core.Window;
 
 /**
- * One decision for any budget: a budget of fixed windows only goes to
- * {@link FixedWindowArithmetic} (its tuned path, unchanged); a budget that has a sliding
- * window or a token bucket is decided here, each window by its own algorithm's arithmetic
- * ({@link FixedWindowArithmetic}'s reading of a fixed window,
- * {@link SlidingWindowArithmetic}, {@link TokenBucketArithmetic}) and the concurrency
- * bound as for fixed windows, all in one step: the request is admitted only when every
- * window and the concurrency bound have room, and nothing is counted otherwise unless the
- * budget counts refusals.
+ * One decision for any budget: a budget of fixed windows of requests only goes to
+ * {@link FixedWindowArithmetic} (its tuned path); any other budget is decided here, each
+ * window by its own algorithm's {@link WindowArithmetic}, and the concurrency bound as
+ * for fixed windows, all in one step: the request is admitted only when every window and
+ * the concurrency bound have room, and nothing is counted otherwise unless the budget
+ * counts refusals.
  *
  * <p>
  * Pure with respect to time, like the per-algorithm classes; callers serialize access per
@@ -78,15 +76,7 @@ public final class BudgetArithmetic {
 			if (delta == 0 || !settlement.lands(i, nowMillis)) {
 				continue;
 			}
-			switch (w.algorithm()) {
-				case FIXED_WINDOW -> {
-					if (state.reset(i) == instances[i]) {
-						state.count(i, SettlementBounds.settledCount(state.count(i), delta));
-					}
-				}
-				case SLIDING_WINDOW -> SlidingWindowArithmetic.settle(state, i, instances[i], delta);
-				case TOKEN_BUCKET -> TokenBucketArithmetic.settle(w, state, i, delta, nowMillis);
-			}
+			WindowArithmetic.of(w).settle(w, state, i, instances[i], delta, nowMillis);
 		}
 	}
 
@@ -111,35 +101,14 @@ public final class BudgetArithmetic {
 		boolean dryRun = leaseIds == null;
 		List<Window> windows = budget.windows();
 		int n = windows.size();
-		boolean[] room = new boolean[n];
-		// Fixed windows: the end of the window that counts now, and what it counted.
-		long[] resets = new long[n];
-		long[] before = new long[n];
+		WindowArithmetic[] arithmetic = new WindowArithmetic[n];
+		WindowArithmetic.Reading[] readings = new WindowArithmetic.Reading[n];
 		boolean roomInWindows = true;
 		for (int i = 0; i < n; i++) {
 			Window w = windows.get(i);
-			long cost = costs[i];
-			switch (w.algorithm()) {
-				case FIXED_WINDOW -> {
-					resets[i] = FixedWindowArithmetic.resetOf(w, state, i, nowMillis);
-					boolean counting = state != null && state.reset(i) >= resets[i];
-					long carried = (state == null || counting) ? 0
-							: FixedWindowDebt.carried(w, state.reset(i), state.count(i), resets[i]);
-					if (!dryRun && !counting) {
-						// A refusal still moves the key to the newest window, as for a
-						// budget of fixed windows only.
-						state.restart(i, resets[i]);
-						state.count(i, carried);
-					}
-					before[i] = counting ? state.count(i) : carried;
-					room[i] = cost <= w.limit() - before[i];
-				}
-				case SLIDING_WINDOW -> room[i] = cost <= w.limit()
-						- SlidingWindowArithmetic.alive(w, (state != null) ? state.slide(i) : null, nowMillis);
-				case TOKEN_BUCKET ->
-					room[i] = TokenBucketArithmetic.fits(w, TokenBucketArithmetic.debt(w, state, i, nowMillis), cost);
-			}
-			roomInWindows &= room[i];
+			arithmetic[i] = WindowArithmetic.of(w);
+			readings[i] = arithmetic[i].read(w, state, i, costs[i], dryRun, nowMillis);
+			roomInWindows &= readings[i].room();
 		}
 		if (!dryRun) {
 			state.shape = null;
@@ -159,33 +128,7 @@ public final class BudgetArithmetic {
 
 		BoundVerdict[] verdicts = new BoundVerdict[(bound != null) ? n + 1 : n];
 		for (int i = 0; i < n; i++) {
-			Window w = windows.get(i);
-			long cost = costs[i];
-			boolean refused = !room[i];
-			switch (w.algorithm()) {
-				case FIXED_WINDOW -> {
-					long after = counts ? before[i] + cost : before[i];
-					if (counts) {
-						state.count(i, after);
-					}
-					long retry = refused ? FixedWindowDebt.retryAt(w, resets[i], after, cost) : resets[i];
-					verdicts[i] = BoundVerdict.window(w, w.limit() - after, resets[i], refused, retry);
-				}
-				case SLIDING_WINDOW -> {
-					if (counts) {
-						SlidingWindowArithmetic.count(w, state, i, cost, nowMillis);
-					}
-					verdicts[i] = SlidingWindowArithmetic.verdict(w, (state != null) ? state.slide(i) : null, cost,
-							refused, nowMillis);
-				}
-				case TOKEN_BUCKET -> {
-					if (counts) {
-						TokenBucketArithmetic.count(w, state, i, cost, nowMillis);
-					}
-					verdicts[i] = TokenBucketArithmetic.verdict(w, TokenBucketArithmetic.debt(w, state, i, nowMillis),
-							cost, refused, nowMillis);
-				}
-			}
+			verdicts[i] = arithmetic[i].count(windows.get(i), state, i, readings[i], costs[i], counts, nowMillis);
 		}
 		Lease lease = null;
 		if (bound != null) {

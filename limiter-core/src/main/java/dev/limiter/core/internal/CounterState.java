@@ -108,8 +108,8 @@ public class CounterState {
 	 */
 	boolean isIdle(long nowMillis) {
 		for (int i = 0; i < windowCount; i++) {
-			long until = (layout != null && layout.get(i).fixed())
-					? FixedWindowDebt.keepUntil(layout.get(i), reset(i), count(i)) : reset(i);
+			long until = (layout != null) ? WindowArithmetic.of(layout.get(i)).keptUntil(layout.get(i), this, i)
+					: reset(i);
 			if (until > nowMillis) {
 				return false;
 			}

@@ -3,16 +3,15 @@ package dev.limiter.core.internal;
 import java.util.List;
 
 import dev.limiter.core.Window;
-import dev.limiter.core.WindowAlgorithm;
 
 /**
  * A key's stored state follows its windows by name when its budget's windows change (a
  * configuration refresh): a window keeps its count wherever it now stands in the list, a
  * window no longer declared is forgotten, a new one starts from nothing. A window whose
  * stored state would mean something else now starts afresh too: another algorithm or
- * length; for a sliding window another resolution (its buckets are numbered by it), for a
- * token bucket another limit (its stored fraction is in units of the refill interval).
- * The Redis store makes the same choice through its field names ({@code RedisKeys}).
+ * length, or what its algorithm's {@link dev.limiter.core.WindowKind#keepsState} says
+ * changes its meaning (a sliding window's resolution, a token bucket's limit). The Redis
+ * store makes the same choice through its field names ({@code RedisKeys}).
  */
 final class WindowLayout {
 
@@ -60,16 +59,8 @@ final class WindowLayout {
 	}
 
 	static boolean compatible(Window before, Window now) {
-		if (before.algorithm() != now.algorithm() || before.durationMillis() != now.durationMillis()) {
-			return false;
-		}
-		if (now.algorithm() == WindowAlgorithm.SLIDING_WINDOW) {
-			return before.resolutionMillis() == now.resolutionMillis();
-		}
-		if (now.algorithm() == WindowAlgorithm.TOKEN_BUCKET) {
-			return before.limit() == now.limit();
-		}
-		return true;
+		return before.algorithm() == now.algorithm() && before.durationMillis() == now.durationMillis()
+				&& now.algorithm().kind().keepsState(before, now);
 	}
 
 }

@@ -1,0 +1,79 @@
+package dev.limiter.core;
+
+import java.time.Duration;
+
+/**
+ * A token bucket (ADR 0009): {@code burst} tokens refilled at {@code limit} per duration,
+ * one refill interval at least a millisecond; a settlement moves its theoretical arrival
+ * time whenever it comes (instance 0, always landing), in millisecond-tokens, so a report
+ * is at most {@code MAX_UNITS / duration}. Its stored fraction is in units of the refill
+ * interval, so another limit starts afresh.
+ */
+final class TokenBucketKind implements WindowKind {
+
+	@Override
+	public void check(String name, long limit, Duration duration, Long burst, Duration resolution) {
+		if (burst != null && burst < 1) {
+			throw new InvalidValueException(Window.Field.BURST, "window '" + name + "': burst ",
+					"must be at least 1, was " + burst);
+		}
+		if (duration.toMillis() < limit) {
+			throw new InvalidValueException(Window.Field.LIMIT, "window '" + name + "': limit ",
+					"must be at most the duration in milliseconds for a " + WindowAlgorithm.TOKEN_BUCKET.value()
+							+ " (its refill interval, duration / limit, must be at least 1ms), was " + limit + " per "
+							+ duration);
+		}
+		WindowChecks.rejectResolution(name, resolution, WindowAlgorithm.TOKEN_BUCKET);
+	}
+
+	@Override
+	public boolean takesBurst() {
+		return true;
+	}
+
+	@Override
+	public boolean takesResolution() {
+		return false;
+	}
+
+	@Override
+	public long resolutionMillis(long durationMillis, Duration resolution) {
+		return durationMillis;
+	}
+
+	@Override
+	public long capacity(Window window) {
+		return window.burst();
+	}
+
+	@Override
+	public String capacityName() {
+		return "burst";
+	}
+
+	@Override
+	public long reservedInstance(Window window, BoundVerdict verdict) {
+		return 0;
+	}
+
+	@Override
+	public boolean lands(Window window, long instance, long nowMillis) {
+		return true;
+	}
+
+	@Override
+	public long settlementCeiling(Window window) {
+		return Math.max(1, SettlementBounds.MAX_UNITS / window.durationMillis());
+	}
+
+	@Override
+	public boolean keepsState(Window before, Window now) {
+		return before.limit() == now.limit();
+	}
+
+	@Override
+	public String describe(Window window) {
+		return ", algorithm=" + window.algorithm() + ", burst=" + window.burst();
+	}
+
+}

@@ -1,0 +1,38 @@
+package dev.limiter.core.internal;
+
+import dev.limiter.core.BoundVerdict;
+import dev.limiter.core.Window;
+import dev.limiter.core.WindowAlgorithm;
+
+/**
+ * A sliding window in a budget decided window by window: {@link SlidingWindowArithmetic}.
+ */
+final class SlidingWindows implements WindowArithmetic {
+
+	@Override
+	public WindowAlgorithm algorithm() {
+		return WindowAlgorithm.SLIDING_WINDOW;
+	}
+
+	@Override
+	public Reading read(Window w, CounterState state, int i, long cost, boolean dryRun, long nowMillis) {
+		long alive = SlidingWindowArithmetic.alive(w, (state != null) ? state.slide(i) : null, nowMillis);
+		return new Reading(cost <= w.limit() - alive, 0, 0);
+	}
+
+	@Override
+	public BoundVerdict count(Window w, CounterState state, int i, Reading reading, long cost, boolean counts,
+			long nowMillis) {
+		if (counts) {
+			SlidingWindowArithmetic.count(w, state, i, cost, nowMillis);
+		}
+		return SlidingWindowArithmetic.verdict(w, (state != null) ? state.slide(i) : null, cost, !reading.room(),
+				nowMillis);
+	}
+
+	@Override
+	public void settle(Window w, CounterState state, int i, long instance, long delta, long nowMillis) {
+		SlidingWindowArithmetic.settle(state, i, instance, delta);
+	}
+
+}

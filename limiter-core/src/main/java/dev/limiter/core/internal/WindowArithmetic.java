@@ -1,0 +1,73 @@
+package dev.limiter.core.internal;
+
+import java.util.List;
+
+import dev.limiter.core.BoundVerdict;
+import dev.limiter.core.Window;
+import dev.limiter.core.WindowAlgorithm;
+
+/**
+ * How one window algorithm counts a window of a budget that {@link BudgetArithmetic}
+ * decides (and settles) window by window: read, then count and answer, and settle. One
+ * implementation per {@link WindowAlgorithm}, found by {@link #of}; each delegates to its
+ * algorithm's arithmetic ({@link FixedWindowArithmetic} and {@link FixedWindowDebt},
+ * {@link SlidingWindowArithmetic}, {@link TokenBucketArithmetic}). {@code take.lua} and
+ * {@code settle.lua} hold the same rules in one block per algorithm.
+ */
+sealed interface WindowArithmetic permits FixedWindows, SlidingWindows, TokenBuckets {
+
+	/** Every algorithm's arithmetic, one per {@link WindowAlgorithm}. */
+	List<WindowArithmetic> ALL = List.of(new FixedWindows(), new SlidingWindows(), new TokenBuckets());
+
+	/** The arithmetic of {@code window}'s algorithm. */
+	static WindowArithmetic of(Window window) {
+		for (WindowArithmetic arithmetic : ALL) {
+			if (arithmetic.algorithm() == window.algorithm()) {
+				return arithmetic;
+			}
+		}
+		throw new IllegalStateException("no arithmetic for the window algorithm " + window.algorithm());
+	}
+
+	WindowAlgorithm algorithm();
+
+	/**
+	 * Reads window {@code i} at {@code nowMillis}: whether {@code cost} fits. Outside a
+	 * dry run it may move {@code state} on to the instance that counts now, as a refusal
+	 * does too.
+	 * @param state the key's counters, {@code null} in a dry run when the store holds
+	 * none
+	 */
+	Reading read(Window w, CounterState state, int i, long cost, boolean dryRun, long nowMillis);
+
+	/**
+	 * Counts {@code cost} in window {@code i} when {@code counts}, then says how it
+	 * stands.
+	 */
+	BoundVerdict count(Window w, CounterState state, int i, Reading reading, long cost, boolean counts, long nowMillis);
+
+	/**
+	 * Applies {@code delta}, within {@code SettlementBounds.clampDelta}, to
+	 * {@code instance} of window {@code i} when that instance is still the one stored.
+	 */
+	void settle(Window w, CounterState state, int i, long instance, long delta, long nowMillis);
+
+	/**
+	 * Until when window {@code i} of {@code state} still matters: when it ends, or later
+	 * while it carries what it counted beyond its limit.
+	 */
+	default long keptUntil(Window w, CounterState state, int i) {
+		return state.reset(i);
+	}
+
+	/**
+	 * What {@link #read} saw.
+	 *
+	 * @param room whether the cost fits
+	 * @param reset a fixed window's end, 0 for the others
+	 * @param before what a fixed window counted before this request, 0 for the others
+	 */
+	record Reading(boolean room, long reset, long before) {
+	}
+
+}

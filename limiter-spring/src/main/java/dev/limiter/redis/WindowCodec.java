@@ -1,0 +1,68 @@
+package dev.limiter.redis;
+
+import java.util.List;
+
+import dev.limiter.core.BoundVerdict;
+import dev.limiter.core.Window;
+import dev.limiter.core.WindowAlgorithm;
+
+/**
+ * One window algorithm's part of the scripts' encoding ({@link TakeScriptCodec} keeps the
+ * layout around it): the code letter that selects its function block in {@code take.lua}
+ * and {@code settle.lua}, its two parameters, its field name in the windows' hash, and
+ * the reading of its part of the reply. One implementation per {@link WindowAlgorithm},
+ * found by {@link #of}; {@code WindowCodecScriptTests} fails when a script has no block
+ * for a code letter, or a block no codec sends.
+ */
+sealed interface WindowCodec permits FixedWindowCodec, SlidingWindowCodec, TokenBucketCodec {
+
+	/** Every codec, one per algorithm. */
+	List<WindowCodec> ALL = List.of(new FixedWindowCodec(), new SlidingWindowCodec(), new TokenBucketCodec());
+
+	/** The codec of {@code algorithm}. */
+	static WindowCodec of(WindowAlgorithm algorithm) {
+		for (WindowCodec codec : ALL) {
+			if (codec.algorithm() == algorithm) {
+				return codec;
+			}
+		}
+		throw new IllegalStateException("no script codec for the window algorithm " + algorithm);
+	}
+
+	/** The codec of {@code window}'s algorithm. */
+	static WindowCodec of(Window window) {
+		return of(window.algorithm());
+	}
+
+	WindowAlgorithm algorithm();
+
+	/** The key of its function block in the scripts' {@code algorithms} table. */
+	String code();
+
+	/**
+	 * Its field name in the windows' hash (a fixed window: the common part of its two
+	 * fields). What the stored value means depends on it, so a window re-declared with
+	 * another algorithm or another length starts afresh, as the in-memory store decides
+	 * too.
+	 */
+	String field(Window window);
+
+	/** {@code take.lua}'s first parameter of the window at {@code nowMillis}. */
+	String firstParameter(Window window, long nowMillis);
+
+	/** {@code take.lua}'s second parameter of the window. */
+	String secondParameter(Window window);
+
+	/** {@code settle.lua}'s parameter of the window. */
+	String settleParameter(Window window);
+
+	/**
+	 * The window's verdict from its part of {@code take.lua}'s reply.
+	 * @param reset its reset
+	 * @param second a fixed window's count, the remaining units of the others
+	 * @param refused whether it had no room
+	 * @param retry its retry, {@code -1} for never
+	 */
+	BoundVerdict decode(Window window, long reset, long second, boolean refused, long retry);
+
+}
