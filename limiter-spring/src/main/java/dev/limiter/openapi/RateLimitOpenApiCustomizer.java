@@ -9,7 +9,6 @@ import java.util.function.Supplier;
 import dev.limiter.core.Budget;
 import dev.limiter.core.ConcurrencyBound;
 import dev.limiter.core.Window;
-import dev.limiter.core.WindowAlgorithm;
 import dev.limiter.routes.DocumentedPatterns;
 import dev.limiter.routes.RouteInventory;
 import dev.limiter.spring.BudgetRegistry;
@@ -238,10 +237,10 @@ public class RateLimitOpenApiCustomizer implements GlobalOpenApiCustomizer {
 		described.put("duration", window.duration().toString());
 		described.put("seconds", window.durationMillis() / 1000);
 		described.put("algorithm", window.algorithm().value());
-		if (window.algorithm() == WindowAlgorithm.TOKEN_BUCKET) {
+		if (window.algorithm().kind().takesBurst()) {
 			described.put("burst", window.burst());
 		}
-		if (window.algorithm() == WindowAlgorithm.SLIDING_WINDOW) {
+		if (window.algorithm().kind().takesResolution()) {
 			described.put("resolution-millis", window.resolutionMillis());
 		}
 		described.put("unit", window.unit());
