@@ -11,6 +11,9 @@ import java.time.Duration;
  */
 final class TokenBucketKind implements WindowKind {
 
+	/** The largest debt a full bucket may hold, in millisecond-tokens: {@code 2^53}. */
+	private static final long MAX_BUCKET_MILLI_TOKENS = 1L << 53;
+
 	@Override
 	public void check(String name, long limit, Duration duration, Long burst, Duration resolution) {
 		if (burst != null && burst < 1) {
@@ -22,6 +25,16 @@ final class TokenBucketKind implements WindowKind {
 					"must be at most the duration in milliseconds for a " + WindowAlgorithm.TOKEN_BUCKET.value()
 							+ " (its refill interval, duration / limit, must be at least 1ms), was " + limit + " per "
 							+ duration);
+		}
+		// A full bucket's debt is burst x duration in millisecond-tokens: it must stay
+		// exact
+		// in the Redis scripts' numbers (2^53) for the two stores to agree.
+		long capacity = (burst != null) ? burst : limit;
+		if (capacity > MAX_BUCKET_MILLI_TOKENS / duration.toMillis()) {
+			throw new InvalidValueException((burst != null) ? Window.Field.BURST : Window.Field.LIMIT,
+					"window '" + name + "': " + ((burst != null) ? "burst " : "limit "),
+					"times the duration in milliseconds must be at most 2^53 for a "
+							+ WindowAlgorithm.TOKEN_BUCKET.value() + ", was " + capacity + " over " + duration);
 		}
 		WindowChecks.rejectResolution(name, resolution, WindowAlgorithm.TOKEN_BUCKET);
 	}

@@ -33,6 +33,13 @@ final class WindowChecks {
 			throw new InvalidValueException(Window.Field.LIMIT, "window '" + name + "': limit ",
 					"must be at least 1, was " + limit);
 		}
+		// Above it a count plus a cost is no longer exact in the Redis scripts' numbers,
+		// so
+		// the two stores could disagree; no real limit comes near it.
+		if (limit > SettlementBounds.MAX_UNITS) {
+			throw new InvalidValueException(Window.Field.LIMIT, "window '" + name + "': limit ",
+					"must be at most " + SettlementBounds.MAX_UNITS + " (2^50), was " + limit);
+		}
 		if (duration.toMillis() < 1) {
 			throw new InvalidValueException(Window.Field.DURATION, "window '" + name + "': duration ",
 					"must be at least 1ms, was " + duration);

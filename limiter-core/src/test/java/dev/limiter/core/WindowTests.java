@@ -57,6 +57,20 @@ class WindowTests {
 	}
 
 	@Test
+	void windowWhenItsArithmeticCouldLeaveTheExactRangeOfTheScriptsShouldBeRefused() {
+		assertThatIllegalArgumentException().isThrownBy(() -> new Window("w", Long.MAX_VALUE, Duration.ofMinutes(1)))
+			.withMessage("window 'w': limit must be at most 1125899906842624 (2^50), was " + Long.MAX_VALUE);
+		assertThat(new Window("w", 1L << 50, Duration.ofMinutes(1)).limit()).isEqualTo(1L << 50);
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> Window.tokenBucket("w", 1, Duration.ofDays(1), Long.MAX_VALUE / 2))
+			.withMessageStartingWith("window 'w': burst times the duration in milliseconds must be at most 2^53");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> Window.tokenBucket("w", 1, Duration.ofDays(1), (1L << 53) / 86_400_000 + 1))
+			.withMessageStartingWith("window 'w': burst times the duration in milliseconds must be at most 2^53");
+		assertThat(Window.tokenBucket("w", 86_400_000, Duration.ofDays(1)).burst()).isEqualTo(86_400_000);
+	}
+
+	@Test
 	void windowWhenAParameterDoesNotApplyOrIsOutOfRangeShouldNameIt() {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> new Window("w", 5, Duration.ofSeconds(1), WindowAlgorithm.FIXED_WINDOW, 3L, null))
