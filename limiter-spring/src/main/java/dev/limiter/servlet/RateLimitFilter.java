@@ -85,6 +85,9 @@ public class RateLimitFilter extends OncePerRequestFilter {
 
 	private final AdmissionEnds admissionEnds;
 
+	/** Follows each request beside the observers; {@code null}: nothing follows them. */
+	private DecisionInstrumentation instrumentation;
+
 	public RateLimitFilter(BudgetRegistry budgets, RateLimitStore store, Clock clock, KeyResolver keyResolver,
 			RouteResolver routeResolver, List<BudgetSelector> budgetSelectors, RateLimitResponseWriter responseWriter) {
 		this(budgets, store, clock, keyResolver, routeResolver, budgetSelectors, responseWriter, BudgetOptions.DEFAULTS,
@@ -125,6 +128,14 @@ public class RateLimitFilter extends OncePerRequestFilter {
 				"Rate-limit store '{store}' answers again; requests are counted");
 	}
 
+	/**
+	 * Follows each request with {@code instrumentations} (the Observation of each
+	 * decision, the endpoint's most-refused callers); none by default.
+	 */
+	public void setDecisionInstrumentations(List<DecisionInstrumentation> instrumentations) {
+		this.instrumentation = DecisionInstrumentation.of(instrumentations);
+	}
+
 	private static Supplier<RateLimitRules> fixed(RateLimitRules rules) {
 		return () -> rules;
 	}
@@ -160,6 +171,9 @@ public class RateLimitFilter extends OncePerRequestFilter {
 		RoutePolicy route = rules.routes().resolve(request);
 		if (route.exempt()) {
 			observers.exempt(route);
+			if (instrumentation != null) {
+				instrumentation.exempt(request, route);
+			}
 			if (PendingVerdict.refused(request)) {
 				return;
 			}
@@ -180,10 +194,18 @@ public class RateLimitFilter extends OncePerRequestFilter {
 			amounts = budget.reservedAmounts(1, route.estimates());
 			estimateCaps.check(route, budget);
 		}
+		InstrumentedDecision followed = (instrumentation != null) ? instrumentation.start(new DecisionFacts(request,
+				route, budget, caller.value(options.keyBy(budget.name())), caller.principal(), store.name())) : null;
 		try {
-			decision = take(budget, counterKey, route.expensive(), amounts);
+			long[] reserved = amounts;
+			decision = (followed != null)
+					? followed.storeCall(() -> take(budget, counterKey, route.expensive(), reserved))
+					: take(budget, counterKey, route.expensive(), amounts);
 		}
 		catch (StoreUnavailableException unavailable) {
+			if (followed != null) {
+				followed.unavailable(unavailable);
+			}
 			if (!PendingVerdict.refused(request)) {
 				responseWriter.writeUnavailable(request, response, unavailable);
 			}
@@ -191,6 +213,9 @@ public class RateLimitFilter extends OncePerRequestFilter {
 		}
 		boolean shadowRefused = !decision.allowed() && options.shadow(budget.name());
 		observers.decided(route, decision, shadowRefused, System.nanoTime() - started);
+		if (followed != null) {
+			followed.decided(decision, shadowRefused);
+		}
 		// A guard reservation sent before the lookup travelled with this decision: its
 		// answer is in, or nearly, and a refusal there wins over the budget's.
 		if (PendingVerdict.refused(request)) {
@@ -209,7 +234,7 @@ public class RateLimitFilter extends OncePerRequestFilter {
 		if (reservation != null) {
 			observers.reserved(reservation);
 		}
-		proceed(request, response, chain, budget, decision, shadowRefused, reservation);
+		proceed(request, response, chain, budget, decision, shadowRefused, reservation, followed);
 	}
 
 	/**
@@ -217,8 +242,9 @@ public class RateLimitFilter extends OncePerRequestFilter {
 	 * back at the end what the admission holds ({@link AdmissionEnds}).
 	 */
 	private void proceed(HttpServletRequest request, HttpServletResponse response, FilterChain chain, Budget budget,
-			Decision decision, boolean shadowRefused, Reservation reservation) throws ServletException, IOException {
-		RequestEnd release = admissionEnds.of(request, budget, decision, reservation);
+			Decision decision, boolean shadowRefused, Reservation reservation, InstrumentedDecision followed)
+			throws ServletException, IOException {
+		RequestEnd release = admissionEnds.of(request, budget, decision, reservation, followed);
 		CommitHookResponseWrapper wrapped = new CommitHookResponseWrapper(response,
 				() -> counterHeaders.write(request, response, decision, shadowRefused));
 		request.setAttribute(RESPONSE_ATTRIBUTE, wrapped);
