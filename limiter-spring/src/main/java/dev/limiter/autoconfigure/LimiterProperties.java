@@ -99,6 +99,10 @@ public class LimiterProperties {
 	@NestedConfigurationProperty
 	private final OpenApiProperties openapi = new OpenApiProperties();
 
+	/** The limiter's meters. */
+	@NestedConfigurationProperty
+	private final MetricsProperties metrics = new MetricsProperties();
+
 	/**
 	 * The budgets that exist before any configuration: {@code standard} and
 	 * {@code anonymous}. A budget of the same name under {@code limiter.budgets} starts
@@ -218,6 +222,10 @@ public class LimiterProperties {
 
 	public OpenApiProperties getOpenapi() {
 		return openapi;
+	}
+
+	public MetricsProperties getMetrics() {
+		return metrics;
 	}
 
 }
