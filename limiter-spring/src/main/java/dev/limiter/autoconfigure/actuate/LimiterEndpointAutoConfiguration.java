@@ -5,6 +5,7 @@ import java.time.Clock;
 import dev.limiter.actuate.LimiterOperations;
 import dev.limiter.actuate.NoStoreEndpointFilter;
 import dev.limiter.actuate.RateLimitTotals;
+import dev.limiter.actuate.RefusedCallers;
 import dev.limiter.autoconfigure.ConditionalOnLimiterEnabled;
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
 import dev.limiter.autoconfigure.LimiterServletAutoConfiguration;
@@ -68,10 +69,20 @@ public class LimiterEndpointAutoConfiguration {
 		}, stores, inventory, totals, clock);
 	}
 
+	/**
+	 * The callers this instance refused most in the last minutes, in bounded memory; the
+	 * filter tells it of each refusal.
+	 */
 	@Bean
 	@ConditionalOnMissingBean
-	public LimiterEndpoint limiterEndpoint(LimiterOperations operations) {
-		return new LimiterEndpoint(operations);
+	public RefusedCallers limiterRefusedCallers(@Qualifier(LimiterAutoConfiguration.CLOCK_BEAN_NAME) Clock clock) {
+		return new RefusedCallers(clock);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	public LimiterEndpoint limiterEndpoint(LimiterOperations operations, ObjectProvider<RefusedCallers> refused) {
+		return new LimiterEndpoint(operations, refused.getIfAvailable());
 	}
 
 	@Configuration(proxyBeanMethods = false)
