@@ -123,7 +123,7 @@ public class RateLimitFilter extends OncePerRequestFilter {
 		this.counterHeaders = new CounterHeaders(responseWriter);
 		this.observers = new RateLimitObservers(observers);
 		this.admissionEnds = new AdmissionEnds(store, clock, this.observers, leaseRenewer);
-		this.outageLog = new OutageLog(logger,
+		this.outageLog = new OutageLog(RateLimitFilter.class.getName(),
 				"Rate-limit store '{store}' failed; admitting requests uncounted until it answers again: ",
 				"Rate-limit store '{store}' answers again; requests are counted");
 	}
