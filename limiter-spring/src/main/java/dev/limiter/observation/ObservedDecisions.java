@@ -10,6 +10,8 @@ import dev.limiter.spring.RoutePolicy;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import jakarta.servlet.http.HttpServletRequest;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 
 /**
  * One Micrometer {@link Observation} per decision ({@code limiter.decision}), a child of
@@ -28,6 +30,8 @@ public class ObservedDecisions implements DecisionInstrumentation {
 	 * The event of a refusal (and of a shadow refusal): window and {@code Retry-After}.
 	 */
 	public static final String REFUSED_EVENT = "limiter.refused";
+
+	private static final Log logger = LogFactory.getLog(ObservedDecisions.class);
 
 	private final ObservationRegistry registry;
 
@@ -48,8 +52,15 @@ public class ObservedDecisions implements DecisionInstrumentation {
 			return null;
 		}
 		LimiterDecisionContext context = LimiterDecisionContext.decision(facts);
-		Observation observation = observation(context).start();
-		return new Observed(observation, context, facts.remoteStore());
+		try {
+			Observation observation = observation(context).start();
+			return new Observed(observation, context, facts.remoteStore());
+		}
+		catch (RuntimeException ex) {
+			// a failing convention or handler never fails the request
+			failed(ex);
+			return null;
+		}
 	}
 
 	@Override
@@ -57,13 +68,22 @@ public class ObservedDecisions implements DecisionInstrumentation {
 		if (registry.isNoop()) {
 			return;
 		}
-		observation(LimiterDecisionContext.exempt(route)).start().stop();
+		try {
+			observation(LimiterDecisionContext.exempt(route)).start().stop();
+		}
+		catch (RuntimeException ex) {
+			failed(ex);
+		}
 	}
 
 	private Observation observation(LimiterDecisionContext context) {
 		LimiterDecisionContext.Kind kind = context.getKind();
 		return Observation.createNotStarted((kind == LimiterDecisionContext.Kind.DECISION) ? convention : null,
 				DefaultLimiterDecisionObservationConvention.of(kind), () -> context, registry);
+	}
+
+	private static void failed(RuntimeException ex) {
+		logger.warn("The limiter's observation failed; the request goes on unobserved: " + ex);
 	}
 
 	static LimiterDecisionContext.Outcome outcome(Decision decision, boolean shadowRefused) {
@@ -103,11 +123,16 @@ public class ObservedDecisions implements DecisionInstrumentation {
 		@Override
 		public void decided(Decision decision, boolean shadowRefused) {
 			context.decided(decision, outcome(decision, shadowRefused));
-			decision.refusingBound()
-				.ifPresent((bound) -> observation.event(
-						Observation.Event.of(REFUSED_EVENT, REFUSED_EVENT + " window=" + bound.name() + " retry-after="
-								+ decision.retryAfterSeconds() + "s" + (shadowRefused ? " shadow" : ""))));
-			observation.stop();
+			try {
+				decision.refusingBound()
+					.ifPresent((bound) -> observation.event(Observation.Event.of(REFUSED_EVENT,
+							REFUSED_EVENT + " window=" + bound.name() + " retry-after=" + decision.retryAfterSeconds()
+									+ "s" + (shadowRefused ? " shadow" : ""))));
+				observation.stop();
+			}
+			catch (RuntimeException ex) {
+				failed(ex);
+			}
 		}
 
 		@Override

@@ -13,6 +13,7 @@ import dev.limiter.servlet.DecisionFacts;
 import dev.limiter.servlet.InstrumentedDecision;
 import dev.limiter.spring.RoutePolicy;
 import io.micrometer.common.KeyValue;
+import io.micrometer.common.KeyValues;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
@@ -195,6 +196,19 @@ class ObservedDecisionsTests {
 		});
 		custom.start(facts("memory")).decided(admitted(), false);
 		assertThat(registry).hasSingleObservationThat().hasNameEqualTo("my.limiter");
+	}
+
+	@Test
+	void startWhenTheConventionFailsShouldLetTheRequestGoOnUnobserved() {
+		ObservedDecisions failing = new ObservedDecisions(registry, new DefaultLimiterDecisionObservationConvention() {
+
+			@Override
+			public KeyValues getLowCardinalityKeyValues(LimiterDecisionContext context) {
+				throw new IllegalStateException("broken convention");
+			}
+
+		});
+		assertThat(failing.start(facts("memory"))).isNull();
 	}
 
 	@Test
