@@ -58,9 +58,18 @@ class LimiterMetersTests {
 
 		for (Meter meter : meters.getMeters()) {
 			if (meter.getId().getName().startsWith("limiter.")) {
-				assertThat(meter.getId().getDescription()).as(meter.getId().getName()).isNotBlank();
+				// the Observations' timers (limiter.decision, ...) are named and
+				// described
+				// by their convention; their limiter.route is the masked pattern
+				boolean observed = meter.getId().getTag("limiter.budget") != null;
+				if (!observed) {
+					assertThat(meter.getId().getDescription()).as(meter.getId().getName()).isNotBlank();
+				}
 				assertThat(meter.getId().getTags()).allSatisfy(tag -> {
-					assertThat(tag.getValue()).doesNotContain("t:").doesNotContain("good-meter").doesNotStartWith("/");
+					assertThat(tag.getValue()).doesNotContain("t:").doesNotContain("good-meter");
+					if (!tag.getKey().equals("limiter.route")) {
+						assertThat(tag.getValue()).doesNotStartWith("/");
+					}
 				});
 			}
 		}

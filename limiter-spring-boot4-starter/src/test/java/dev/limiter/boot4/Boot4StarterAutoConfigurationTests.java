@@ -5,6 +5,7 @@ import java.util.UUID;
 
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
 import dev.limiter.autoconfigure.LimiterServletAutoConfiguration;
+import dev.limiter.autoconfigure.observation.LimiterObservationAutoConfiguration;
 import dev.limiter.autoconfigure.openapi.LimiterOpenApiAutoConfiguration;
 import dev.limiter.autoconfigure.redis.LimiterRedisAutoConfiguration;
 import dev.limiter.autoconfigure.refresh.LimiterRefreshAutoConfiguration;
@@ -16,6 +17,7 @@ import dev.limiter.core.Budget;
 import dev.limiter.core.OverLimitRememberingStore;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStores;
+import dev.limiter.observation.ObservedDecisions;
 import dev.limiter.redis.RedisRateLimitStore;
 import dev.limiter.resilience.CircuitBreakingRateLimitStore;
 import dev.limiter.resilience.FailOpenRateLimitStore;
@@ -26,6 +28,7 @@ import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.github.resilience4j.springboot.circuitbreaker.autoconfigure.CircuitBreakerAutoConfiguration;
 import io.lettuce.core.cluster.ClusterClientOptions;
+import io.micrometer.observation.ObservationRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -55,6 +58,17 @@ class Boot4StarterAutoConfigurationTests {
 			AutoConfigurations.of(DataRedisAutoConfiguration.class, LimiterResilienceAutoConfiguration.class,
 					LimiterRedisAutoConfiguration.class, LimiterAutoConfiguration.class,
 					LimiterServletAutoConfiguration.class, LimiterHealthContributorAutoConfiguration.class));
+
+	@Test
+	void observationsWhenARegistryExistsShouldFollowEveryDecisionOnBoot4() {
+		runner.withConfiguration(AutoConfigurations.of(LimiterObservationAutoConfiguration.class))
+			.withBean(ObservationRegistry.class, ObservationRegistry::create)
+			.run((context) -> {
+				assertThat(context).hasSingleBean(ObservedDecisions.class);
+				assertThat(ImportCandidates.load(AutoConfiguration.class, getClass().getClassLoader()).getCandidates())
+					.contains(LimiterObservationAutoConfiguration.class.getName());
+			});
+	}
 
 	@Test
 	void lettuceWhenClusterOnBoot4ShouldRefreshTheTopologyByDefault() {

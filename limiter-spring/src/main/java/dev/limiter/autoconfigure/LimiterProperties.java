@@ -110,6 +110,10 @@ public class LimiterProperties {
 	 */
 	private boolean countStaticResources = false;
 
+	/** The limiter's meters. */
+	@NestedConfigurationProperty
+	private final MetricsProperties metrics = new MetricsProperties();
+
 	/**
 	 * The budgets that exist before any configuration: {@code standard} and
 	 * {@code anonymous}. A budget of the same name under {@code limiter.budgets} starts
@@ -241,6 +245,10 @@ public class LimiterProperties {
 
 	public ConfigCheckProperties getConfigCheck() {
 		return configCheck;
+	}
+
+	public MetricsProperties getMetrics() {
+		return metrics;
 	}
 
 }

@@ -8,6 +8,7 @@ import dev.limiter.core.RateLimitStore;
 import dev.limiter.routes.PropertiesRouteResolver;
 import dev.limiter.servlet.AuthenticationCredentialIdentity;
 import dev.limiter.servlet.BudgetDefinitions;
+import dev.limiter.servlet.DecisionInstrumentation;
 import dev.limiter.servlet.DefaultKeyResolver;
 import dev.limiter.servlet.DefaultRateLimitResponseWriter;
 import dev.limiter.servlet.JwtCredentialIdentity;
@@ -106,7 +107,8 @@ public class LimiterServletAutoConfiguration {
 			ObjectProvider<RateLimitStore> stores, @Qualifier(LimiterAutoConfiguration.CLOCK_BEAN_NAME) Clock clock,
 			KeyResolver keyResolver, ObjectProvider<BudgetSelector> budgetSelectors, BudgetDefinitions definitions,
 			RateLimitResponseWriter responseWriter, ObjectProvider<RateLimitObserver> observers,
-			ObjectProvider<LeaseRenewer> leaseRenewer, CorsHeaders cors) {
+			ObjectProvider<LeaseRenewer> leaseRenewer, CorsHeaders cors,
+			ObjectProvider<DecisionInstrumentation> instrumentations) {
 		RateLimitStore store = stores.getIfAvailable();
 		if (store == null) {
 			throw new InvalidLimiterConfigurationException("limiter.store", "is '"
@@ -114,8 +116,11 @@ public class LimiterServletAutoConfiguration {
 					+ "' but no RateLimitStore bean provides it (for redis: add spring-boot-starter-data-redis and "
 					+ "configure a RedisConnectionFactory)");
 		}
-		return new RateLimitFilter(rules, store, clock, keyResolver, budgetSelectors.orderedStream().toList(),
-				definitions, responseWriter, observers.orderedStream().toList(), leaseRenewer.getIfAvailable(), cors);
+		RateLimitFilter filter = new RateLimitFilter(rules, store, clock, keyResolver,
+				budgetSelectors.orderedStream().toList(), definitions, responseWriter,
+				observers.orderedStream().toList(), leaseRenewer.getIfAvailable(), cors);
+		filter.setDecisionInstrumentations(instrumentations.orderedStream().toList());
+		return filter;
 	}
 
 	/**

@@ -10,6 +10,7 @@ import dev.limiter.core.guard.GuardAdmission;
 import dev.limiter.core.guard.PendingAdmission;
 import dev.limiter.resilience.OutageLog;
 import dev.limiter.web.CorsHeaders;
+import dev.limiter.web.KeyValueLog;
 import dev.limiter.web.LimiterAdmission;
 import dev.limiter.web.PendingVerdict;
 import dev.limiter.web.ProblemResponse;
@@ -60,13 +61,16 @@ public class AuthGuardFilter extends OncePerRequestFilter {
 
 	private static final Log logger = LogFactory.getLog(AuthGuardFilter.class);
 
+	/** The WARN of a block, with its facts as key-value pairs. */
+	private static final KeyValueLog blocks = KeyValueLog.of(AuthGuardFilter.class);
+
 	private final AuthGuard guard;
 
 	private final Clock clock;
 
 	private static final String GUARD_STORE = "guard";
 
-	private final OutageLog outageLog = new OutageLog(logger,
+	private final OutageLog outageLog = new OutageLog(AuthGuardFilter.class.getName(),
 			"Authentication guard: the store failed; admitting lookups unguarded until it answers again: ",
 			"Authentication guard: the store answers again; failures are counted");
 
@@ -202,9 +206,12 @@ public class AuthGuardFilter extends OncePerRequestFilter {
 				guard.failedWithoutWaiting(admission, now).thenAccept(reachedThreshold -> {
 					if (reachedThreshold) {
 						events.blocked();
-						logger.warn("Authentication guard: address " + admission.addressKey() + " reached "
-								+ guard.policy().threshold() + " failed authentications; blocked for "
-								+ guard.policy().block());
+						blocks.warn(
+								"Authentication guard: address " + admission.addressKey() + " reached "
+										+ guard.policy().threshold() + " failed authentications; blocked for "
+										+ guard.policy().block(),
+								"address", admission.addressKey(), "threshold", guard.policy().threshold(),
+								"blockSeconds", guard.policy().block().toSeconds());
 					}
 				});
 			}

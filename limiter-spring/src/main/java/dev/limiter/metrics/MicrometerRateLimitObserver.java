@@ -1,5 +1,6 @@
 package dev.limiter.metrics;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -31,7 +32,10 @@ public class MicrometerRateLimitObserver implements RateLimitObserver {
 	/** Timer of the store call that decided a request. */
 	public static final String STORE_LATENCY = "limiter.store.latency";
 
-	/** Counter of admitted requests that left less than 20 % of a window. */
+	/**
+	 * Counter of admitted requests that left less than a share of a window
+	 * ({@code limiter.metrics.near-limit-threshold}, 20 % by default).
+	 */
 	public static final String NEAR_LIMIT = "limiter.near.limit";
 
 	/** Gauge of the concurrency leases this instance's requests hold now. */
@@ -61,6 +65,9 @@ public class MicrometerRateLimitObserver implements RateLimitObserver {
 	/** Counter of settlements the store could not apply, by budget. */
 	public static final String SETTLEMENTS_FAILED = "limiter.settlements.failed";
 
+	/** The near-limit share of a window left when none is configured. */
+	public static final double DEFAULT_NEAR_LIMIT_THRESHOLD = 0.2;
+
 	/**
 	 * Tag value where a tag does not apply (an exempt request has no budget, no reason,
 	 * no store mode).
@@ -70,6 +77,8 @@ public class MicrometerRateLimitObserver implements RateLimitObserver {
 	private final MeterRegistry registry;
 
 	private final Timer storeLatency;
+
+	private final double nearLimitThreshold;
 
 	private final Map<RequestTags, Counter> requests = new ConcurrentHashMap<>();
 
@@ -88,11 +97,32 @@ public class MicrometerRateLimitObserver implements RateLimitObserver {
 	private final Map<String, AtomicLong> leases = new ConcurrentHashMap<>();
 
 	public MicrometerRateLimitObserver(MeterRegistry registry, String storeName) {
+		this(registry, storeName, DEFAULT_NEAR_LIMIT_THRESHOLD, false);
+	}
+
+	/**
+	 * @param nearLimitThreshold the share of a window left (0 to 1, exclusive) below
+	 * which an admission counts in {@value #NEAR_LIMIT}
+	 * @param storeLatencyHistogram whether {@value #STORE_LATENCY} publishes a percentile
+	 * histogram
+	 */
+	public MicrometerRateLimitObserver(MeterRegistry registry, String storeName, double nearLimitThreshold,
+			boolean storeLatencyHistogram) {
+		if (!(nearLimitThreshold > 0 && nearLimitThreshold < 1)) {
+			throw new IllegalArgumentException("nearLimitThreshold must be between 0 and 1, was " + nearLimitThreshold);
+		}
 		this.registry = registry;
-		this.storeLatency = Timer.builder(STORE_LATENCY)
+		this.nearLimitThreshold = nearLimitThreshold;
+		Timer.Builder latency = Timer.builder(STORE_LATENCY)
 			.description("Time the rate-limit store took to decide one request")
-			.tag("store", storeName)
-			.register(registry);
+			.tag("store", storeName);
+		if (storeLatencyHistogram) {
+			// from an in-process decision to a store call at its timeout
+			latency.publishPercentileHistogram()
+				.minimumExpectedValue(Duration.ofNanos(100_000))
+				.maximumExpectedValue(Duration.ofSeconds(5));
+		}
+		this.storeLatency = latency.register(registry);
 	}
 
 	@Override
@@ -111,11 +141,12 @@ public class MicrometerRateLimitObserver implements RateLimitObserver {
 		}
 		if (outcome == RateLimitOutcome.ALLOWED) {
 			BoundVerdict nearest = nearestToLimit(decision);
-			if (nearest != null && nearest.remaining() * 5 < nearest.limit()) {
+			if (nearest != null && nearest.remaining() < nearLimitThreshold * nearest.limit()) {
 				nearLimit
 					.computeIfAbsent(new NearLimitTags(decision.budget(), nearest.name()),
 							tags -> Counter.builder(NEAR_LIMIT)
-								.description("Admitted requests that left less than 20 % of a window of their budget")
+								.description("Admitted requests that left less than "
+										+ Math.round(nearLimitThreshold * 100) + " % of a window of their budget")
 								.tag("budget", tags.budget())
 								.tag("window", tags.window())
 								.register(registry))

@@ -4,8 +4,8 @@ import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.limiter.core.StoreModeListener;
+import dev.limiter.web.KeyValueLog;
 import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 
 /**
  * The one log of an outage: one WARN when a store stops answering and one INFO when it
@@ -22,7 +22,13 @@ import org.apache.commons.logging.LogFactory;
  */
 public final class OutageLog implements StoreModeListener {
 
+	/**
+	 * Where both lines go when given as a commons-logging {@code Log}, else {@code null}.
+	 */
 	private final Log log;
+
+	/** Where both lines go with their facts as key-value pairs, else {@code null}. */
+	private final KeyValueLog facts;
 
 	private final String failedMessage;
 
@@ -38,7 +44,24 @@ public final class OutageLog implements StoreModeListener {
 	 * store's name
 	 */
 	public OutageLog(Log log, String failedMessage, String recoveredMessage) {
-		this.log = Objects.requireNonNull(log, "log");
+		this(Objects.requireNonNull(log, "log"), null, failedMessage, recoveredMessage);
+	}
+
+	/**
+	 * Both lines on logger {@code loggerName}, with their facts as key-value pairs
+	 * ({@code store}, {@code mode}, and on the WARN {@code reason} and {@code failure}):
+	 * fields under Spring Boot's structured logging.
+	 * @param loggerName the logger's name
+	 * @param failedMessage as above
+	 * @param recoveredMessage as above
+	 */
+	public OutageLog(String loggerName, String failedMessage, String recoveredMessage) {
+		this(null, KeyValueLog.named(loggerName), failedMessage, recoveredMessage);
+	}
+
+	private OutageLog(Log log, KeyValueLog facts, String failedMessage, String recoveredMessage) {
+		this.log = log;
+		this.facts = facts;
 		this.failedMessage = Objects.requireNonNull(failedMessage, "failedMessage");
 		this.recoveredMessage = Objects.requireNonNull(recoveredMessage, "recoveredMessage");
 	}
@@ -48,7 +71,7 @@ public final class OutageLog implements StoreModeListener {
 	 * (docs/operations.md).
 	 */
 	public static OutageLog storeModes() {
-		return new OutageLog(LogFactory.getLog("dev.limiter"),
+		return new OutageLog("dev.limiter",
 				"Rate limiter is DEGRADED: the {store} store cannot answer; deciding with the in-process fallback, "
 						+ "exact for this instance only, until it answers again: ",
 				"Rate limiter recovered: the {store} store answers again; its counters are authoritative");
@@ -58,7 +81,14 @@ public final class OutageLog implements StoreModeListener {
 	@Override
 	public void degraded(String store, Throwable cause) {
 		if (failing.compareAndSet(false, true)) {
-			log.warn(failedMessage.replace("{store}", store) + describe(cause));
+			String message = failedMessage.replace("{store}", store) + describe(cause);
+			if (facts != null) {
+				facts.warn(message, "store", store, "mode", "degraded", "reason", reason(cause), "failure",
+						describe(cause));
+			}
+			else {
+				log.warn(message);
+			}
 		}
 	}
 
@@ -66,13 +96,31 @@ public final class OutageLog implements StoreModeListener {
 	@Override
 	public void recovered(String store) {
 		if (failing.compareAndSet(true, false)) {
-			log.info(recoveredMessage.replace("{store}", store));
+			String message = recoveredMessage.replace("{store}", store);
+			if (facts != null) {
+				facts.info(message, "store", store, "mode", "authoritative");
+			}
+			else {
+				log.info(message);
+			}
 		}
 	}
 
 	/** Whether an outage is open. */
 	public boolean failing() {
 		return failing.get();
+	}
+
+	/** The root cause's simple class name: a short, bounded reason. */
+	static String reason(Throwable cause) {
+		if (cause == null) {
+			return "unknown";
+		}
+		Throwable root = cause;
+		while (root.getCause() != null && root.getCause() != root) {
+			root = root.getCause();
+		}
+		return root.getClass().getSimpleName();
 	}
 
 	static String describe(Throwable cause) {

@@ -6,6 +6,7 @@ import java.util.function.Supplier;
 
 import dev.limiter.routes.PropertiesRouteResolver.RouteRule;
 import dev.limiter.spring.BudgetRegistry;
+import dev.limiter.web.KeyValueLog;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
@@ -28,6 +29,9 @@ import org.springframework.web.servlet.mvc.method.RequestMappingInfoHandlerMappi
 public class RouteInventoryCheck implements SmartInitializingSingleton {
 
 	private static final Log logger = LogFactory.getLog(RouteInventoryCheck.class);
+
+	/** The inventory's INFO, with its counts as key-value pairs. */
+	private static final KeyValueLog summary = KeyValueLog.of(RouteInventoryCheck.class);
 
 	private final ListableBeanFactory beanFactory;
 
@@ -102,9 +106,12 @@ public class RouteInventoryCheck implements SmartInitializingSingleton {
 	/** Puts an inventory in force and logs it. */
 	public void install(RouteInventory built) {
 		this.inventory = built;
-		logger.info("Limiter route inventory (" + built.entries().size() + " handlers, "
-				+ built.implicitDefaults().size() + " on the default budget implicitly, " + built.deadRules().size()
-				+ " rules matching no handler):" + built.toTable());
+		summary.info(
+				"Limiter route inventory (" + built.entries().size() + " handlers, " + built.implicitDefaults().size()
+						+ " on the default budget implicitly, " + built.deadRules().size()
+						+ " rules matching no handler):" + built.toTable(),
+				"handlers", built.entries().size(), "implicitDefaults", built.implicitDefaults().size(), "deadRules",
+				built.deadRules().size());
 		for (RouteInventory.Entry entry : built.expensiveWithoutConcurrency()) {
 			logger.warn(unbounded(entry));
 		}

@@ -47,6 +47,15 @@ final class AdmissionEnds {
 	 * handler reports to when it reserved units.
 	 */
 	RequestEnd of(HttpServletRequest request, Budget budget, Decision decision, Reservation reservation) {
+		return of(request, budget, decision, reservation, null);
+	}
+
+	/**
+	 * As {@link #of(HttpServletRequest, Budget, Decision, Reservation)}, telling
+	 * {@code followed} (when not {@code null}) of the lease's release and the settlement.
+	 */
+	RequestEnd of(HttpServletRequest request, Budget budget, Decision decision, Reservation reservation,
+			InstrumentedDecision followed) {
 		Lease lease = decision.withLeaseIssuedBy(store).lease().orElse(null);
 		if (lease == null && reservation == null) {
 			return null;
@@ -63,27 +72,37 @@ final class AdmissionEnds {
 			try {
 				if (lease != null) {
 					stopRenewing.run();
-					release(lease);
+					release(lease, followed);
 				}
 			}
 			finally {
 				if (reservation != null) {
-					settle(reservation, reported);
+					settle(reservation, reported, followed);
 				}
 			}
 		});
 	}
 
 	void release(Lease lease) {
+		release(lease, null);
+	}
+
+	private void release(Lease lease, InstrumentedDecision followed) {
+		InstrumentedDecision.AfterResponse ending = (followed != null)
+				? followed.afterResponse(InstrumentedDecision.LEASE_RELEASE, lease.budget())
+				: InstrumentedDecision.AfterResponse.NONE;
+		RuntimeException failed = null;
 		try {
 			lease.release(clock.millis());
 		}
 		catch (RuntimeException ex) {
+			failed = ex;
 			logger.warn("Could not release a lease of budget '" + lease.budget() + "' on store '" + store.name()
 					+ "'; it expires by itself: " + ex);
 		}
 		finally {
 			observers.released(lease.budget());
+			ending.done(failed);
 		}
 	}
 
@@ -92,7 +111,7 @@ final class AdmissionEnds {
 	 * store without waiting (the in-process store applies it at once, under the key's
 	 * lock); a failure is counted, never retried, never thrown at the response.
 	 */
-	private void settle(Reservation reservation, RateLimitUsage usage) {
+	private void settle(Reservation reservation, RateLimitUsage usage, InstrumentedDecision followed) {
 		Map<String, Long> reported = usage.close().orElse(Map.of());
 		Settlement settlement = reservation.settle(reported).orElse(null);
 		if (settlement == null) {
@@ -100,6 +119,9 @@ final class AdmissionEnds {
 		}
 		long now = clock.millis();
 		String budget = reservation.budget().name();
+		InstrumentedDecision.AfterResponse ending = (followed != null)
+				? followed.afterResponse(InstrumentedDecision.SETTLEMENT, budget)
+				: InstrumentedDecision.AfterResponse.NONE;
 		try {
 			observers.notCounted(reservation.budget(), reported.keySet());
 			observers.settled(reservation, settlement, now);
@@ -108,10 +130,15 @@ final class AdmissionEnds {
 					if (failure != null) {
 						observers.settlementFailed(budget, failure);
 					}
+					ending.done(failure);
 				});
+			}
+			else {
+				ending.done(null);
 			}
 		}
 		catch (RuntimeException ex) {
+			ending.done(ex);
 			observers.settlementFailed(budget, ex);
 			logger.warn("Could not settle a reservation of budget '" + budget + "' on store '" + store.name()
 					+ "'; its estimate stays counted: " + ex);

@@ -87,6 +87,9 @@ public class RateLimitFilter extends OncePerRequestFilter {
 
 	private final CorsHeaders cors;
 
+	/** Follows each request beside the observers; {@code null}: nothing follows them. */
+	private DecisionInstrumentation instrumentation;
+
 	public RateLimitFilter(BudgetRegistry budgets, RateLimitStore store, Clock clock, KeyResolver keyResolver,
 			RouteResolver routeResolver, List<BudgetSelector> budgetSelectors, RateLimitResponseWriter responseWriter) {
 		this(budgets, store, clock, keyResolver, routeResolver, budgetSelectors, responseWriter, BudgetOptions.DEFAULTS,
@@ -128,7 +131,15 @@ public class RateLimitFilter extends OncePerRequestFilter {
 		this.counterHeaders = new CounterHeaders(responseWriter);
 		this.observers = new RateLimitObservers(observers);
 		this.admissionEnds = new AdmissionEnds(store, clock, this.observers, leaseRenewer);
-		this.decisions = new StoreDecisions(store, clock, logger);
+		this.decisions = new StoreDecisions(store, clock, RateLimitFilter.class.getName());
+	}
+
+	/**
+	 * Follows each request with {@code instrumentations} (the Observation of each
+	 * decision, the endpoint's most-refused callers); none by default.
+	 */
+	public void setDecisionInstrumentations(List<DecisionInstrumentation> instrumentations) {
+		this.instrumentation = DecisionInstrumentation.of(instrumentations);
 	}
 
 	private static Supplier<RateLimitRules> fixed(RateLimitRules rules) {
@@ -176,6 +187,9 @@ public class RateLimitFilter extends OncePerRequestFilter {
 		if (route.exempt()) {
 			observers.exempt(route);
 			LimiterAdmission.decided(request, true);
+			if (instrumentation != null) {
+				instrumentation.exempt(request, route);
+			}
 			if (PendingVerdict.refused(request)) {
 				return;
 			}
@@ -196,11 +210,19 @@ public class RateLimitFilter extends OncePerRequestFilter {
 			amounts = budget.reservedAmounts(1, route.estimates());
 			estimateCaps.check(route, budget);
 		}
+		InstrumentedDecision followed = (instrumentation != null) ? instrumentation.start(new DecisionFacts(request,
+				route, budget, caller.value(options.keyBy(budget.name())), caller.principal(), store.name())) : null;
 		try {
-			decision = decisions.take(budget, counterKey, route.expensive(), amounts);
+			long[] reserved = amounts;
+			decision = (followed != null)
+					? followed.storeCall(() -> decisions.take(budget, counterKey, route.expensive(), reserved))
+					: decisions.take(budget, counterKey, route.expensive(), amounts);
 		}
 		catch (StoreUnavailableException unavailable) {
 			LimiterAdmission.decided(request, false);
+			if (followed != null) {
+				followed.unavailable(unavailable);
+			}
 			if (!PendingVerdict.refused(request)) {
 				cors.applyTo(request, response);
 				responseWriter.writeUnavailable(request, response, unavailable);
@@ -210,6 +232,9 @@ public class RateLimitFilter extends OncePerRequestFilter {
 		boolean shadowRefused = !decision.allowed() && options.shadow(budget.name());
 		observers.decided(route, decision, shadowRefused, System.nanoTime() - started);
 		LimiterAdmission.decided(request, decision.allowed() || shadowRefused);
+		if (followed != null) {
+			followed.decided(decision, shadowRefused);
+		}
 		// A guard reservation sent before the lookup travelled with this decision: its
 		// answer is in, or nearly, and a refusal there wins over the budget's.
 		if (PendingVerdict.refused(request)) {
@@ -229,7 +254,7 @@ public class RateLimitFilter extends OncePerRequestFilter {
 		if (reservation != null) {
 			observers.reserved(reservation);
 		}
-		proceed(request, response, chain, budget, decision, shadowRefused, reservation);
+		proceed(request, response, chain, budget, decision, shadowRefused, reservation, followed);
 	}
 
 	/**
@@ -237,8 +262,9 @@ public class RateLimitFilter extends OncePerRequestFilter {
 	 * back at the end what the admission holds ({@link AdmissionEnds}).
 	 */
 	private void proceed(HttpServletRequest request, HttpServletResponse response, FilterChain chain, Budget budget,
-			Decision decision, boolean shadowRefused, Reservation reservation) throws ServletException, IOException {
-		RequestEnd release = admissionEnds.of(request, budget, decision, reservation);
+			Decision decision, boolean shadowRefused, Reservation reservation, InstrumentedDecision followed)
+			throws ServletException, IOException {
+		RequestEnd release = admissionEnds.of(request, budget, decision, reservation, followed);
 		CommitHookResponseWrapper wrapped = new CommitHookResponseWrapper(response,
 				() -> counterHeaders.write(request, response, decision, shadowRefused));
 		request.setAttribute(RESPONSE_ATTRIBUTE, wrapped);

@@ -7,8 +7,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import dev.limiter.core.BoundVerdict;
 import dev.limiter.core.Decision;
 import dev.limiter.spring.RoutePolicy;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
+import dev.limiter.web.KeyValueLog;
 
 /**
  * Logs shadow refusals at INFO, at most one line per budget and bound every
@@ -19,7 +18,7 @@ final class ShadowRefusalLog {
 
 	static final long INTERVAL_MILLIS = 10_000;
 
-	private static final Log logger = LogFactory.getLog(RateLimitFilter.class);
+	private static final KeyValueLog logger = KeyValueLog.of(RateLimitFilter.class);
 
 	private final Map<String, Tally> tallies = new ConcurrentHashMap<>();
 
@@ -31,11 +30,14 @@ final class ShadowRefusalLog {
 		long next = tally.nextLogAt.get();
 		if (now >= next && tally.nextLogAt.compareAndSet(next, now + INTERVAL_MILLIS)) {
 			tally.count.addAndGet(-count);
-			logger.info("Shadow mode: budget '" + decision.budget() + "' would have refused " + count
-					+ " request(s) on bound '" + bound + "' (latest route "
-					+ (route.pattern() == null ? RouteScopedKeys.UNMATCHED : route.pattern()) + ", retry after "
-					+ decision.retryAfterSeconds() + " s); admitted with " + RateLimitFilter.SHADOW_HEADER
-					+ ": refused");
+			String pattern = (route.pattern() == null) ? RouteScopedKeys.UNMATCHED : route.pattern();
+			logger.info(
+					"Shadow mode: budget '" + decision.budget() + "' would have refused " + count
+							+ " request(s) on bound '" + bound + "' (latest route " + pattern + ", retry after "
+							+ decision.retryAfterSeconds() + " s); admitted with " + RateLimitFilter.SHADOW_HEADER
+							+ ": refused",
+					"budget", decision.budget(), "bound", bound, "refusals", count, "route", pattern,
+					"retryAfterSeconds", decision.retryAfterSeconds());
 		}
 	}
 

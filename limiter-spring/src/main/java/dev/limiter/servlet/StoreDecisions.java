@@ -8,7 +8,6 @@ import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.StoreUnavailableException;
 import dev.limiter.resilience.FailurePolicy;
 import dev.limiter.resilience.OutageLog;
-import org.apache.commons.logging.Log;
 
 /**
  * The store's decision of one request; a store that fails here has no fail-open wrapper
@@ -23,10 +22,13 @@ final class StoreDecisions {
 
 	private final OutageLog outageLog;
 
-	StoreDecisions(RateLimitStore store, Clock clock, Log logger) {
+	/**
+	 * @param loggerName the logger of the outage's lines, whose facts are key-value pairs
+	 */
+	StoreDecisions(RateLimitStore store, Clock clock, String loggerName) {
 		this.store = store;
 		this.clock = clock;
-		this.outageLog = new OutageLog(logger,
+		this.outageLog = new OutageLog(loggerName,
 				"Rate-limit store '{store}' failed; admitting requests uncounted until it answers again: ",
 				"Rate-limit store '{store}' answers again; requests are counted");
 	}

@@ -158,6 +158,23 @@ class SampleApplicationTests {
 	}
 
 	@Test
+	void refusalWhenTracedShouldBeLoggedWithItsTraceId(CapturedOutput output) throws Exception {
+		for (int i = 0; i < 4; i++) {
+			assertThat(send("GET", "/public/ping", null).statusCode()).isEqualTo(200);
+		}
+		assertThat(send("GET", "/public/ping", null).statusCode()).isEqualTo(429);
+		String line = output.getOut()
+			.lines()
+			.filter((each) -> each.contains("Refused anonymous on /public/ping: window minute spent, Retry-After 42 s"))
+			.reduce((first, last) -> last)
+			.orElseThrow();
+		// Boot's log pattern carries the trace id (128 bits, hex) once a tracing bridge
+		// is
+		// there
+		assertThat(line).containsPattern("[0-9a-f]{32}");
+	}
+
+	@Test
 	void rawTokensWhenUsedShouldAppearInNoResponseHeaderAndNoLogLine(CapturedOutput output) throws Exception {
 		String minted = mint();
 		String unknown = "sp_" + "Q".repeat(32);

@@ -5,6 +5,7 @@ import java.util.function.Supplier;
 import dev.limiter.actuate.LimiterOperations;
 import dev.limiter.actuate.LimiterOperations.Answer;
 import dev.limiter.actuate.LimiterOperations.LimiterDescriptor;
+import dev.limiter.actuate.RefusedCallers;
 import dev.limiter.routes.DocumentedPatterns;
 
 import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
@@ -28,15 +29,41 @@ public class LimiterEndpoint {
 	/** The same path as it answers and is documented. */
 	static final String KEY_PATH = "/keys/{keyHash}";
 
+	/** The section of the most-refused callers: {@code /actuator/limiter/refused}. */
+	public static final String REFUSED = "refused";
+
 	private final LimiterOperations operations;
 
+	private final RefusedCallers refused;
+
 	public LimiterEndpoint(LimiterOperations operations) {
+		this(operations, null);
+	}
+
+	/**
+	 * @param refused the callers this instance refused most, {@code null} when not kept
+	 */
+	public LimiterEndpoint(LimiterOperations operations, @Nullable RefusedCallers refused) {
 		this.operations = operations;
+		this.refused = refused;
 	}
 
 	@ReadOperation
 	public LimiterDescriptor limiter() {
 		return operations.limiter();
+	}
+
+	/**
+	 * {@code /actuator/limiter/refused}: the callers this instance refused most in the
+	 * last minutes ({@link RefusedCallers}); {@code limit} of them, 20 by default.
+	 */
+	@ReadOperation
+	public WebEndpointResponse<Object> section(@Selector String section, @Nullable Integer limit) {
+		if (!REFUSED.equals(section) || refused == null) {
+			return new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND);
+		}
+		int top = (limit == null) ? 20 : Math.max(1, Math.min(limit, 100));
+		return new WebEndpointResponse<>(refused.top(top), WebEndpointResponse.STATUS_OK);
 	}
 
 	/**

@@ -6,6 +6,7 @@ import dev.limiter.actuate.LimiterOperations;
 import dev.limiter.actuate.LimiterOperations.RefreshDescriptor;
 import dev.limiter.actuate.NoStoreEndpointFilter;
 import dev.limiter.actuate.RateLimitTotals;
+import dev.limiter.actuate.RefusedCallers;
 import dev.limiter.autoconfigure.ConditionalOnLimiterEnabled;
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
 import dev.limiter.autoconfigure.LimiterServletAutoConfiguration;
@@ -82,10 +83,20 @@ public class LimiterEndpointAutoConfiguration {
 				attempt.reason(), attempt.waitingForRestart());
 	}
 
+	/**
+	 * The callers this instance refused most in the last minutes, in bounded memory; the
+	 * filter tells it of each refusal.
+	 */
 	@Bean
 	@ConditionalOnMissingBean
-	public LimiterEndpoint limiterEndpoint(LimiterOperations operations) {
-		return new LimiterEndpoint(operations);
+	public RefusedCallers limiterRefusedCallers(@Qualifier(LimiterAutoConfiguration.CLOCK_BEAN_NAME) Clock clock) {
+		return new RefusedCallers(clock);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	public LimiterEndpoint limiterEndpoint(LimiterOperations operations, ObjectProvider<RefusedCallers> refused) {
+		return new LimiterEndpoint(operations, refused.getIfAvailable());
 	}
 
 	/**

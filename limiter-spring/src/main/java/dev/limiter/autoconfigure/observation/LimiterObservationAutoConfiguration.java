@@ -1,0 +1,40 @@
+package dev.limiter.autoconfigure.observation;
+
+import dev.limiter.autoconfigure.ConditionalOnLimiterEnabled;
+import dev.limiter.autoconfigure.LimiterAutoConfiguration;
+import dev.limiter.autoconfigure.LimiterServletAutoConfiguration;
+import dev.limiter.observation.LimiterDecisionObservationConvention;
+import dev.limiter.observation.ObservedDecisions;
+import io.micrometer.observation.ObservationRegistry;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * One Micrometer Observation per decision ({@code limiter.decision} and its children)
+ * through the application's {@link ObservationRegistry}: meters through the registry's
+ * meter handler, spans when Micrometer Tracing is there. Without a registry bean this
+ * configuration is not there, and the filter makes nothing for it; a bean of
+ * {@link LimiterDecisionObservationConvention} replaces the names and key values.
+ */
+@AutoConfiguration(after = LimiterAutoConfiguration.class,
+		afterName = { "org.springframework.boot.actuate.autoconfigure.observation.ObservationAutoConfiguration",
+				"org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration" },
+		before = LimiterServletAutoConfiguration.class)
+@ConditionalOnClass(ObservationRegistry.class)
+@ConditionalOnBean(ObservationRegistry.class)
+@ConditionalOnLimiterEnabled
+public class LimiterObservationAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	public ObservedDecisions limiterObservedDecisions(ObservationRegistry registry,
+			ObjectProvider<LimiterDecisionObservationConvention> convention) {
+		return new ObservedDecisions(registry, convention.getIfAvailable());
+	}
+
+}
