@@ -206,14 +206,17 @@ public final class AuthGuard {
 	 * {@link #abandoned}): hands the reservation back and proves the credential for its
 	 * address, in the store (where a block then lets it through for {@code window}) and
 	 * here (no reservation for {@code remember-authenticated}, at most {@code window}).
-	 * It clears nothing else: the address's failures are other credentials' and stay, as
-	 * do other lookups' reservations and a block. The store is told at least once per
-	 * half window of a credential this instance keeps proving, not on every request.
+	 * It clears nothing else in the store: the address's failures are other credentials'
+	 * and stay, as do other lookups' reservations and a block. On this instance the
+	 * address's lookups may run ahead of their reservation again
+	 * ({@link GuardMemory#succeededFrom}). The store is told at least once per half
+	 * window of a credential this instance keeps proving, not on every request.
 	 */
 	public void succeeded(GuardAdmission admission, long nowMillis) {
 		requireAdmitted(admission);
 		String addressKey = admission.addressKey();
 		String credentialKey = admission.credentialKey();
+		memory.succeededFrom(addressKey);
 		boolean tell = credentialKey == null ? admission.reservation() != null
 				: memory.proved(addressKey, credentialKey, admission.reservation() != null, policy, nowMillis);
 		if (!tell) {

@@ -18,7 +18,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * needs no reservation, through a block too; and when the store was last told of it, so
  * that its proof there is renewed once per half window, not on every request;</li>
  * <li>an address that failed here (within {@code window}, or until its block ends): its
- * lookups do not run ahead of their reservation;</li>
+ * lookups do not run ahead of their reservation, until a success from it is admitted (the
+ * store's failures stay counted; this memory only spares a legitimate user behind the
+ * address a second round trip per new credential);</li>
  * <li>the lookups running ahead of their reservation's answer, per address.</li>
  * </ul>
  * Each memory holds at most {@value #MAX_KEYS} entries; when full of live entries it
@@ -157,6 +159,18 @@ final class GuardMemory {
 		if (credentialKey != null) {
 			toldProven.forget(proofKey(addressKey, credentialKey));
 		}
+	}
+
+	/**
+	 * A success from the address was admitted: its lookups may run ahead of their
+	 * reservation again (none does while a block of it is known, see
+	 * {@link AuthGuard#begin}). A success shows a legitimate user behind the address, who
+	 * would otherwise pay a second round trip for each new credential for a whole window;
+	 * what runs ahead stays bounded by {@code max-pending} with its verdict withheld, and
+	 * the store's failures stay counted.
+	 */
+	void succeededFrom(String addressKey) {
+		failedHere.forget(addressKey);
 	}
 
 	void failedHere(String addressKey, long untilMillis, long nowMillis) {

@@ -83,6 +83,18 @@ class AuthGuardPendingAdmissionTests {
 	}
 
 	@Test
+	void beginWhenASuccessWasAdmittedAfterTheAddressFailedHereShouldLetTheLookupRunAheadAgain() {
+		guard.failed(guard.begin(address, "wrong", T).await(), T);
+		guard.succeeded(guard.begin(address, "right", T + 1).await(), T + 1);
+
+		PendingAdmission next = guard.begin(address, "first-seen", T + 2);
+
+		assertThat(next.isDone()).as("the lookup runs while its reservation travels").isFalse();
+		assertThat(next.await().outcome()).isEqualTo(ADMITTED);
+		assertThat(guard.state(address, T + 2).failures()).as("the failure stays counted in the store").isEqualTo(1);
+	}
+
+	@Test
 	void failureWhenNotWaitedForShouldStillStartAndRememberTheBlock() {
 		for (int i = 0; i < 49; i++) {
 			guard.failed(guard.admit(address, T), T);

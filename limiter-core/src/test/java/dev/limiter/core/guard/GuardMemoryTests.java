@@ -76,4 +76,13 @@ class GuardMemoryTests {
 		assertThat(memory.runAhead("addr:1", 2, T0 + 1)).isFalse();
 	}
 
+	@Test
+	void runAheadWhenASuccessFromTheAddressFollowedItsFailureShouldBeAllowedAgain() {
+		memory.failedHere("addr:1", T0 + 60_000, T0);
+
+		memory.succeededFrom("addr:1");
+
+		assertThat(memory.runAhead("addr:1", 2, T0 + 1)).isTrue();
+	}
+
 }
