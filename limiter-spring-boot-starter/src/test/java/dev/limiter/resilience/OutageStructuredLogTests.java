@@ -9,6 +9,7 @@ import java.time.Duration;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.limiter.guard.GuardTestApplication;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -27,6 +28,16 @@ import static org.awaitility.Awaitility.await;
  */
 @ExtendWith(OutputCaptureExtension.class)
 class OutageStructuredLogTests {
+
+	/**
+	 * Spring Boot hands the format to Logback as a system property, which outlives the
+	 * application: without this, every later application in this JVM logs JSON.
+	 */
+	@AfterEach
+	void clearStructuredFormat() {
+		System.clearProperty("CONSOLE_LOG_STRUCTURED_FORMAT");
+		System.clearProperty("FILE_LOG_STRUCTURED_FORMAT");
+	}
 
 	@Test
 	void outageWhenLoggedAsEcsShouldCarryStoreReasonAndModeAsFields(CapturedOutput output) throws Exception {

@@ -94,7 +94,7 @@ class LimiterEndpointHttpTests {
 			}
 		}
 		assertThat(keyRoutes).containsExactlyInAnyOrder("GET /actuator/limiter/keys/{keyHash}",
-				"DELETE /actuator/limiter/keys/{keyHash}");
+				"DELETE /actuator/limiter/keys/{keyHash}", "GET /actuator/limiter/{section}");
 		assertThat(http.get("/actuator/limiter/keys/a:127.0.0.1", null).statusCode()).isEqualTo(200);
 	}
 
