@@ -13,6 +13,7 @@ import dev.limiter.web.CorsHeaders;
 import dev.limiter.web.LimiterAdmission;
 import dev.limiter.web.PendingVerdict;
 import dev.limiter.web.ProblemResponse;
+import dev.limiter.web.RateLimitHeader;
 import dev.limiter.web.RequestEnd;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -238,7 +239,7 @@ public class AuthGuardFilter extends OncePerRequestFilter {
 		if (admission.degraded()) {
 			// before the write: writeTo commits the response, and a header set after that
 			// is never sent
-			problem.header("X-RateLimit-Degraded", "true");
+			problem.header(RateLimitHeader.DEGRADED.headerName(), RateLimitHeader.DEGRADED_VALUE);
 		}
 		problem.writeTo(response, r -> cors.applyTo(request, r));
 	}

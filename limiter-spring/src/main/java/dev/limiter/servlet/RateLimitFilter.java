@@ -56,12 +56,6 @@ public class RateLimitFilter extends OncePerRequestFilter {
 
 	private static final String RESPONSE_ATTRIBUTE = RateLimitFilter.class.getName() + ".RESPONSE";
 
-	/**
-	 * Says on an admitted response that its request would have been refused, were the
-	 * budget enforced.
-	 */
-	public static final String SHADOW_HEADER = "X-RateLimit-Shadow";
-
 	private final RateLimitStore store;
 
 	private final KeyResolver keyResolver;

@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import dev.limiter.core.BoundVerdict;
 import dev.limiter.core.Decision;
 import dev.limiter.spring.RoutePolicy;
+import dev.limiter.web.RateLimitHeader;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
@@ -34,7 +35,7 @@ final class ShadowRefusalLog {
 			logger.info("Shadow mode: budget '" + decision.budget() + "' would have refused " + count
 					+ " request(s) on bound '" + bound + "' (latest route "
 					+ (route.pattern() == null ? RouteScopedKeys.UNMATCHED : route.pattern()) + ", retry after "
-					+ decision.retryAfterSeconds() + " s); admitted with " + RateLimitFilter.SHADOW_HEADER
+					+ decision.retryAfterSeconds() + " s); admitted with " + RateLimitHeader.SHADOW.headerName()
 					+ ": refused");
 		}
 	}
