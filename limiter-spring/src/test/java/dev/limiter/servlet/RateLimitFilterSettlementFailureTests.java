@@ -12,12 +12,12 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import dev.limiter.core.Budget;
 import dev.limiter.core.Decision;
+import dev.limiter.core.ForwardingRateLimitStore;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStoreException;
 import dev.limiter.core.RateLimitStores;
 import dev.limiter.core.Settlement;
 import dev.limiter.core.Window;
-import dev.limiter.core.contract.ForwardingRateLimitStore;
 import dev.limiter.metrics.MicrometerRateLimitObserver;
 import dev.limiter.spring.BudgetOptions;
 import dev.limiter.spring.BudgetRegistry;
