@@ -174,33 +174,49 @@ public final class RedisScriptCalls {
 		});
 	}
 
-	/**
-	 * The one EVALSHA → EVAL fallback: EVAL loads the script into the server's cache, so
-	 * the next call's EVALSHA finds it.
-	 */
 	private CompletableFuture<List<Object>> script(RedisScript<List> script, List<String> scriptKeys, Object[] args) {
-		byte[][] keyBytes = bytes(scriptKeys.toArray());
-		byte[][] argBytes = bytes(args);
-		return sent(() -> driver.evalSha(script.getSha1(), keyBytes, argBytes)
-			.exceptionallyCompose(failure -> noScript(failure) ? driver.eval(bytes(script), keyBytes, argBytes)
-					: CompletableFuture.failedFuture(failure)));
+		return evalShaElseEval(script, bytes(scriptKeys.toArray()), bytes(args), driver::evalSha, driver::eval);
 	}
 
 	/**
-	 * The same fallback on the calling thread: EVAL on the same connection, within what
-	 * is left of the same deadline.
+	 * The same fallback on the calling thread: each command runs here (EVAL on the same
+	 * connection, within what is left of the same deadline), its answer or failure a
+	 * completed future, so the fallback's stage runs here too.
 	 */
 	private static List<Object> scriptOnThisThread(RedisScript<List> script, byte[][] keyBytes, byte[][] argBytes,
 			RedisDriver.ScriptCommands commands) {
+		CompletableFuture<List<Object>> done = evalShaElseEval(script, keyBytes, argBytes,
+				(sha, keys, args) -> CompletableFuture.completedFuture(commands.evalSha(sha, keys, args)),
+				(body, keys, args) -> CompletableFuture.completedFuture(commands.eval(body, keys, args)));
 		try {
-			return commands.evalSha(script.getSha1(), keyBytes, argBytes);
+			return done.join();
 		}
-		catch (RuntimeException failure) {
-			if (!noScript(failure)) {
+		catch (CompletionException ex) {
+			if (ex.getCause() instanceof RuntimeException failure) {
 				throw failure;
 			}
-			return commands.eval(bytes(script), keyBytes, argBytes);
+			throw ex;
 		}
+	}
+
+	/**
+	 * The one EVALSHA → EVAL fallback, for a call waited for on a future or on the
+	 * calling thread: on NOSCRIPT, EVAL, which loads the script into the server's cache,
+	 * so the next call's EVALSHA finds it.
+	 */
+	private static CompletableFuture<List<Object>> evalShaElseEval(RedisScript<List> script, byte[][] keyBytes,
+			byte[][] argBytes, ScriptCommand<String> evalSha, ScriptCommand<byte[]> eval) {
+		return sent(() -> evalSha.send(script.getSha1(), keyBytes, argBytes)).exceptionallyCompose(
+				failure -> noScript(failure) ? sent(() -> eval.send(bytes(script), keyBytes, argBytes))
+						: CompletableFuture.failedFuture(failure));
+	}
+
+	/** EVALSHA (by the script's SHA-1) or EVAL (by its body). */
+	@FunctionalInterface
+	private interface ScriptCommand<S> {
+
+		CompletableFuture<List<Object>> send(S script, byte[][] keys, byte[][] args);
+
 	}
 
 	/**
