@@ -8,6 +8,7 @@ import dev.limiter.core.RequestStoreTime;
 import dev.limiter.core.guard.AuthGuard;
 import dev.limiter.core.guard.GuardAdmission;
 import dev.limiter.core.guard.PendingAdmission;
+import dev.limiter.resilience.FailurePolicy;
 import dev.limiter.resilience.OutageLog;
 import dev.limiter.web.CorsHeaders;
 import dev.limiter.web.LimiterAdmission;
@@ -67,9 +68,7 @@ public class AuthGuardFilter extends OncePerRequestFilter {
 
 	private static final String GUARD_STORE = "guard";
 
-	private final OutageLog outageLog = new OutageLog(logger,
-			"Authentication guard: the store failed; admitting lookups unguarded until it answers again: ",
-			"Authentication guard: the store answers again; failures are counted");
+	private final OutageLog outageLog = FailurePolicy.unguardedLookupsLog(logger);
 
 	private final GuardEvents events;
 

@@ -26,9 +26,7 @@ final class StoreDecisions {
 	StoreDecisions(RateLimitStore store, Clock clock, Log logger) {
 		this.store = store;
 		this.clock = clock;
-		this.outageLog = new OutageLog(logger,
-				"Rate-limit store '{store}' failed; admitting requests uncounted until it answers again: ",
-				"Rate-limit store '{store}' answers again; requests are counted");
+		this.outageLog = FailurePolicy.uncountedAdmissionsLog(logger);
 	}
 
 	/**
