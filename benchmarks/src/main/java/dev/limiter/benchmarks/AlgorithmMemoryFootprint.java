@@ -9,8 +9,9 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.limiter.core.Budget;
+import dev.limiter.core.InProcessRateLimitStore;
+import dev.limiter.core.RateLimitStores;
 import dev.limiter.core.Window;
-import dev.limiter.core.internal.InMemoryRateLimitStore;
 import io.github.bucket4j.Bandwidth;
 import io.github.bucket4j.Bucket;
 
@@ -92,7 +93,7 @@ public final class AlgorithmMemoryFootprint {
 
 	/** Bytes per key after {@code seconds} admissions per key, one a second. */
 	private static double measure(Budget budget, int keys, long now, int seconds, Heap heap, List<Object> kept) {
-		InMemoryRateLimitStore store = new InMemoryRateLimitStore(keys + keys / 5);
+		InProcessRateLimitStore store = RateLimitStores.inMemory(keys + keys / 5);
 		for (int s = 0; s < seconds; s++) {
 			for (int i = 0; i < keys; i++) {
 				store.take(budget, CallerKeys.key(i), 1, false, now + s * 1_000L);

@@ -9,7 +9,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.limiter.core.Budget;
-import dev.limiter.core.internal.InMemoryRateLimitStore;
+import dev.limiter.core.InProcessRateLimitStore;
+import dev.limiter.core.RateLimitStores;
 import io.github.bucket4j.Bandwidth;
 import io.github.bucket4j.Bucket;
 
@@ -55,7 +56,7 @@ public final class MemoryFootprint {
 		out.put("keyStringBytesPerKey", keyStringBytes);
 		out.put("keyStringNote", "one key string (" + strings[0].length() + " chars) plus its array slot");
 
-		InMemoryRateLimitStore store = new InMemoryRateLimitStore(keys + keys / 5);
+		InProcessRateLimitStore store = RateLimitStores.inMemory(keys + keys / 5);
 		for (int i = 0; i < keys; i++) {
 			store.take(budget, strings[i], 1, false, now);
 		}
@@ -92,7 +93,7 @@ public final class MemoryFootprint {
 		// The flood: far more distinct keys than the bound, as a caller minting counters
 		// would send.
 		base = usedAfterGc();
-		InMemoryRateLimitStore bounded = new InMemoryRateLimitStore(bound);
+		InProcessRateLimitStore bounded = RateLimitStores.inMemory(bound);
 		List<Object> samples = new ArrayList<>();
 		int maxSize = 0;
 		int step = flood / 10;

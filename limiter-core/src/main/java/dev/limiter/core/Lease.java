@@ -17,10 +17,28 @@ import java.util.Objects;
  * @param key the counter key the lease was taken under
  * @param id unique among the leases of that key
  * @param expiresAtMillis when the lease frees itself, epoch milliseconds
- * @param issuer the store the lease releases itself to; {@code null} until a store bound
- * it
+ * @param issuer what the lease releases itself to (the store that issued it);
+ * {@code null} until a store bound it
  */
-public record Lease(String budget, String key, String id, long expiresAtMillis, RateLimitStore issuer) {
+public record Lease(String budget, String key, String id, long expiresAtMillis, Lease.Issuer issuer) {
+
+	/**
+	 * What takes a lease back: the store that issued it. A lease knows only this much of
+	 * it, so that a lease (and the decision carrying it) never depends on the store's
+	 * type; every {@link RateLimitStore} is one.
+	 */
+	public interface Issuer {
+
+		/** Hands the lease back; twice, or after it expired, is a no-op. */
+		void release(Lease lease, long nowMillis);
+
+		/**
+		 * Keeps the lease until {@code expiresAtMillis} if it is still held.
+		 * @return whether it was still held
+		 */
+		boolean renew(Lease lease, long expiresAtMillis, long nowMillis);
+
+	}
 
 	public Lease {
 		Objects.requireNonNull(budget, "budget");
@@ -34,13 +52,13 @@ public record Lease(String budget, String key, String id, long expiresAtMillis, 
 	}
 
 	/** The same slot, released to {@code issuer}. */
-	public Lease issuedBy(RateLimitStore issuer) {
+	public Lease issuedBy(Lease.Issuer issuer) {
 		return new Lease(budget, key, id, expiresAtMillis, Objects.requireNonNull(issuer, "issuer"));
 	}
 
 	/**
-	 * Hands the slot back to the store that issued it ({@link RateLimitStore#release});
-	 * releasing twice, or after it expired, is a no-op.
+	 * Hands the slot back to the store that issued it ({@link Issuer#release}); releasing
+	 * twice, or after it expired, is a no-op.
 	 * @throws IllegalStateException if no store bound this lease
 	 */
 	public void release(long nowMillis) {
@@ -52,8 +70,8 @@ public record Lease(String budget, String key, String id, long expiresAtMillis, 
 
 	/**
 	 * Asks the store that issued this lease to keep it until {@code expiresAtMillis}
-	 * ({@link RateLimitStore#renew}); the lease's own {@link #expiresAtMillis} stays what
-	 * it was when issued.
+	 * ({@link Issuer#renew}); the lease's own {@link #expiresAtMillis} stays what it was
+	 * when issued.
 	 * @return whether the lease was still held
 	 * @throws IllegalStateException if no store bound this lease
 	 */

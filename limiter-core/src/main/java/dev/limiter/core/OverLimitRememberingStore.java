@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -30,14 +29,16 @@ import java.util.concurrent.atomic.AtomicLong;
  * window at 0 is remembered like a refusal, and an answer with room that arrives after it
  * (sent earlier, by a concurrent request) does not make it forgotten: refusals after
  * exhaustion cost the store nothing at any concurrency, past the requests already on
- * their way.
+ * their way. A reservation (a budget that counts units) is passed through: what was
+ * reserved is known only once settled, so a remembered refusal could be one a settlement
+ * has since lifted.
  *
  * <p>
  * Bounded: at most {@code maxEntries}; when full, entries whose windows have reset are
  * dropped (at most once per second of decision time), and if it is still full the newest
  * refusal is simply not remembered.
  */
-public final class OverLimitRememberingStore implements RateLimitStore {
+public final class OverLimitRememberingStore extends ForwardingRateLimitStore {
 
 	/** Keys remembered by default. */
 	public static final int DEFAULT_MAX_ENTRIES = 10_000;
@@ -95,36 +96,6 @@ public final class OverLimitRememberingStore implements RateLimitStore {
 		return decision;
 	}
 
-	/**
-	 * Passed through, as is every budget that counts units: what was reserved is known
-	 * only once settled, so a remembered refusal could be one a settlement has since
-	 * lifted.
-	 */
-	@Override
-	public Decision reserve(Budget budget, String key, long[] amounts, boolean expensive, long nowMillis) {
-		return store.reserve(budget, key, amounts, expensive, nowMillis);
-	}
-
-	@Override
-	public CompletionStage<Void> settle(Settlement settlement, long nowMillis) {
-		return store.settle(settlement, nowMillis);
-	}
-
-	@Override
-	public void release(Lease lease, long nowMillis) {
-		store.release(lease, nowMillis);
-	}
-
-	@Override
-	public boolean renew(Lease lease, long expiresAtMillis, long nowMillis) {
-		return store.renew(lease, expiresAtMillis, nowMillis);
-	}
-
-	@Override
-	public KeyState peek(Budget budget, String key, long nowMillis) {
-		return store.peek(budget, key, nowMillis);
-	}
-
 	@Override
 	public void reset(Budget budget, String key) {
 		resets.incrementAndGet();
@@ -132,12 +103,8 @@ public final class OverLimitRememberingStore implements RateLimitStore {
 		store.reset(budget, key);
 	}
 
-	@Override
-	public String name() {
-		return store.name();
-	}
-
 	/** The store that decides whatever is not remembered. */
+	@Override
 	public RateLimitStore delegate() {
 		return store;
 	}

@@ -20,7 +20,7 @@ import java.util.concurrent.CompletionStage;
  * its answers degraded.</li>
  * </ul>
  */
-public interface RateLimitStore {
+public interface RateLimitStore extends Lease.Issuer {
 
 	/**
 	 * Decides one request and counts it if admitted (or always, when the budget counts
@@ -83,6 +83,7 @@ public interface RateLimitStore {
 	 * no-op. Implementations backed by a network may do this asynchronously; it is never
 	 * on the response path.
 	 */
+	@Override
 	void release(Lease lease, long nowMillis);
 
 	/**
@@ -93,6 +94,7 @@ public interface RateLimitStore {
 	 * @return whether the lease was still held (and now lives until
 	 * {@code expiresAtMillis})
 	 */
+	@Override
 	default boolean renew(Lease lease, long expiresAtMillis, long nowMillis) {
 		return false;
 	}

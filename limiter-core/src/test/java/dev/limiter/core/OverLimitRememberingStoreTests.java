@@ -3,7 +3,6 @@ package dev.limiter.core;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import dev.limiter.core.contract.ForwardingRateLimitStore;
 import dev.limiter.core.contract.RateLimitStoreContractTests;
 import org.junit.jupiter.api.Test;
 

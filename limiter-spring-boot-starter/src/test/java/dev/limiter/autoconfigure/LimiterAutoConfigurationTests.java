@@ -12,11 +12,14 @@ import dev.limiter.core.OverLimitRememberingStore;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStores;
 import dev.limiter.servlet.DefaultKeyResolver;
+import dev.limiter.servlet.DefaultRateLimitResponseWriter;
 import dev.limiter.servlet.RateLimitFilter;
+import dev.limiter.spring.BudgetOptions;
 import dev.limiter.spring.BudgetRegistry;
 import dev.limiter.spring.CallerKey;
 import dev.limiter.spring.KeyResolver;
 import dev.limiter.spring.RateLimitResponseWriter;
+import dev.limiter.spring.RateLimitRules;
 import dev.limiter.spring.RoutePolicy;
 import dev.limiter.spring.RouteResolver;
 import jakarta.servlet.DispatcherType;
@@ -344,9 +347,14 @@ class LimiterAutoConfigurationTests {
 		@Bean
 		RateLimitFilter userFilter() {
 			Budget only = Budget.builder("only").window("minute", 1, java.time.Duration.ofMinutes(1)).build();
-			return new RateLimitFilter(new BudgetRegistry(List.of(only), "only", "only"), RateLimitStores.inMemory(1),
-					Clock.systemUTC(), request -> CallerKey.anonymous("a:x"), request -> RoutePolicy.DEFAULT,
-					List.of((HttpServletRequest r, Principal p, String b) -> Optional.empty()), null);
+			return RateLimitFilter
+				.builder(
+						new RateLimitRules(new BudgetRegistry(List.of(only), "only", "only"), BudgetOptions.DEFAULTS,
+								request -> RoutePolicy.DEFAULT),
+						RateLimitStores.inMemory(1), request -> CallerKey.anonymous("a:x"),
+						new DefaultRateLimitResponseWriter(true, true))
+				.budgetSelectors(List.of((HttpServletRequest r, Principal p, String b) -> Optional.empty()))
+				.build();
 		}
 
 	}

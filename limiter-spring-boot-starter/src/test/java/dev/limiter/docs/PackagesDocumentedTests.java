@@ -28,8 +28,6 @@ class PackagesDocumentedTests {
 				.filter(p -> root.relativize(p).toString().contains("src/main/java/"))
 				.filter(p -> !p.toString().contains("/target/"))
 				.toList();
-			// A package split over two modules (the Boot 3 starter adds to a few of
-			// limiter-spring's) is documented once.
 			Set<String> packages = sources.stream()
 				.map(PackagesDocumentedTests::packageOf)
 				.filter(name -> name.startsWith("dev.limiter"))

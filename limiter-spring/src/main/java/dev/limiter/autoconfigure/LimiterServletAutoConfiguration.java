@@ -116,9 +116,14 @@ public class LimiterServletAutoConfiguration {
 					+ "' but no RateLimitStore bean provides it (for redis: add spring-boot-starter-data-redis and "
 					+ "configure a RedisConnectionFactory)");
 		}
-		RateLimitFilter filter = new RateLimitFilter(rules, store, clock, keyResolver,
-				budgetSelectors.orderedStream().toList(), definitions, responseWriter,
-				observers.orderedStream().toList(), leaseRenewer.getIfAvailable(), cors);
+		RateLimitFilter filter = RateLimitFilter.builder(rules, store, keyResolver, responseWriter)
+			.clock(clock)
+			.budgetSelectors(budgetSelectors.orderedStream().toList())
+			.definitions(definitions)
+			.observers(observers.orderedStream().toList())
+			.leaseRenewer(leaseRenewer.getIfAvailable())
+			.cors(cors)
+			.build();
 		filter.setDecisionInstrumentations(instrumentations.orderedStream().toList());
 		return filter;
 	}

@@ -27,6 +27,9 @@ public class LimiterSettingsConfiguration {
 	 * {@link InvalidLimiterConfigurationException}.
 	 */
 	public static LimiterSettings resolve(LimiterProperties properties, Environment environment) {
+		// A second bind of limiter.*, kept: the unknown-key check needs its own handler
+		// (which sources it judges, the names read), which @ConfigurationProperties
+		// binding takes none of.
 		UnknownLimiterProperties.check(environment);
 		return LimiterConfigurationResolver.resolve(properties, new RouteRuleSources(environment));
 	}

@@ -8,12 +8,14 @@ import dev.limiter.core.RequestStoreTime;
 import dev.limiter.core.guard.AuthGuard;
 import dev.limiter.core.guard.GuardAdmission;
 import dev.limiter.core.guard.PendingAdmission;
+import dev.limiter.resilience.FailurePolicy;
 import dev.limiter.resilience.OutageLog;
 import dev.limiter.web.CorsHeaders;
 import dev.limiter.web.KeyValueLog;
 import dev.limiter.web.LimiterAdmission;
 import dev.limiter.web.PendingVerdict;
 import dev.limiter.web.ProblemResponse;
+import dev.limiter.web.RateLimitHeader;
 import dev.limiter.web.RequestEnd;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -70,9 +72,7 @@ public class AuthGuardFilter extends OncePerRequestFilter {
 
 	private static final String GUARD_STORE = "guard";
 
-	private final OutageLog outageLog = new OutageLog(AuthGuardFilter.class.getName(),
-			"Authentication guard: the store failed; admitting lookups unguarded until it answers again: ",
-			"Authentication guard: the store answers again; failures are counted");
+	private final OutageLog outageLog = FailurePolicy.unguardedLookupsLog(AuthGuardFilter.class.getName());
 
 	private final GuardEvents events;
 
@@ -245,7 +245,7 @@ public class AuthGuardFilter extends OncePerRequestFilter {
 		if (admission.degraded()) {
 			// before the write: writeTo commits the response, and a header set after that
 			// is never sent
-			problem.header("X-RateLimit-Degraded", "true");
+			problem.header(RateLimitHeader.DEGRADED.headerName(), RateLimitHeader.DEGRADED_VALUE);
 		}
 		problem.writeTo(response, r -> cors.applyTo(request, r));
 	}

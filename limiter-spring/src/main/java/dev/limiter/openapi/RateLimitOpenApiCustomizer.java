@@ -12,6 +12,7 @@ import dev.limiter.core.Window;
 import dev.limiter.routes.DocumentedPatterns;
 import dev.limiter.routes.RouteInventory;
 import dev.limiter.spring.BudgetRegistry;
+import dev.limiter.web.RateLimitHeader;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.Operation;
 import io.swagger.v3.oas.models.PathItem;
@@ -22,6 +23,8 @@ import io.swagger.v3.oas.models.media.Schema;
 import io.swagger.v3.oas.models.responses.ApiResponse;
 import io.swagger.v3.oas.models.responses.ApiResponses;
 import org.springdoc.core.customizers.GlobalOpenApiCustomizer;
+
+import org.springframework.http.HttpHeaders;
 
 /**
  * Writes the limiter into the application's OpenAPI document: every operation that the
@@ -152,10 +155,11 @@ public class RateLimitOpenApiCustomizer implements GlobalOpenApiCustomizer {
 	private ApiResponse tooManyRequests() {
 		ApiResponse response = new ApiResponse().description("Too Many Requests: a bound of the operation's budget is "
 				+ "spent. Refused requests are not counted; retry after Retry-After seconds.");
-		response.addHeaderObject("Retry-After", ref("Retry-After"));
+		response.addHeaderObject(RateLimitHeader.RETRY_AFTER.headerName(),
+				ref(RateLimitHeader.RETRY_AFTER.headerName()));
 		counterHeaders().forEach(response::addHeaderObject);
-		response.addHeaderObject("Cache-Control", ref("Cache-Control"));
-		response.addHeaderObject("CDN-Cache-Control", ref("CDN-Cache-Control"));
+		response.addHeaderObject(HttpHeaders.CACHE_CONTROL, ref(HttpHeaders.CACHE_CONTROL));
+		response.addHeaderObject(RateLimitComponents.CDN_CACHE_CONTROL, ref(RateLimitComponents.CDN_CACHE_CONTROL));
 		response.content(new Content().addMediaType("application/problem+json",
 				new MediaType().schema(new Schema<>().$ref("#/components/schemas/" + PROBLEM_SCHEMA))));
 		return response;
@@ -172,11 +176,12 @@ public class RateLimitOpenApiCustomizer implements GlobalOpenApiCustomizer {
 	private List<String> counterHeaderNames() {
 		List<String> names = new ArrayList<>();
 		if (xRateLimit) {
-			names.addAll(
-					List.of("X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "X-RateLimit-Window"));
+			names.addAll(List.of(RateLimitHeader.LIMIT.headerName(), RateLimitHeader.REMAINING.headerName(),
+					RateLimitHeader.RESET.headerName(), RateLimitHeader.WINDOW.headerName()));
 		}
 		if (ietf) {
-			names.addAll(List.of("RateLimit-Policy", "RateLimit"));
+			names.addAll(
+					List.of(RateLimitHeader.RATE_LIMIT_POLICY.headerName(), RateLimitHeader.RATE_LIMIT.headerName()));
 		}
 		return names;
 	}

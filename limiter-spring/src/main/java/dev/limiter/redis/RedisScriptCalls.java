@@ -30,8 +30,8 @@ import org.springframework.util.ClassUtils;
  * bound its read; every other command on a small pool). Whatever the client and the
  * connection factory's own timeouts, one request waits at most one timeout over all its
  * calls ({@link RequestStoreTime}); a script is sent as EVALSHA and, when the server
- * answers NOSCRIPT, once more as EVAL (here and nowhere else); the scripts are loaded
- * while connecting. A call that fails or times out throws a
+ * answers NOSCRIPT, once more as EVAL ({@link EvalShaFallback}, for every call); the
+ * scripts are loaded while connecting. A call that fails or times out throws a
  * {@link RateLimitStoreException}.
  *
  * <p>
@@ -70,7 +70,7 @@ public final class RedisScriptCalls {
 			List<RedisScript<List>> scripts) {
 		this.requestTimeout = new RequestTimeout(timeout);
 		long timeoutNanos = timeout.toNanos();
-		List<byte[]> scriptBytes = scripts.stream().map(RedisScriptCalls::bytes).toList();
+		List<byte[]> scriptBytes = scripts.stream().map(EvalShaFallback::body).toList();
 		ThreadPoolExecutor pool = pool(maxBlockingCalls);
 		long startupNanos = Math.max(timeoutNanos, STARTUP_CONNECT.toNanos());
 		RedisDriver lettuce = LETTUCE_PRESENT
@@ -123,7 +123,7 @@ public final class RedisScriptCalls {
 			byte[][] keyBytes = bytes(scriptKeys.toArray());
 			byte[][] argBytes = bytes(args);
 			return replyOf(requestTimeout.onThisThread(deadline -> driver.onCallingThread(deadline,
-					commands -> scriptOnThisThread(script, keyBytes, argBytes, commands))));
+					commands -> EvalShaFallback.onThisThread(script, keyBytes, argBytes, commands))));
 		}
 		CompletableFuture<List<Object>> reply = script(script, scriptKeys, args);
 		return replyOf(requestTimeout.await(reply));
@@ -174,39 +174,14 @@ public final class RedisScriptCalls {
 		});
 	}
 
-	/**
-	 * The one EVALSHA → EVAL fallback: EVAL loads the script into the server's cache, so
-	 * the next call's EVALSHA finds it.
-	 */
 	private CompletableFuture<List<Object>> script(RedisScript<List> script, List<String> scriptKeys, Object[] args) {
-		byte[][] keyBytes = bytes(scriptKeys.toArray());
-		byte[][] argBytes = bytes(args);
-		return sent(() -> driver.evalSha(script.getSha1(), keyBytes, argBytes)
-			.exceptionallyCompose(failure -> noScript(failure) ? driver.eval(bytes(script), keyBytes, argBytes)
-					: CompletableFuture.failedFuture(failure)));
-	}
-
-	/**
-	 * The same fallback on the calling thread: EVAL on the same connection, within what
-	 * is left of the same deadline.
-	 */
-	private static List<Object> scriptOnThisThread(RedisScript<List> script, byte[][] keyBytes, byte[][] argBytes,
-			RedisDriver.ScriptCommands commands) {
-		try {
-			return commands.evalSha(script.getSha1(), keyBytes, argBytes);
-		}
-		catch (RuntimeException failure) {
-			if (!noScript(failure)) {
-				throw failure;
-			}
-			return commands.eval(bytes(script), keyBytes, argBytes);
-		}
+		return EvalShaFallback.send(script, bytes(scriptKeys.toArray()), bytes(args), driver);
 	}
 
 	/**
 	 * A command that fails while being sent fails its future like one that fails later.
 	 */
-	private static <T> CompletableFuture<T> sent(Supplier<CompletableFuture<T>> command) {
+	static <T> CompletableFuture<T> sent(Supplier<CompletableFuture<T>> command) {
 		try {
 			return command.get();
 		}
@@ -220,16 +195,6 @@ public final class RedisScriptCalls {
 			throw new RateLimitStoreException("Redis store got no answer from its script");
 		}
 		return raw;
-	}
-
-	/** NOSCRIPT, by the server's error text: every client reports it in its message. */
-	private static boolean noScript(Throwable failure) {
-		for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-			if (t.getMessage() != null && t.getMessage().contains("NOSCRIPT")) {
-				return true;
-			}
-		}
-		return false;
 	}
 
 	/**
@@ -265,10 +230,6 @@ public final class RedisScriptCalls {
 			thread.setDaemon(true);
 			return thread;
 		});
-	}
-
-	private static byte[] bytes(RedisScript<List> script) {
-		return script.getScriptAsString().getBytes(StandardCharsets.UTF_8);
 	}
 
 	private static byte[][] bytes(Object[] values) {

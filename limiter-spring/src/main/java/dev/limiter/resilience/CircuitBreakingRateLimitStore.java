@@ -1,15 +1,13 @@
 package dev.limiter.resilience;
 
 import java.util.Objects;
-import java.util.concurrent.CompletionStage;
 
 import dev.limiter.core.Budget;
 import dev.limiter.core.Decision;
+import dev.limiter.core.ForwardingRateLimitStore;
 import dev.limiter.core.KeyState;
-import dev.limiter.core.Lease;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStoreException;
-import dev.limiter.core.Settlement;
 import dev.limiter.core.StoreNotCalledException;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 
@@ -20,13 +18,14 @@ import io.github.resilience4j.circuitbreaker.CircuitBreaker;
  * Half-open probes let the store heal by itself.
  *
  * <p>
- * Releases are not guarded: they are asynchronous, their failure costs nothing but a
- * lease that expires by itself, and counting them would let a slow release path open the
- * breaker for decisions.
+ * Releases, renewals and settlements are not guarded (passed through): they are sent
+ * without waiting, their failure costs nothing but a lease that expires by itself or a
+ * settlement dropped, and counting them would let a slow release path open the breaker
+ * for decisions.
  *
  * @see RateLimitStoreException
  */
-public final class CircuitBreakingRateLimitStore implements RateLimitStore {
+public final class CircuitBreakingRateLimitStore extends ForwardingRateLimitStore {
 
 	private final RateLimitStore store;
 
@@ -52,26 +51,6 @@ public final class CircuitBreakingRateLimitStore implements RateLimitStore {
 		return breaker.call(() -> store.reserve(budget, key, amounts, expensive, nowMillis));
 	}
 
-	/** Not through the breaker, as a release is not: it is sent without waiting. */
-	@Override
-	public CompletionStage<Void> settle(Settlement settlement, long nowMillis) {
-		return store.settle(settlement, nowMillis);
-	}
-
-	@Override
-	public void release(Lease lease, long nowMillis) {
-		store.release(lease, nowMillis);
-	}
-
-	/**
-	 * Not counted by the breaker, like a release: a lost renewal only lets the lease
-	 * expire by itself.
-	 */
-	@Override
-	public boolean renew(Lease lease, long expiresAtMillis, long nowMillis) {
-		return store.renew(lease, expiresAtMillis, nowMillis);
-	}
-
 	@Override
 	public KeyState peek(Budget budget, String key, long nowMillis) {
 		return breaker.call(() -> store.peek(budget, key, nowMillis));
@@ -80,11 +59,6 @@ public final class CircuitBreakingRateLimitStore implements RateLimitStore {
 	@Override
 	public void reset(Budget budget, String key) {
 		breaker.run(() -> store.reset(budget, key));
-	}
-
-	@Override
-	public String name() {
-		return store.name();
 	}
 
 	public CircuitBreaker circuitBreaker() {
@@ -96,6 +70,7 @@ public final class CircuitBreakingRateLimitStore implements RateLimitStore {
 		return breaker;
 	}
 
+	@Override
 	public RateLimitStore delegate() {
 		return store;
 	}

@@ -4,14 +4,15 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
+import dev.limiter.core.InProcessRateLimitStore;
 import dev.limiter.core.Lease;
 import dev.limiter.core.RateLimitStoreException;
+import dev.limiter.core.RateLimitStores;
 import dev.limiter.core.guard.AuthGuardPolicy;
 import dev.limiter.core.guard.AuthGuardStore;
 import dev.limiter.core.guard.GuardState;
 import dev.limiter.core.guard.PendingReservation;
 import dev.limiter.core.guard.StoreBackedAuthGuardStore;
-import dev.limiter.core.internal.InMemoryRateLimitStore;
 
 /**
  * The guard's counterpart of {@link FailOpenRateLimitStore}: asks the authoritative guard
@@ -24,13 +25,13 @@ public final class FailOpenAuthGuardStore implements AuthGuardStore {
 
 	private final AuthGuardStore authoritative;
 
-	private final InMemoryRateLimitStore memory;
+	private final InProcessRateLimitStore memory;
 
 	private final StoreBackedAuthGuardStore fallback;
 
 	public FailOpenAuthGuardStore(AuthGuardStore authoritative, AuthGuardPolicy policy, int fallbackMaxKeys) {
 		this.authoritative = Objects.requireNonNull(authoritative, "authoritative");
-		this.memory = new InMemoryRateLimitStore(fallbackMaxKeys);
+		this.memory = RateLimitStores.inMemory(fallbackMaxKeys);
 		this.fallback = new StoreBackedAuthGuardStore(memory, policy);
 	}
 

@@ -10,15 +10,16 @@ import java.util.function.Predicate;
 
 import dev.limiter.core.Budget;
 import dev.limiter.core.Decision;
+import dev.limiter.core.InProcessRateLimitStore;
 import dev.limiter.core.KeyState;
 import dev.limiter.core.Lease;
 import dev.limiter.core.RateLimitStore;
+import dev.limiter.core.RateLimitStores;
 import dev.limiter.core.Settlement;
 import dev.limiter.core.StoreMode;
 import dev.limiter.core.StoreModeListener;
 import dev.limiter.core.StoreNotCalledException;
 import dev.limiter.core.StoreUnavailableException;
-import dev.limiter.core.internal.InMemoryRateLimitStore;
 
 /**
  * Fail open, degraded and loud: decides with the authoritative store while it answers,
@@ -57,7 +58,7 @@ public final class FailOpenRateLimitStore implements RateLimitStore {
 
 	private final RateLimitStore authoritative;
 
-	private final InMemoryRateLimitStore fallback;
+	private final InProcessRateLimitStore fallback;
 
 	private final Predicate<Budget> failsClosed;
 
@@ -107,7 +108,7 @@ public final class FailOpenRateLimitStore implements RateLimitStore {
 			long closedRetryAfterMillis, StoreModeListener listener, BooleanSupplier guardSettled) {
 		this.guardSettled = Objects.requireNonNull(guardSettled, "guardSettled");
 		this.authoritative = Objects.requireNonNull(authoritative, "authoritative");
-		this.fallback = new InMemoryRateLimitStore(fallbackMaxKeys);
+		this.fallback = RateLimitStores.inMemory(fallbackMaxKeys);
 		this.failsClosed = Objects.requireNonNull(failsClosed, "failsClosed");
 		this.closedRetryAfterMillis = closedRetryAfterMillis;
 		this.listener = Objects.requireNonNull(listener, "listener");
@@ -184,14 +185,14 @@ public final class FailOpenRateLimitStore implements RateLimitStore {
 	 */
 	@Override
 	public void release(Lease lease, long nowMillis) {
-		RateLimitStore issuer = lease.issuer();
+		Lease.Issuer issuer = lease.issuer();
 		(issuer == null || issuer == this ? authoritative : issuer).release(lease, nowMillis);
 	}
 
 	/** Renewed where it was taken, as it is released. */
 	@Override
 	public boolean renew(Lease lease, long expiresAtMillis, long nowMillis) {
-		RateLimitStore issuer = lease.issuer();
+		Lease.Issuer issuer = lease.issuer();
 		return (issuer == null || issuer == this ? authoritative : issuer).renew(lease, expiresAtMillis, nowMillis);
 	}
 

@@ -33,7 +33,9 @@ import io.github.resilience4j.circuitbreaker.CircuitBreaker;
  * wait as its retry-after).</li>
  * <li><b>If even the fallback fails</b>, or a store this policy does not wrap fails (an
  * application's own store), the request is admitted and counted nowhere: an explicit
- * {@link #uncounted} decision, degraded, never {@code null} and never a 500.</li>
+ * {@link #uncounted} decision, degraded, never {@code null} and never a 500; the guard's
+ * lookups go on unguarded. Both filters' last resorts log through the logs made here
+ * ({@link #uncountedAdmissionsLog}, {@link #unguardedLookupsLog}).</li>
  * <li><b>One WARN and one INFO per outage</b> ({@link OutageLog}): the mode changes once
  * per outage, and only a success once the breaker has closed again ends it (an admission,
  * or the read with which a health check probes a degraded store,
@@ -105,6 +107,26 @@ public final class FailurePolicy {
 			verdicts.add(BoundVerdict.window(w, 0, w.resetAt(nowMillis), false));
 		}
 		return Decision.of(budget.name(), nowMillis, verdicts, null).asDegraded().asUncounted();
+	}
+
+	/**
+	 * The rate-limit filter's last resort: the outage log of a store call that failed
+	 * past every decorator, after which requests are admitted {@link #uncounted}.
+	 */
+	public static OutageLog uncountedAdmissionsLog(String loggerName) {
+		return new OutageLog(loggerName,
+				"Rate-limit store '{store}' failed; admitting requests uncounted until it answers again: ",
+				"Rate-limit store '{store}' answers again; requests are counted");
+	}
+
+	/**
+	 * The guard filter's last resort: the outage log of a guard store call that failed
+	 * past every decorator, after which lookups go on unguarded.
+	 */
+	public static OutageLog unguardedLookupsLog(String loggerName) {
+		return new OutageLog(loggerName,
+				"Authentication guard: the store failed; admitting lookups unguarded until it answers again: ",
+				"Authentication guard: the store answers again; failures are counted");
 	}
 
 	public CircuitBreaker circuitBreaker() {

@@ -3,6 +3,7 @@ package dev.limiter.servlet;
 import dev.limiter.core.Decision;
 import dev.limiter.spring.RateLimitResponseWriter;
 import dev.limiter.web.CorsHeaders;
+import dev.limiter.web.RateLimitHeader;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.apache.commons.logging.Log;
@@ -38,7 +39,7 @@ final class CounterHeaders {
 					+ " failed to write the counters: " + ex);
 		}
 		if (shadowRefused) {
-			response.setHeader(RateLimitFilter.SHADOW_HEADER, "refused");
+			response.setHeader(RateLimitHeader.SHADOW.headerName(), RateLimitHeader.SHADOW_VALUE);
 		}
 		// readable by a script of an origin the application allows
 		CorsHeaders.expose(response);

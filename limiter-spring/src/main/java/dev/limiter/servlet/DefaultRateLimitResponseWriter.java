@@ -11,7 +11,9 @@ import dev.limiter.core.Decision;
 import dev.limiter.core.Seconds;
 import dev.limiter.core.StoreUnavailableException;
 import dev.limiter.spring.RateLimitResponseWriter;
+import dev.limiter.web.ProblemMember;
 import dev.limiter.web.ProblemResponse;
+import dev.limiter.web.RateLimitHeader;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
@@ -30,9 +32,6 @@ public class DefaultRateLimitResponseWriter implements RateLimitResponseWriter {
 	 * names its policies.
 	 */
 	public static final String QUOTA_EXCEEDED_TYPE = "https://iana.org/assignments/http-problem-types#quota-exceeded";
-
-	/** The draft's quota unit of the concurrency bound's policy. */
-	static final String CONCURRENT_REQUESTS = "concurrent-requests";
 
 	private final boolean xRateLimitHeaders;
 
@@ -88,42 +87,43 @@ public class DefaultRateLimitResponseWriter implements RateLimitResponseWriter {
 			BoundVerdict policyShown) {
 		long now = decision.decidedAtMillis();
 		if (xRateLimitHeaders) {
-			response.setHeader("X-RateLimit-Limit", Long.toString(shown.limit()));
-			response.setHeader("X-RateLimit-Remaining", Long.toString(shown.remaining()));
-			response.setHeader("X-RateLimit-Reset", Long.toString(Seconds.ceil(shown.resetAtMillis())));
-			response.setHeader("X-RateLimit-Window", Long.toString(Seconds.atLeastOne(shown.periodMillis())));
+			response.setHeader(RateLimitHeader.LIMIT.headerName(), Long.toString(shown.limit()));
+			response.setHeader(RateLimitHeader.REMAINING.headerName(), Long.toString(shown.remaining()));
+			response.setHeader(RateLimitHeader.RESET.headerName(), Long.toString(Seconds.ceil(shown.resetAtMillis())));
+			response.setHeader(RateLimitHeader.WINDOW.headerName(),
+					Long.toString(Seconds.atLeastOne(shown.periodMillis())));
 		}
 		if (ietfHeaders) {
 			StringJoiner policy = new StringJoiner(", ");
 			for (BoundVerdict verdict : decision.verdicts()) {
 				if (verdict.concurrency()) {
-					policy
-						.add("\"" + verdict.name() + "\";q=" + verdict.limit() + ";qu=\"" + CONCURRENT_REQUESTS + "\"");
+					policy.add(RateLimitHeader.policyItem(verdict.name(), verdict.limit(),
+							RateLimitHeader.CONCURRENT_REQUESTS, -1));
 				}
 				else {
-					policy.add("\"" + verdict.name() + "\";q=" + verdict.limit()
-							+ (verdict.countsRequests() ? "" : ";qu=\"" + verdict.unit() + "\"") + ";w="
-							+ Seconds.atLeastOne(verdict.periodMillis()));
+					policy.add(RateLimitHeader.policyItem(verdict.name(), verdict.limit(),
+							verdict.countsRequests() ? null : verdict.unit(),
+							Seconds.atLeastOne(verdict.periodMillis())));
 				}
 			}
-			response.setHeader("RateLimit-Policy", policy.toString());
+			response.setHeader(RateLimitHeader.RATE_LIMIT_POLICY.headerName(), policy.toString());
 			if (hasUnits(decision)) {
 				// every window's remaining: a caller pacing tokens needs the tokens left,
 				// whichever window binds
 				StringJoiner limits = new StringJoiner(", ");
 				for (BoundVerdict verdict : decision.verdicts()) {
-					limits.add("\"" + verdict.name() + "\";r=" + verdict.remaining() + ";t="
-							+ untilMoreQuota(verdict, now));
+					limits.add(RateLimitHeader.limitItem(verdict.name(), verdict.remaining(),
+							untilMoreQuota(verdict, now)));
 				}
-				response.setHeader("RateLimit", limits.toString());
+				response.setHeader(RateLimitHeader.RATE_LIMIT.headerName(), limits.toString());
 			}
 			else {
-				response.setHeader("RateLimit", "\"" + policyShown.name() + "\";r=" + policyShown.remaining() + ";t="
-						+ untilMoreQuota(policyShown, now));
+				response.setHeader(RateLimitHeader.RATE_LIMIT.headerName(), RateLimitHeader
+					.limitItem(policyShown.name(), policyShown.remaining(), untilMoreQuota(policyShown, now)));
 			}
 		}
 		if (decision.degraded()) {
-			response.setHeader("X-RateLimit-Degraded", "true");
+			response.setHeader(RateLimitHeader.DEGRADED.headerName(), RateLimitHeader.DEGRADED_VALUE);
 		}
 	}
 
@@ -157,19 +157,21 @@ public class DefaultRateLimitResponseWriter implements RateLimitResponseWriter {
 								+ " in window '" + refusing.name() + "'; retry after " + retryAfter + " seconds.";
 		ProblemResponse problem = ProblemResponse.of(429, "Too Many Requests")
 			.detail(message)
-			.with("error", ERROR_CODE)
-			.with("message", message)
+			.with(ProblemMember.ERROR.member(), ERROR_CODE)
+			.with(ProblemMember.MESSAGE.member(), message)
 			.retryAfter(retryAfter)
-			.with("limit", refusing.limit())
-			.with("remaining", refusing.remaining())
-			.with("resetTime", Instant.ofEpochSecond(Seconds.ceil(refusing.resetAtMillis())).toString())
-			.with("budget", decision.budget())
-			.with("bound", refusing.name());
+			.with(ProblemMember.LIMIT.member(), refusing.limit())
+			.with(ProblemMember.REMAINING.member(), refusing.remaining())
+			.with(ProblemMember.RESET_TIME.member(),
+					Instant.ofEpochSecond(Seconds.ceil(refusing.resetAtMillis())).toString())
+			.with(ProblemMember.BUDGET.member(), decision.budget())
+			.with(ProblemMember.BOUND.member(), refusing.name());
 		if (!refusing.countsRequests()) {
-			problem.with("unit", refusing.unit());
+			problem.with(ProblemMember.UNIT.member(), refusing.unit());
 		}
 		if (ietfHeaders) {
-			problem.type(QUOTA_EXCEEDED_TYPE).with("violated-policies", violatedPolicies(decision));
+			problem.type(QUOTA_EXCEEDED_TYPE)
+				.with(ProblemMember.VIOLATED_POLICIES.member(), violatedPolicies(decision));
 		}
 		problem.writeKeepingHeaders(response, r -> writeCounters(r, decision,
 				requestWindow(decision, refusing.concurrency() ? decision.bindingWindow() : refusing), refusing));
@@ -183,10 +185,10 @@ public class DefaultRateLimitResponseWriter implements RateLimitResponseWriter {
 				+ "answer; retry after " + retryAfter + " seconds.";
 		ProblemResponse.of(503, "Service Unavailable")
 			.detail(message)
-			.with("error", "rate_limit_store_unavailable")
-			.with("message", message)
+			.with(ProblemMember.ERROR.member(), "rate_limit_store_unavailable")
+			.with(ProblemMember.MESSAGE.member(), message)
 			.retryAfter(retryAfter)
-			.with("budget", failure.budget())
+			.with(ProblemMember.BUDGET.member(), failure.budget())
 			.writeKeepingHeaders(response, r -> {
 			});
 	}

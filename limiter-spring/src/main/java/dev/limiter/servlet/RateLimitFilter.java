@@ -1,27 +1,22 @@
 package dev.limiter.servlet;
 
 import java.io.IOException;
-import java.time.Clock;
 import java.util.List;
+import java.util.Objects;
 import java.util.function.Supplier;
 
 import dev.limiter.core.Budget;
 import dev.limiter.core.Decision;
-import dev.limiter.core.LeaseRenewer;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RequestStoreTime;
 import dev.limiter.core.Reservation;
 import dev.limiter.core.StoreUnavailableException;
 import dev.limiter.spring.BudgetOptions;
-import dev.limiter.spring.BudgetRegistry;
-import dev.limiter.spring.BudgetSelector;
 import dev.limiter.spring.CallerKey;
 import dev.limiter.spring.KeyResolver;
-import dev.limiter.spring.RateLimitObserver;
 import dev.limiter.spring.RateLimitResponseWriter;
 import dev.limiter.spring.RateLimitRules;
 import dev.limiter.spring.RoutePolicy;
-import dev.limiter.spring.RouteResolver;
 import dev.limiter.web.CorsHeaders;
 import dev.limiter.web.LimiterAdmission;
 import dev.limiter.web.PendingVerdict;
@@ -56,12 +51,6 @@ public class RateLimitFilter extends OncePerRequestFilter {
 
 	private static final String RESPONSE_ATTRIBUTE = RateLimitFilter.class.getName() + ".RESPONSE";
 
-	/**
-	 * Says on an admitted response that its request would have been refused, were the
-	 * budget enforced.
-	 */
-	public static final String SHADOW_HEADER = "X-RateLimit-Shadow";
-
 	private final RateLimitStore store;
 
 	private final KeyResolver keyResolver;
@@ -90,48 +79,21 @@ public class RateLimitFilter extends OncePerRequestFilter {
 	/** Follows each request beside the observers; {@code null}: nothing follows them. */
 	private DecisionInstrumentation instrumentation;
 
-	public RateLimitFilter(BudgetRegistry budgets, RateLimitStore store, Clock clock, KeyResolver keyResolver,
-			RouteResolver routeResolver, List<BudgetSelector> budgetSelectors, RateLimitResponseWriter responseWriter) {
-		this(budgets, store, clock, keyResolver, routeResolver, budgetSelectors, responseWriter, BudgetOptions.DEFAULTS,
-				List.of());
-	}
-
-	public RateLimitFilter(BudgetRegistry budgets, RateLimitStore store, Clock clock, KeyResolver keyResolver,
-			RouteResolver routeResolver, List<BudgetSelector> budgetSelectors, RateLimitResponseWriter responseWriter,
-			BudgetOptions options, List<RateLimitObserver> observers) {
-		this(fixed(new RateLimitRules(budgets, options, routeResolver)), store, clock, keyResolver, budgetSelectors,
-				BudgetDefinitions.NONE, responseWriter, observers);
-	}
-
 	/**
-	 * @param rules the budgets, options and routes in force, read once per request
-	 * @param definitions the budgets the application defines at run time
+	 * A filter deciding by the rules in force, read once per request; the rest as
+	 * {@link RateLimitFilterBuilder} says.
+	 * @param rules the budgets, options and routes in force
 	 */
-	public RateLimitFilter(Supplier<RateLimitRules> rules, RateLimitStore store, Clock clock, KeyResolver keyResolver,
-			List<BudgetSelector> budgetSelectors, BudgetDefinitions definitions, RateLimitResponseWriter responseWriter,
-			List<RateLimitObserver> observers) {
-		this(rules, store, clock, keyResolver, budgetSelectors, definitions, responseWriter, observers, null,
-				CorsHeaders.NONE);
+	public static RateLimitFilterBuilder builder(Supplier<RateLimitRules> rules, RateLimitStore store,
+			KeyResolver keyResolver, RateLimitResponseWriter responseWriter) {
+		return new RateLimitFilterBuilder(rules, store, keyResolver, responseWriter);
 	}
 
-	/**
-	 * @param leaseRenewer renews the leases of requests in flight, {@code null} for none
-	 * @param cors the CORS headers the application gives a request, added to the
-	 * limiter's own 429 and 503 so that a browser on another origin can read them
-	 */
-	public RateLimitFilter(Supplier<RateLimitRules> rules, RateLimitStore store, Clock clock, KeyResolver keyResolver,
-			List<BudgetSelector> budgetSelectors, BudgetDefinitions definitions, RateLimitResponseWriter responseWriter,
-			List<RateLimitObserver> observers, LeaseRenewer leaseRenewer, CorsHeaders cors) {
-		this.store = store;
-		this.cors = cors;
-		this.keyResolver = keyResolver;
-		this.rules = rules;
-		this.budgetChoice = new BudgetChoice(budgetSelectors, definitions);
-		this.responseWriter = responseWriter;
-		this.counterHeaders = new CounterHeaders(responseWriter);
-		this.observers = new RateLimitObservers(observers);
-		this.admissionEnds = new AdmissionEnds(store, clock, this.observers, leaseRenewer);
-		this.decisions = new StoreDecisions(store, clock, RateLimitFilter.class.getName());
+	/** A filter deciding by fixed rules. */
+	public static RateLimitFilterBuilder builder(RateLimitRules rules, RateLimitStore store, KeyResolver keyResolver,
+			RateLimitResponseWriter responseWriter) {
+		Objects.requireNonNull(rules, "rules");
+		return builder(() -> rules, store, keyResolver, responseWriter);
 	}
 
 	/**
@@ -142,8 +104,17 @@ public class RateLimitFilter extends OncePerRequestFilter {
 		this.instrumentation = DecisionInstrumentation.of(instrumentations);
 	}
 
-	private static Supplier<RateLimitRules> fixed(RateLimitRules rules) {
-		return () -> rules;
+	RateLimitFilter(RateLimitFilterBuilder builder) {
+		this.store = builder.store;
+		this.cors = builder.cors;
+		this.keyResolver = builder.keyResolver;
+		this.rules = builder.rules;
+		this.budgetChoice = new BudgetChoice(builder.budgetSelectors, builder.definitions);
+		this.responseWriter = builder.responseWriter;
+		this.counterHeaders = new CounterHeaders(builder.responseWriter);
+		this.observers = new RateLimitObservers(builder.observers);
+		this.admissionEnds = new AdmissionEnds(builder.store, builder.clock, this.observers, builder.leaseRenewer);
+		this.decisions = new StoreDecisions(builder.store, builder.clock, RateLimitFilter.class.getName());
 	}
 
 	/**

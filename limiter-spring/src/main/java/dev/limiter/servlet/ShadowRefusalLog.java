@@ -8,6 +8,7 @@ import dev.limiter.core.BoundVerdict;
 import dev.limiter.core.Decision;
 import dev.limiter.spring.RoutePolicy;
 import dev.limiter.web.KeyValueLog;
+import dev.limiter.web.RateLimitHeader;
 
 /**
  * Logs shadow refusals at INFO, at most one line per budget and bound every
@@ -34,7 +35,7 @@ final class ShadowRefusalLog {
 			logger.info(
 					"Shadow mode: budget '" + decision.budget() + "' would have refused " + count
 							+ " request(s) on bound '" + bound + "' (latest route " + pattern + ", retry after "
-							+ decision.retryAfterSeconds() + " s); admitted with " + RateLimitFilter.SHADOW_HEADER
+							+ decision.retryAfterSeconds() + " s); admitted with " + RateLimitHeader.SHADOW.headerName()
 							+ ": refused",
 					"budget", decision.budget(), "bound", bound, "refusals", count, "route", pattern,
 					"retryAfterSeconds", decision.retryAfterSeconds());

@@ -28,9 +28,7 @@ final class StoreDecisions {
 	StoreDecisions(RateLimitStore store, Clock clock, String loggerName) {
 		this.store = store;
 		this.clock = clock;
-		this.outageLog = new OutageLog(loggerName,
-				"Rate-limit store '{store}' failed; admitting requests uncounted until it answers again: ",
-				"Rate-limit store '{store}' answers again; requests are counted");
+		this.outageLog = FailurePolicy.uncountedAdmissionsLog(loggerName);
 	}
 
 	/**

@@ -38,9 +38,7 @@ public final class CorsHeaders {
 	 * The headers the limiter writes that a script may read once exposed (CORS lets it
 	 * read only a few by default).
 	 */
-	public static final List<String> EXPOSED = List.of("Retry-After", "RateLimit", "RateLimit-Policy",
-			"X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "X-RateLimit-Window",
-			"X-RateLimit-Degraded", "X-RateLimit-Shadow");
+	public static final List<String> EXPOSED = RateLimitHeader.names();
 
 	/**
 	 * No configuration of the application's: only the exposing of the limiter's headers.

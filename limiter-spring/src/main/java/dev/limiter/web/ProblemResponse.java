@@ -77,8 +77,8 @@ public final class ProblemResponse {
 	 * whole seconds.
 	 */
 	public ProblemResponse retryAfter(long seconds) {
-		header("Retry-After", Long.toString(seconds));
-		return with("retryAfter", seconds);
+		header(RateLimitHeader.RETRY_AFTER.headerName(), Long.toString(seconds));
+		return with(ProblemMember.RETRY_AFTER.member(), seconds);
 	}
 
 	/** Adds a response header the limiter chose (never one copied from the request). */

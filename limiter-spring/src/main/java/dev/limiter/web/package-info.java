@@ -1,5 +1,7 @@
 /**
- * What the limiter's filters share without knowing each other: problem responses
+ * What the limiter's filters share without knowing each other: the HTTP contract's names
+ * and meanings ({@link dev.limiter.web.RateLimitHeader},
+ * {@link dev.limiter.web.ProblemMember}), problem responses
  * ({@link dev.limiter.web.ProblemResponse}, {@link dev.limiter.web.ProblemJson}), the end
  * of a request ({@link dev.limiter.web.RequestEnd}), a guard answer still on its way
  * ({@link dev.limiter.web.PendingVerdict}), the response wrapper that drops the

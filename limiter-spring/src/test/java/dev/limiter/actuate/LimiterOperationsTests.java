@@ -8,12 +8,12 @@ import java.util.List;
 import java.util.Set;
 
 import dev.limiter.core.Budget;
+import dev.limiter.core.ForwardingRateLimitStore;
 import dev.limiter.core.KeyState;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStoreException;
 import dev.limiter.core.RateLimitStores;
 import dev.limiter.core.StoreModeListener;
-import dev.limiter.core.contract.ForwardingRateLimitStore;
 import dev.limiter.resilience.FailOpenRateLimitStore;
 import dev.limiter.routes.RouteInventoryCheck;
 import dev.limiter.spring.BudgetOptions;

@@ -45,6 +45,20 @@ class WiringApartFromRuntimeTests {
 			.check(classes);
 	}
 
+	/**
+	 * {@code dev.limiter.core.internal} is the core's implementation, nothing of it API:
+	 * every other module reaches it through {@code dev.limiter.core.RateLimitStores}.
+	 */
+	@Test
+	void classesOutsideTheCoreWhenAnalyzedShouldNotDependOnTheCoresInternals() {
+		noClasses().that()
+			.resideOutsideOfPackage("dev.limiter.core..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAPackage("dev.limiter.core.internal..")
+			.check(classes);
+	}
+
 	@Test
 	void packagesWhenAnalyzedShouldBeFreeOfCycles() {
 		slices().matching("dev.limiter.(*)..").should().beFreeOfCycles().check(classes);
@@ -56,6 +70,7 @@ class WiringApartFromRuntimeTests {
 		// the runtime.
 		assertThat(classes.containPackage("dev.limiter.servlet")).isTrue();
 		assertThat(classes.containPackage("dev.limiter.autoconfigure")).isTrue();
+		assertThat(classes.containPackage("dev.limiter.core.internal")).isTrue();
 	}
 
 }

@@ -4,11 +4,11 @@ import java.time.Duration;
 
 import dev.limiter.core.Budget;
 import dev.limiter.core.Decision;
+import dev.limiter.core.ForwardingRateLimitStore;
 import dev.limiter.core.KeyState;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStoreException;
 import dev.limiter.core.StoreModeListener;
-import dev.limiter.core.contract.ForwardingRateLimitStore;
 import dev.limiter.core.guard.AuthGuardPolicy;
 import dev.limiter.core.guard.AuthGuardStore;
 import dev.limiter.core.guard.GuardAdmission;

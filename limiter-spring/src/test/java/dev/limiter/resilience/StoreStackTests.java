@@ -7,10 +7,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.limiter.core.Budget;
 import dev.limiter.core.Decision;
+import dev.limiter.core.ForwardingRateLimitStore;
 import dev.limiter.core.OverLimitRememberingStore;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStores;
-import dev.limiter.core.contract.ForwardingRateLimitStore;
 import dev.limiter.core.guard.AuthGuardPolicy;
 import dev.limiter.core.guard.AuthGuardStore;
 import dev.limiter.core.guard.AuthGuardStoreProvider;

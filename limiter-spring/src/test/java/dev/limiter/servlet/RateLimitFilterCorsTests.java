@@ -35,13 +35,15 @@ class RateLimitFilterCorsTests {
 
 	private static final Budget CLOSED = Budget.builder("closed").window("minute", 600, Duration.ofMinutes(1)).build();
 
-	private final RateLimitFilter filter = new RateLimitFilter(
-			() -> new RateLimitRules(new BudgetRegistry(List.of(CLOSED), "closed", "closed"), BudgetOptions.DEFAULTS,
-					request -> RoutePolicy.DEFAULT),
-			new DownRateLimitStore("closed", new StoreUnavailableException("closed", 5_000, null)),
-			Clock.fixed(NOW, ZoneOffset.UTC), request -> CallerKey.anonymous("a:127.0.0.1"), List.of(),
-			BudgetDefinitions.NONE, new DefaultRateLimitResponseWriter(true, true), List.of(), null,
-			new CorsHeaders(() -> List.of(request -> allowed())));
+	private final RateLimitFilter filter = RateLimitFilter
+		.builder(
+				new RateLimitRules(new BudgetRegistry(List.of(CLOSED), "closed", "closed"), BudgetOptions.DEFAULTS,
+						request -> RoutePolicy.DEFAULT),
+				new DownRateLimitStore("closed", new StoreUnavailableException("closed", 5_000, null)),
+				request -> CallerKey.anonymous("a:127.0.0.1"), new DefaultRateLimitResponseWriter(true, true))
+		.clock(Clock.fixed(NOW, ZoneOffset.UTC))
+		.cors(new CorsHeaders(() -> List.of(request -> allowed())))
+		.build();
 
 	@Test
 	void unavailableWhenTheOriginIsAllowedShouldCarryTheCorsHeadersAndExposeRetryAfter() throws Exception {

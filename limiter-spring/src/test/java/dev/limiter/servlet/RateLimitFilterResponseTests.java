@@ -12,14 +12,17 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.limiter.core.Budget;
 import dev.limiter.core.Decision;
+import dev.limiter.core.ForwardingRateLimitStore;
 import dev.limiter.core.Lease;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStores;
-import dev.limiter.core.contract.ForwardingRateLimitStore;
+import dev.limiter.spring.BudgetOptions;
 import dev.limiter.spring.BudgetRegistry;
 import dev.limiter.spring.CallerKey;
 import dev.limiter.spring.RateLimitResponseWriter;
+import dev.limiter.spring.RateLimitRules;
 import dev.limiter.spring.RoutePolicy;
+import dev.limiter.spring.RouteResolver;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
 import jakarta.servlet.http.HttpServletResponse;
@@ -227,12 +230,15 @@ class RateLimitFilterResponseTests {
 
 	private RateLimitFilter filter(RateLimitResponseWriter writer) {
 		BudgetRegistry budgets = new BudgetRegistry(List.of(STANDARD, ANONYMOUS), "standard", "anonymous");
-		return new RateLimitFilter(budgets, store, Clock.fixed(NOW, ZoneOffset.UTC),
-				request -> request.getHeader("Authorization") != null ? CallerKey.authenticated("t:good", () -> "good")
-						: CallerKey.anonymous("a:127.0.0.1"),
-				request -> "/work".equals(request.getRequestURI()) ? new RoutePolicy("/work", null, true, false, null)
-						: RoutePolicy.DEFAULT,
-				List.of(), writer);
+		RouteResolver routes = request -> "/work".equals(request.getRequestURI())
+				? new RoutePolicy("/work", null, true, false, null) : RoutePolicy.DEFAULT;
+		return RateLimitFilter
+			.builder(new RateLimitRules(budgets, BudgetOptions.DEFAULTS, routes), store,
+					request -> request.getHeader("Authorization") != null
+							? CallerKey.authenticated("t:good", () -> "good") : CallerKey.anonymous("a:127.0.0.1"),
+					writer)
+			.clock(Clock.fixed(NOW, ZoneOffset.UTC))
+			.build();
 	}
 
 	private static void run(ThrowingRunnable runnable) {

@@ -18,11 +18,11 @@ import java.util.regex.Pattern;
 import dev.limiter.core.BoundVerdict;
 import dev.limiter.core.Budget;
 import dev.limiter.core.Decision;
+import dev.limiter.core.ForwardingRateLimitStore;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStores;
 import dev.limiter.core.Settlement;
 import dev.limiter.core.Window;
-import dev.limiter.core.contract.ForwardingRateLimitStore;
 import dev.limiter.spring.BudgetDefinition;
 import dev.limiter.spring.BudgetDefinitionSelector;
 import dev.limiter.spring.BudgetOptions;
@@ -153,9 +153,13 @@ class RateLimitFilterRunTimeEstimateTests {
 		BudgetRegistry budgets = new BudgetRegistry(List.of(COMPLETION, SMALL), "completion", "completion");
 		RateLimitRules rules = new RateLimitRules(budgets, BudgetOptions.DEFAULTS,
 				(request) -> new RoutePolicy("/complete", "completion", false, false, null, Map.of("tokens", 100L)));
-		return new RateLimitFilter(() -> rules, store, Clock.fixed(NOW, ZoneOffset.UTC),
-				(request) -> CallerKey.authenticated(caller, () -> "k"), selectors, definitions,
-				new DefaultRateLimitResponseWriter(true, false), List.of());
+		return RateLimitFilter
+			.builder(rules, store, (request) -> CallerKey.authenticated(caller, () -> "k"),
+					new DefaultRateLimitResponseWriter(true, false))
+			.clock(Clock.fixed(NOW, ZoneOffset.UTC))
+			.budgetSelectors(selectors)
+			.definitions(definitions)
+			.build();
 	}
 
 	/**

@@ -12,16 +12,17 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import dev.limiter.core.Budget;
 import dev.limiter.core.Decision;
+import dev.limiter.core.ForwardingRateLimitStore;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStoreException;
 import dev.limiter.core.RateLimitStores;
 import dev.limiter.core.Settlement;
 import dev.limiter.core.Window;
-import dev.limiter.core.contract.ForwardingRateLimitStore;
 import dev.limiter.metrics.MicrometerRateLimitObserver;
 import dev.limiter.spring.BudgetOptions;
 import dev.limiter.spring.BudgetRegistry;
 import dev.limiter.spring.CallerKey;
+import dev.limiter.spring.RateLimitRules;
 import dev.limiter.spring.RateLimitUsage;
 import dev.limiter.spring.RoutePolicy;
 import io.micrometer.core.instrument.Counter;
@@ -54,12 +55,17 @@ class RateLimitFilterSettlementFailureTests {
 
 	@Test
 	void settlementWhenTheStoreDoesNotAnswerShouldNotHoldTheRequestAndBeCountedOnceWhenItFails() throws Exception {
-		RateLimitFilter filter = new RateLimitFilter(
-				new BudgetRegistry(List.of(COMPLETION), "completion", "completion"), store,
-				Clock.fixed(NOW, ZoneOffset.UTC), (request) -> CallerKey.authenticated("t:k", () -> "k"),
-				(request) -> new RoutePolicy("/complete", "completion", false, false, null, Map.of("tokens", 100L)),
-				List.of(), new DefaultRateLimitResponseWriter(true, false), BudgetOptions.DEFAULTS,
-				List.of(new MicrometerRateLimitObserver(meters, store.name())));
+		RateLimitFilter filter = RateLimitFilter
+			.builder(
+					new RateLimitRules(new BudgetRegistry(List.of(COMPLETION), "completion", "completion"),
+							BudgetOptions.DEFAULTS,
+							(request) -> new RoutePolicy("/complete", "completion", false, false, null,
+									Map.of("tokens", 100L))),
+					store, (request) -> CallerKey.authenticated("t:k", () -> "k"),
+					new DefaultRateLimitResponseWriter(true, false))
+			.clock(Clock.fixed(NOW, ZoneOffset.UTC))
+			.observers(List.of(new MicrometerRateLimitObserver(meters, store.name())))
+			.build();
 		MockHttpServletResponse response = new MockHttpServletResponse();
 
 		filter.doFilter(new MockHttpServletRequest("POST", "/complete"), response,

@@ -15,6 +15,7 @@ import dev.limiter.spring.BudgetRegistry;
 import dev.limiter.spring.CallerKey;
 import dev.limiter.spring.RateLimitObserver;
 import dev.limiter.spring.RateLimitOutcome;
+import dev.limiter.spring.RateLimitRules;
 import dev.limiter.spring.RoutePolicy;
 import org.junit.jupiter.api.Test;
 
@@ -47,10 +48,13 @@ class RateLimitFilterStoreFailureTests {
 				decisions.add(decision);
 			}
 		};
-		RateLimitFilter filter = new RateLimitFilter(budgets, new DownRateLimitStore("custom"),
-				Clock.fixed(NOW, ZoneOffset.UTC), request -> CallerKey.anonymous("a:127.0.0.1"),
-				request -> RoutePolicy.DEFAULT, List.of(), new DefaultRateLimitResponseWriter(true, false),
-				BudgetOptions.DEFAULTS, List.of(observer));
+		RateLimitFilter filter = RateLimitFilter
+			.builder(new RateLimitRules(budgets, BudgetOptions.DEFAULTS, request -> RoutePolicy.DEFAULT),
+					new DownRateLimitStore("custom"), request -> CallerKey.anonymous("a:127.0.0.1"),
+					new DefaultRateLimitResponseWriter(true, false))
+			.clock(Clock.fixed(NOW, ZoneOffset.UTC))
+			.observers(List.of(observer))
+			.build();
 		MockHttpServletResponse response = new MockHttpServletResponse();
 		boolean[] handled = new boolean[1];
 

@@ -10,9 +10,9 @@ import java.util.function.Supplier;
 
 import dev.limiter.core.Budget;
 import dev.limiter.core.Decision;
+import dev.limiter.core.InProcessRateLimitStore;
 import dev.limiter.core.KeyState;
 import dev.limiter.core.Lease;
-import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.Settlement;
 
 /**
@@ -43,7 +43,7 @@ import dev.limiter.core.Settlement;
  * either: the map turns a crowded bin into a tree ordered by the (comparable) strings, so
  * a lookup stays logarithmic, and which key is evicted never depends on that hash.
  */
-public final class InMemoryRateLimitStore implements RateLimitStore {
+public final class InMemoryRateLimitStore implements InProcessRateLimitStore {
 
 	/**
 	 * How long a key is kept after its windows ended and its leases expired, like the
@@ -200,6 +200,7 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 	}
 
 	/** Keys held right now, across both partitions. */
+	@Override
 	public int size() {
 		return partitions.size();
 	}
@@ -209,6 +210,7 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 		return partitions.addressKeys();
 	}
 
+	@Override
 	public int maxKeys() {
 		return maxKeys;
 	}

@@ -5,10 +5,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import dev.limiter.core.Budget;
 import dev.limiter.core.Decision;
+import dev.limiter.core.ForwardingRateLimitStore;
 import dev.limiter.core.Lease;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStores;
-import dev.limiter.core.contract.ForwardingRateLimitStore;
 
 /**
  * A fresh in-memory store per test that remembers which leases were released and which

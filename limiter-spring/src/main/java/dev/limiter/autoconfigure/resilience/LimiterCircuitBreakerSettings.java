@@ -11,8 +11,10 @@ import org.springframework.core.env.Environment;
 
 /**
  * The standard {@code resilience4j.circuitbreaker.instances.limiter.*} keys, read by the
- * starter itself so that they work without resilience4j-spring-boot3. Unset keys keep the
- * limiter's defaults: open after a handful of failures, probe again after a few seconds.
+ * starter itself so that they work without resilience4j-spring-boot3 (Resilience4j's own
+ * binding of them lives there, in a module per Boot line, which the limiter does not
+ * require). Unset keys keep the limiter's defaults: open after a handful of failures,
+ * probe again after a few seconds.
  */
 public class LimiterCircuitBreakerSettings {
 

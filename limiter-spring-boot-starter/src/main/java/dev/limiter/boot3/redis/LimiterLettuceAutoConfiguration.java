@@ -1,4 +1,4 @@
-package dev.limiter.autoconfigure.redis;
+package dev.limiter.boot3.redis;
 
 import dev.limiter.autoconfigure.ConditionalOnLimiterEnabled;
 

@@ -1,17 +1,10 @@
-package dev.limiter.core.contract;
+package dev.limiter.core;
 
 import java.util.concurrent.CompletionStage;
 
-import dev.limiter.core.Budget;
-import dev.limiter.core.Decision;
-import dev.limiter.core.KeyState;
-import dev.limiter.core.Lease;
-import dev.limiter.core.RateLimitStore;
-import dev.limiter.core.Settlement;
-
 /**
- * A test store that hands every call to {@link #delegate()}; tests override the one call
- * they record or break, instead of each writing the whole SPI again.
+ * A store that hands every call to {@link #delegate()}: a decorator (or a test's store)
+ * overrides only the calls it changes, instead of writing the whole SPI again.
  */
 public abstract class ForwardingRateLimitStore implements RateLimitStore {
 

@@ -1,8 +1,7 @@
-package dev.limiter.autoconfigure.actuate;
+package dev.limiter.boot3.actuate;
 
 import java.time.Clock;
 
-import dev.limiter.actuate.LimiterHealthIndicator;
 import dev.limiter.autoconfigure.ConditionalOnLimiterEnabled;
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
 import dev.limiter.core.RateLimitStore;

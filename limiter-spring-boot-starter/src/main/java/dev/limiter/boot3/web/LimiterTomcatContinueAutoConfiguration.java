@@ -1,4 +1,4 @@
-package dev.limiter.autoconfigure.web;
+package dev.limiter.boot3.web;
 
 import dev.limiter.autoconfigure.ConditionalOnLimiterEnabled;
 

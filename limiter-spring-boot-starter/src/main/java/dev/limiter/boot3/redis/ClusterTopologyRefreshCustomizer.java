@@ -1,4 +1,6 @@
-package dev.limiter.autoconfigure.redis;
+package dev.limiter.boot3.redis;
+
+import dev.limiter.autoconfigure.redis.ClusterTopologyRefreshCustomization;
 
 import org.springframework.boot.autoconfigure.data.redis.LettuceClientConfigurationBuilderCustomizer;
 import org.springframework.core.env.Environment;

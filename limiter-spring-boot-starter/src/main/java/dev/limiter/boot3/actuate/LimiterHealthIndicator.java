@@ -1,7 +1,8 @@
-package dev.limiter.actuate;
+package dev.limiter.boot3.actuate;
 
 import java.time.Clock;
 
+import dev.limiter.actuate.LimiterHealthDetails;
 import dev.limiter.core.RateLimitStore;
 
 import org.springframework.boot.actuate.health.AbstractHealthIndicator;

@@ -1,8 +1,9 @@
-package dev.limiter.autoconfigure.redis;
+package dev.limiter.boot3.redis;
 
 import java.time.Duration;
 
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
+import dev.limiter.autoconfigure.redis.LimiterRedisAutoConfiguration;
 import dev.limiter.autoconfigure.resilience.LimiterResilienceAutoConfiguration;
 import dev.limiter.test.redis.RedisClusterExtension;
 import dev.limiter.test.redis.RedisServerExtension;
