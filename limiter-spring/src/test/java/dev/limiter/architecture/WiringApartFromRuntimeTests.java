@@ -70,7 +70,6 @@ class WiringApartFromRuntimeTests {
 		// the runtime.
 		assertThat(classes.containPackage("dev.limiter.servlet")).isTrue();
 		assertThat(classes.containPackage("dev.limiter.autoconfigure")).isTrue();
-		assertThat(classes.containPackage("dev.limiter.core.internal")).isTrue();
 	}
 
 }
