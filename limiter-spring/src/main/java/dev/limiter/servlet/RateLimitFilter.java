@@ -43,7 +43,8 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * <p>
  * A budget in shadow mode is decided and counted the same way, but a refused request goes
  * on to the handler and its response says {@code X-RateLimit-Shadow: refused}. Every
- * decision is reported to the {@link dev.limiter.spring.RateLimitObserver}s (meters, endpoint totals).
+ * decision is reported to the {@link dev.limiter.spring.RateLimitObserver}s (meters,
+ * endpoint totals).
  */
 public class RateLimitFilter extends OncePerRequestFilter {
 
