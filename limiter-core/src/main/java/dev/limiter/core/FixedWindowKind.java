@@ -15,31 +15,6 @@ final class FixedWindowKind implements WindowKind {
 	}
 
 	@Override
-	public boolean takesBurst() {
-		return false;
-	}
-
-	@Override
-	public boolean takesResolution() {
-		return false;
-	}
-
-	@Override
-	public long resolutionMillis(long durationMillis, Duration resolution) {
-		return durationMillis;
-	}
-
-	@Override
-	public long capacity(Window window) {
-		return window.limit();
-	}
-
-	@Override
-	public String capacityName() {
-		return "limit";
-	}
-
-	@Override
 	public long reservedInstance(Window window, BoundVerdict verdict) {
 		return verdict.resetAtMillis();
 	}

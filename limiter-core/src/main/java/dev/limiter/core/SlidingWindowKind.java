@@ -19,11 +19,6 @@ final class SlidingWindowKind implements WindowKind {
 	}
 
 	@Override
-	public boolean takesBurst() {
-		return false;
-	}
-
-	@Override
 	public boolean takesResolution() {
 		return true;
 	}
@@ -31,16 +26,6 @@ final class SlidingWindowKind implements WindowKind {
 	@Override
 	public long resolutionMillis(long durationMillis, Duration resolution) {
 		return (resolution != null) ? resolution.toMillis() : Window.defaultResolutionMillis(durationMillis);
-	}
-
-	@Override
-	public long capacity(Window window) {
-		return window.limit();
-	}
-
-	@Override
-	public String capacityName() {
-		return "limit";
 	}
 
 	/**

@@ -45,16 +45,6 @@ final class TokenBucketKind implements WindowKind {
 	}
 
 	@Override
-	public boolean takesResolution() {
-		return false;
-	}
-
-	@Override
-	public long resolutionMillis(long durationMillis, Duration resolution) {
-		return durationMillis;
-	}
-
-	@Override
 	public long capacity(Window window) {
 		return window.burst();
 	}

@@ -20,23 +20,33 @@ public sealed interface WindowKind permits FixedWindowKind, SlidingWindowKind, T
 	 */
 	void check(String name, long limit, Duration duration, Long burst, Duration resolution);
 
-	/** Whether the window takes a {@code burst}. */
-	boolean takesBurst();
+	/** Whether the window takes a {@code burst}; none by default. */
+	default boolean takesBurst() {
+		return false;
+	}
 
-	/** Whether the window takes a {@code resolution}. */
-	boolean takesResolution();
+	/** Whether the window takes a {@code resolution}; none by default. */
+	default boolean takesResolution() {
+		return false;
+	}
 
 	/**
 	 * The bucket length of a window of {@code durationMillis}: the resolution when the
 	 * algorithm takes one ({@code null}: the default), the duration otherwise.
 	 */
-	long resolutionMillis(long durationMillis, Duration resolution);
+	default long resolutionMillis(long durationMillis, Duration resolution) {
+		return durationMillis;
+	}
 
-	/** The most one request may cost in {@code window}. */
-	long capacity(Window window);
+	/** The most one request may cost in {@code window}: its limit by default. */
+	default long capacity(Window window) {
+		return window.limit();
+	}
 
 	/** What {@link #capacity} is called in messages: {@code limit} or {@code burst}. */
-	String capacityName();
+	default String capacityName() {
+		return "limit";
+	}
 
 	/**
 	 * The instance of {@code window} an admission counted in, read from its verdict
