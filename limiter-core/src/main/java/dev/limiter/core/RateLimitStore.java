@@ -1,5 +1,6 @@
 package dev.limiter.core;
 
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -97,6 +98,53 @@ public interface RateLimitStore extends Lease.Issuer {
 	@Override
 	default boolean renew(Lease lease, long expiresAtMillis, long nowMillis) {
 		return false;
+	}
+
+	/**
+	 * {@link #take} for a caller that must not wait: a reactive request on an event loop.
+	 * The same decision, counted the same way; only how the answer arrives differs.
+	 * Implementations backed by a network complete the stage from their I/O thread and
+	 * never block the calling thread; the default runs {@link #take} on it, which suits a
+	 * store that answers from memory.
+	 * @return completes with the decision, or exceptionally with what {@link #take} would
+	 * have thrown (a {@link RateLimitStoreException}, an {@link IllegalArgumentException}
+	 * for a cost out of range)
+	 */
+	default CompletionStage<Decision> takeAsync(Budget budget, String key, long cost, boolean expensive,
+			long nowMillis) {
+		try {
+			return CompletableFuture.completedFuture(take(budget, key, cost, expensive, nowMillis));
+		}
+		catch (RuntimeException ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
+	}
+
+	/**
+	 * {@link #reserve} for a caller that must not wait, as {@link #takeAsync} is to
+	 * {@link #take}.
+	 */
+	default CompletionStage<Decision> reserveAsync(Budget budget, String key, long[] amounts, boolean expensive,
+			long nowMillis) {
+		try {
+			return CompletableFuture.completedFuture(reserve(budget, key, amounts, expensive, nowMillis));
+		}
+		catch (RuntimeException ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
+	}
+
+	/**
+	 * {@link #renew} for a caller that must not wait, as {@link #takeAsync} is to
+	 * {@link #take}.
+	 */
+	default CompletionStage<Boolean> renewAsync(Lease lease, long expiresAtMillis, long nowMillis) {
+		try {
+			return CompletableFuture.completedFuture(renew(lease, expiresAtMillis, nowMillis));
+		}
+		catch (RuntimeException ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
 	}
 
 	/** Reads one key's counters at {@code nowMillis} without counting anything. */
