@@ -38,16 +38,16 @@ public final class BudgetArithmetic {
 		if (budget.allFixed() && !budget.hasUnits()) {
 			return FixedWindowArithmetic.take(budget, key, state, cost, expensive, nowMillis, leaseIds);
 		}
-		long[] amounts = budget.hasUnits() ? budget.amounts(cost, Map.of()) : null;
-		if (amounts == null) {
+		if (!budget.hasUnits()) {
 			budget.checkCost(cost);
-			amounts = new long[budget.windows().size()];
+			if (windowsOnly(budget, expensive)) {
+				return decideWindows(budget, state, cost, cost, nowMillis);
+			}
+			long[] amounts = new long[budget.windows().size()];
 			Arrays.fill(amounts, cost);
+			return decide(budget, key, state, amounts, expensive, nowMillis, leaseIds);
 		}
-		else {
-			budget.checkAmounts(amounts);
-		}
-		return decide(budget, key, state, amounts, expensive, nowMillis, leaseIds);
+		return reserve(budget, key, state, budget.amounts(cost, Map.of()), expensive, nowMillis, leaseIds);
 	}
 
 	/**
@@ -57,6 +57,9 @@ public final class BudgetArithmetic {
 	public static Decision reserve(Budget budget, String key, CounterState state, long[] amounts, boolean expensive,
 			long nowMillis, Supplier<String> leaseIds) {
 		budget.checkAmounts(amounts);
+		if (windowsOnly(budget, expensive)) {
+			return decideWindows(budget, state, amounts[0], (amounts.length > 1) ? amounts[1] : 0, nowMillis);
+		}
 		return decide(budget, key, state, amounts, expensive, nowMillis, leaseIds);
 	}
 
@@ -93,6 +96,44 @@ public final class BudgetArithmetic {
 		Arrays.fill(ones, 1);
 		Decision dryRun = decide(budget, key, state, ones, true, nowMillis, null);
 		return new KeyState(budget.name(), key, dryRun.verdicts());
+	}
+
+	/**
+	 * Whether a decision of {@code budget} is {@link #decideWindows}' case: one or two
+	 * windows, and no concurrency bound taking part.
+	 */
+	private static boolean windowsOnly(Budget budget, boolean expensive) {
+		return budget.windows().size() <= 2 && !(expensive && budget.concurrency().isPresent());
+	}
+
+	/**
+	 * {@link #decide} for its usual case ({@link #windowsOnly}), not a dry run: the same
+	 * steps, the readings held in locals rather than arrays, so that nothing is allocated
+	 * but the verdicts and the decision.
+	 * @param secondCost the second window's amount; ignored for one window
+	 */
+	private static Decision decideWindows(Budget budget, CounterState state, long firstCost, long secondCost,
+			long nowMillis) {
+		List<Window> windows = budget.windows();
+		Window first = windows.get(0);
+		WindowArithmetic firstArithmetic = WindowArithmetic.of(first);
+		WindowArithmetic.Reading firstReading = firstArithmetic.read(first, state, 0, firstCost, false, nowMillis);
+		boolean room = firstReading.room();
+		Window second = null;
+		WindowArithmetic secondArithmetic = null;
+		WindowArithmetic.Reading secondReading = null;
+		if (windows.size() == 2) {
+			second = windows.get(1);
+			secondArithmetic = WindowArithmetic.of(second);
+			secondReading = secondArithmetic.read(second, state, 1, secondCost, false, nowMillis);
+			room &= secondReading.room();
+		}
+		state.shape = null;
+		boolean counts = room || budget.countRefused();
+		BoundVerdict firstVerdict = firstArithmetic.count(first, state, 0, firstReading, firstCost, counts, nowMillis);
+		List<BoundVerdict> verdicts = (second == null) ? List.of(firstVerdict) : List.of(firstVerdict,
+				secondArithmetic.count(second, state, 1, secondReading, secondCost, counts, nowMillis));
+		return Decision.of(budget.name(), nowMillis, verdicts, null);
 	}
 
 	/** Without {@code leaseIds}, a dry run that writes nothing. */

@@ -17,7 +17,7 @@ final class SlidingWindows implements WindowArithmetic {
 	@Override
 	public Reading read(Window w, CounterState state, int i, long cost, boolean dryRun, long nowMillis) {
 		long alive = SlidingWindowArithmetic.alive(w, (state != null) ? state.slide(i) : null, nowMillis);
-		return new Reading(cost <= w.limit() - alive, 0, 0);
+		return Reading.of(cost <= w.limit() - alive);
 	}
 
 	@Override

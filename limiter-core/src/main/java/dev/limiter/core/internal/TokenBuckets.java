@@ -14,8 +14,7 @@ final class TokenBuckets implements WindowArithmetic {
 
 	@Override
 	public Reading read(Window w, CounterState state, int i, long cost, boolean dryRun, long nowMillis) {
-		return new Reading(TokenBucketArithmetic.fits(w, TokenBucketArithmetic.debt(w, state, i, nowMillis), cost), 0,
-				0);
+		return Reading.of(TokenBucketArithmetic.fits(w, TokenBucketArithmetic.debt(w, state, i, nowMillis), cost));
 	}
 
 	@Override
