@@ -754,8 +754,83 @@ def window_algorithms_section():
 
 window_algorithms_section()
 
+
+# ------------------------------------------------------------------------------------------ observation
+def observation_section():
+    """Issue 36's cost of an Observation per decision, from results/observation/ (benchmarks/run's
+    run_observation_benchmarks): ObservedDecisionBenchmark with no instrumentation, a handler-less registry and
+    Micrometer's meter handler, per thread count, each against no instrumentation."""
+    d = os.path.join(R, "observation")
+    rows = []
+    for path in sorted(glob.glob(os.path.join(d, "jmh-observed-t*.json"))):
+        rows.extend(json.load(open(path)))
+    w("## Observation")
+    w("")
+    if not rows:
+        w("_No observation results in this run._")
+        w("")
+        return
+    w("What the Observation of each decision (`limiter.decision`, issue 36) costs: one in-memory decision on a hot "
+      "key of a two-window budget, followed as the filter follows it (`ObservedDecisionBenchmark`, decisions per "
+      "µs, JMH throughput of all threads together ± the 99.9 % confidence half-interval): `none` without any "
+      "instrumentation, `noop` with an `ObservationRegistry` that has no handler (the application has "
+      "Micrometer but records nothing: the limiter must build nothing), `meters` with Micrometer's "
+      "`DefaultMeterObservationHandler` on a `SimpleMeterRegistry` (what Spring Boot's actuator registers: a timer "
+      "and a long-task timer per observation). The µs a decision added by the meter handler are the machine's time per "
+      "decision (1 / throughput, all threads together) with the handler less without: on 2 cores at 32 threads, "
+      "twice that in CPU time. Bytes per decision where the run measured them (`-prof gc`); the "
+      "load average (1 minute) before and after each run, since other work on the machine moves every figure. "
+      "Raw files: `benchmarks/results/observation/`.")
+    w("")
+    by = defaultdict(dict)
+    for r in rows:
+        alloc = r.get("secondaryMetrics", {}).get("gc.alloc.rate.norm", {}).get("score")
+        by[r["threads"]][r["params"]["registry"]] = (float(r["primaryMetric"]["score"]),
+                                                      float(r["primaryMetric"]["scoreError"]), alloc)
+    w("| threads | load before → after | none | noop registry | noop / none | meter handler | meters / none "
+      "| µs added per decision by the meter handler | bytes per decision (none / noop / meters) |")
+    w("|---:|---|---:|---:|---:|---:|---:|---:|---|")
+    for threads in sorted(by):
+        v = by[threads]
+        load_of = load(os.path.join("observation", f"load-t{threads}.json")) or {}
+        load_text = (f"{load_of['loadBefore']:.2f} → {load_of['loadAfter']:.2f}" if "loadBefore" in load_of
+                     else "not recorded")
+
+        def cell(name):
+            x = v.get(name)
+            if x is None:
+                return "-"
+            return f"{x[0]:,.3f} ± {x[1]:,.3f}" if x[1] == x[1] else f"{x[0]:,.3f}"
+
+        def ratio(name):
+            x, base = v.get(name), v.get("none")
+            return f"{x[0] / base[0]:.3f}×" if x and base and base[0] else "-"
+
+        def added():
+            x, base = v.get("meters"), v.get("none")
+            # the machine's time per decision (1 / throughput of all threads together), what the handler adds
+            if not (x and base and x[0] and base[0]):
+                return "-"
+            return f"{1 / x[0] - 1 / base[0]:,.2f}"
+
+        allocs = " / ".join(("-" if v.get(n) is None or v[n][2] is None else f"{v[n][2]:,.0f}")
+                            for n in ("none", "noop", "meters"))
+        w(f"| {threads} | {load_text} | {cell('none')} | {cell('noop')} | {ratio('noop')} | {cell('meters')} | "
+          f"{ratio('meters')} | {added()} | {allocs} |")
+        none, noop = v.get("none"), v.get("noop")
+        if none and noop and none[1] == none[1] and noop[1] == noop[1]:
+            # not measurable: the two 99.9 % intervals overlap
+            verdicts.append((f"Observation: a registry without a handler costs nothing measurable ({threads} "
+                             f"thread{'s' if threads != 1 else ''}, issue 36)",
+                             f"{noop[0] / none[0]:.3f}× of none",
+                             noop[0] + noop[1] >= none[0] - none[1]))
+    w("")
+
+
+observation_section()
+
 # ---------------------------------------------------------------------------------------------- targets
-w("## Targets of issues 6, 11, 20, 21 and 22")
+w("## Targets of issues 6, 11, 20, 21, 22 and 36")
 w("")
 w("| target | measured | verdict |")
 w("|---|---:|---|")

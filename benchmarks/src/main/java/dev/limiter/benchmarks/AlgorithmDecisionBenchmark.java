@@ -54,14 +54,14 @@ public class AlgorithmDecisionBenchmark extends ThroughputBenchmark {
 	public void setUp() {
 		boolean open = limits.equals("open");
 		WindowAlgorithm kind = WindowAlgorithm.fromValue(algorithm);
-		// A bucket refills at most a token a millisecond: when open, its size keeps every
-		// call an admission.
-		perMinute = !open ? 600 : (kind == WindowAlgorithm.TOKEN_BUCKET) ? 60_000 : 1_000_000_000L;
+		// A window with a burst (a bucket) refills at most a unit a millisecond: when
+		// open, its size keeps every call an admission.
+		boolean takesBurst = kind.kind().takesBurst();
+		perMinute = !open ? 600 : takesBurst ? 60_000 : 1_000_000_000L;
 		burst = open ? 1_000_000_000L : 600;
 		keyNames = CallerKeys.keys(keys);
-		Window window = (kind == WindowAlgorithm.TOKEN_BUCKET)
-				? Window.tokenBucket("minute", perMinute, Duration.ofMinutes(1), burst)
-				: new Window("minute", perMinute, Duration.ofMinutes(1), kind, null, null);
+		Window window = new Window("minute", perMinute, Duration.ofMinutes(1), kind,
+				takesBurst ? Long.valueOf(burst) : null, null);
 		budget = Budget.builder("standard").window(window).build();
 		limiter = new OverLimitRememberingStore(RateLimitStores.inMemory(Math.max(keys * 2, 1_000)));
 		buckets = new ConcurrentHashMap<>();

@@ -96,11 +96,11 @@ public class AlgorithmRedisDecisionBenchmark {
 			.addLimit(Bandwidth.builder().capacity(OPEN).refillGreedy(REFILL, Duration.ofMinutes(1)).build())
 			.build();
 		WindowAlgorithm kind = WindowAlgorithm.fromValue(algorithm);
-		// A bucket refills at most a token a millisecond: its size, not its rate, keeps
-		// every call an admission.
-		Window window = (kind == WindowAlgorithm.TOKEN_BUCKET)
-				? Window.tokenBucket("minute", REFILL, Duration.ofMinutes(1), OPEN)
-				: new Window("minute", OPEN, Duration.ofMinutes(1), kind, null, null);
+		// A window with a burst (a bucket) refills at most a unit a millisecond: its size,
+		// not its rate, keeps every call an admission.
+		boolean burst = kind.kind().takesBurst();
+		Window window = new Window("minute", burst ? REFILL : OPEN, Duration.ofMinutes(1), kind,
+				burst ? Long.valueOf(OPEN) : null, null);
 		budget = Budget.builder("standard").window(window).build();
 		// No over-limit memory: every call is an admission, so it would only ever pass
 		// through.

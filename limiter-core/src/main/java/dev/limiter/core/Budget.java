@@ -158,7 +158,9 @@ public final class Budget {
 		if (cost < 1) {
 			throw new InvalidValueException(Field.COST, "cost ", "must be at least 1, was " + cost);
 		}
-		for (Window window : windows) {
+		for (int i = 0; i < windows.size(); i++) {
+			// Indexed: an iterator would be an allocation on every decision.
+			Window window = windows.get(i);
 			if (cost > window.capacity()) {
 				throw new InvalidValueException(Field.COST, "cost " + cost + " ",
 						"exceeds the " + window.algorithm().kind().capacityName() + " " + window.capacity()

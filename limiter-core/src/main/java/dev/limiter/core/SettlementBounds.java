@@ -77,7 +77,9 @@ public final class SettlementBounds {
 	 * {@code a * b} for {@code a, b >= 0}, {@link Long#MAX_VALUE} instead of wrapping.
 	 */
 	public static long saturatedProduct(long a, long b) {
-		return (a != 0 && b > Long.MAX_VALUE / a) ? Long.MAX_VALUE : a * b;
+		// The product's high half, not a division: a token bucket's every decision asks.
+		long product = a * b;
+		return (Math.multiplyHigh(a, b) != 0 || product < 0) ? Long.MAX_VALUE : product;
 	}
 
 }

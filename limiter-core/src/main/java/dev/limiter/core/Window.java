@@ -62,14 +62,14 @@ public final class Window {
 	private final Long maxReport;
 
 	/**
-	 * A fixed window.
+	 * A window of the {@link WindowAlgorithm#DEFAULT default algorithm}, a fixed window.
 	 * @param name short name of the bound, such as {@code minute}; appears in headers and
 	 * meters
 	 * @param limit units admitted per window, at least 1
 	 * @param duration length of the window, at least one millisecond
 	 */
 	public Window(String name, long limit, Duration duration) {
-		this(name, limit, duration, WindowAlgorithm.FIXED_WINDOW, null, null);
+		this(name, limit, duration, WindowAlgorithm.DEFAULT, null, null);
 	}
 
 	/**

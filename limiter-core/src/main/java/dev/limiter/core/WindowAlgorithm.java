@@ -11,7 +11,7 @@ public enum WindowAlgorithm {
 
 	/**
 	 * At most {@code limit} in each wall-clock-anchored {@code duration}; one counter per
-	 * key. The default.
+	 * key. The {@link #DEFAULT}.
 	 */
 	FIXED_WINDOW("fixed-window", new FixedWindowKind()),
 
@@ -26,6 +26,9 @@ public enum WindowAlgorithm {
 	 * {@code duration}, as the generic cell rate algorithm (one timestamp per key).
 	 */
 	TOKEN_BUCKET("token-bucket", new TokenBucketKind());
+
+	/** The algorithm of a window that names none. */
+	public static final WindowAlgorithm DEFAULT = FIXED_WINDOW;
 
 	private final String value;
 

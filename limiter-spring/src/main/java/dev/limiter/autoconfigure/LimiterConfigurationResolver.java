@@ -219,7 +219,7 @@ public final class LimiterConfigurationResolver {
 		long limit = required(at + ".limit", properties == null ? null : properties.getLimit());
 		Duration duration = required(at + ".duration", properties.getDuration());
 		String value = properties.getAlgorithm();
-		WindowAlgorithm algorithm = (value == null) ? WindowAlgorithm.FIXED_WINDOW
+		WindowAlgorithm algorithm = (value == null) ? WindowAlgorithm.DEFAULT
 				: core(at, () -> WindowAlgorithm.fromValue(value.trim()));
 		Window window = core(at,
 				() -> new Window(name, limit, duration, algorithm, properties.getBurst(), properties.getResolution(),

@@ -1,9 +1,11 @@
 package dev.limiter.observation;
 
+import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
-import dev.limiter.core.BoundVerdict;
 import dev.limiter.core.Budget;
 import dev.limiter.core.Decision;
 import dev.limiter.core.Window;
@@ -104,7 +106,20 @@ public class DefaultLimiterDecisionObservationConvention implements LimiterDecis
 		}
 	}
 
+	/**
+	 * Most sets of low-cardinality key values kept once built, per kind; beyond, a set is
+	 * built for each observation.
+	 */
+	private static final int MAX_BUILT = 1024;
+
 	private final LimiterDecisionContext.Kind kind;
+
+	/**
+	 * The key values already built, by their values: an observation is started and
+	 * stopped on every decision, and building (and sorting) the same few sets again each
+	 * time was most of what the limiter itself added to it.
+	 */
+	private final Map<LowCardinality, KeyValues> built = new ConcurrentHashMap<>();
 
 	/** The convention of {@code limiter.decision}. */
 	public DefaultLimiterDecisionObservationConvention() {
@@ -148,18 +163,26 @@ public class DefaultLimiterDecisionObservationConvention implements LimiterDecis
 
 	@Override
 	public KeyValues getLowCardinalityKeyValues(LimiterDecisionContext context) {
-		KeyValue budget = KeyValue.of(BUDGET, orNone(context.getBudgetName()));
-		KeyValue store = KeyValue.of(STORE_NAME, orNone(context.getStore()));
-		return switch (context.getKind()) {
-			case DECISION -> KeyValues.of(budget, KeyValue.of(ROUTE, route(context)),
-					KeyValue.of(OUTCOME, (context.getOutcome() != null) ? context.getOutcome().value() : NONE), store,
-					KeyValue.of(ALGORITHM, algorithm(context)), KeyValue.of(WINDOW, window(context.getDecision())));
-			case STORE -> KeyValues.of(budget, store);
-			case SETTLEMENT -> KeyValues.of(budget, store,
-					KeyValue.of(OUTCOME, (context.getFailure() == null) ? "settled" : "failed"));
-			case LEASE_RELEASE -> KeyValues.of(budget, store,
-					KeyValue.of(OUTCOME, (context.getFailure() == null) ? "released" : "failed"));
+		String budget = orNone(context.getBudgetName());
+		String store = orNone(context.getStore());
+		LowCardinality values = switch (context.getKind()) {
+			case DECISION -> new LowCardinality(budget, route(context),
+					(context.getOutcome() != null) ? context.getOutcome().value() : NONE, store, algorithm(context),
+					window(context.getDecision()));
+			case STORE -> new LowCardinality(budget, null, null, store, null, null);
+			case SETTLEMENT -> new LowCardinality(budget, null, (context.getFailure() == null) ? "settled" : "failed",
+					store, null, null);
+			case LEASE_RELEASE -> new LowCardinality(budget, null,
+					(context.getFailure() == null) ? "released" : "failed", store, null, null);
 		};
+		KeyValues made = this.built.get(values);
+		if (made == null) {
+			made = values.keyValues();
+			if (this.built.size() < MAX_BUILT) {
+				this.built.putIfAbsent(values, made);
+			}
+		}
+		return made;
 	}
 
 	@Override
@@ -183,7 +206,7 @@ public class DefaultLimiterDecisionObservationConvention implements LimiterDecis
 	}
 
 	private static String window(Decision decision) {
-		return (decision == null) ? NONE : decision.refusingBound().map(BoundVerdict::name).orElse(NONE);
+		return (decision == null || decision.allowed()) ? NONE : decision.refusingBound().get().name();
 	}
 
 	private static String algorithm(LimiterDecisionContext context) {
@@ -209,6 +232,32 @@ public class DefaultLimiterDecisionObservationConvention implements LimiterDecis
 
 	private static String orNone(String value) {
 		return (value != null) ? value : NONE;
+	}
+
+	/**
+	 * The low-cardinality values of one observation; {@code null} for a key this kind of
+	 * observation does not carry.
+	 */
+	private record LowCardinality(String budget, String route, String outcome, String store, String algorithm,
+			String window) {
+
+		KeyValues keyValues() {
+			List<KeyValue> values = new ArrayList<>(6);
+			values.add(KeyValue.of(BUDGET, this.budget));
+			add(values, ROUTE, this.route);
+			add(values, OUTCOME, this.outcome);
+			values.add(KeyValue.of(STORE_NAME, this.store));
+			add(values, ALGORITHM, this.algorithm);
+			add(values, WINDOW, this.window);
+			return KeyValues.of(values);
+		}
+
+		private static void add(List<KeyValue> values, String key, String value) {
+			if (value != null) {
+				values.add(KeyValue.of(key, value));
+			}
+		}
+
 	}
 
 }

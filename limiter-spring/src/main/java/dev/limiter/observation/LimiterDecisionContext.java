@@ -61,9 +61,11 @@ public class LimiterDecisionContext extends Observation.Context {
 		/** Answered 503: the store could not answer and the budget fails closed. */
 		UNAVAILABLE;
 
+		private final String value = name().toLowerCase(Locale.ROOT).replace('_', '-');
+
 		/** The key value: {@code admitted}, {@code shadow-refused}, ... */
 		public String value() {
-			return name().toLowerCase(Locale.ROOT).replace('_', '-');
+			return value;
 		}
 
 	}

@@ -25,7 +25,7 @@ final class FixedWindowCodec implements WindowCodec {
 
 	@Override
 	public String field(Window window) {
-		return window.name() + ":" + window.durationMillis();
+		return WindowCodec.nameAndLength(window);
 	}
 
 	@Override
@@ -36,11 +36,6 @@ final class FixedWindowCodec implements WindowCodec {
 	@Override
 	public String secondParameter(Window window) {
 		return window.countsRequests() ? "0" : Long.toString(window.durationMillis());
-	}
-
-	@Override
-	public String settleParameter(Window window) {
-		return window.limit() + ":" + window.durationMillis();
 	}
 
 	/**

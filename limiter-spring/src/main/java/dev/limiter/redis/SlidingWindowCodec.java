@@ -1,6 +1,5 @@
 package dev.limiter.redis;
 
-import dev.limiter.core.BoundVerdict;
 import dev.limiter.core.Window;
 import dev.limiter.core.WindowAlgorithm;
 
@@ -23,12 +22,7 @@ final class SlidingWindowCodec implements WindowCodec {
 
 	@Override
 	public String field(Window window) {
-		return window.name() + ":" + window.durationMillis() + ":s" + window.resolutionMillis();
-	}
-
-	@Override
-	public String firstParameter(Window window, long nowMillis) {
-		return Long.toString(window.durationMillis());
+		return WindowCodec.nameAndLength(window) + ":s" + window.resolutionMillis();
 	}
 
 	@Override
@@ -39,11 +33,6 @@ final class SlidingWindowCodec implements WindowCodec {
 	@Override
 	public String settleParameter(Window window) {
 		return "0";
-	}
-
-	@Override
-	public BoundVerdict decode(Window window, long reset, long second, boolean refused, long retry) {
-		return BoundVerdict.window(window, second, reset, refused, (retry < 0) ? Long.MAX_VALUE : retry);
 	}
 
 }

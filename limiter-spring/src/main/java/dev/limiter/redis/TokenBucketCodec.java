@@ -1,6 +1,5 @@
 package dev.limiter.redis;
 
-import dev.limiter.core.BoundVerdict;
 import dev.limiter.core.Window;
 import dev.limiter.core.WindowAlgorithm;
 
@@ -23,27 +22,12 @@ final class TokenBucketCodec implements WindowCodec {
 
 	@Override
 	public String field(Window window) {
-		return window.name() + ":" + window.durationMillis() + ":t" + window.limit();
-	}
-
-	@Override
-	public String firstParameter(Window window, long nowMillis) {
-		return Long.toString(window.durationMillis());
+		return WindowCodec.nameAndLength(window) + ":t" + window.limit();
 	}
 
 	@Override
 	public String secondParameter(Window window) {
 		return Long.toString(window.burst());
-	}
-
-	@Override
-	public String settleParameter(Window window) {
-		return window.limit() + ":" + window.durationMillis();
-	}
-
-	@Override
-	public BoundVerdict decode(Window window, long reset, long second, boolean refused, long retry) {
-		return BoundVerdict.window(window, second, reset, refused, (retry < 0) ? Long.MAX_VALUE : retry);
 	}
 
 }

@@ -34,6 +34,14 @@ sealed interface WindowCodec permits FixedWindowCodec, SlidingWindowCodec, Token
 		return of(window.algorithm());
 	}
 
+	/**
+	 * What every algorithm's {@link #field} starts with: {@code <window>:<millis>}, the
+	 * window's name and its length.
+	 */
+	static String nameAndLength(Window window) {
+		return window.name() + ":" + window.durationMillis();
+	}
+
 	WindowAlgorithm algorithm();
 
 	/** The key of its function block in the scripts' {@code algorithms} table. */
@@ -47,14 +55,24 @@ sealed interface WindowCodec permits FixedWindowCodec, SlidingWindowCodec, Token
 	 */
 	String field(Window window);
 
-	/** {@code take.lua}'s first parameter of the window at {@code nowMillis}. */
-	String firstParameter(Window window, long nowMillis);
+	/**
+	 * {@code take.lua}'s first parameter of the window at {@code nowMillis}: its duration
+	 * unless its algorithm sends something else.
+	 */
+	default String firstParameter(Window window, long nowMillis) {
+		return Long.toString(window.durationMillis());
+	}
 
 	/** {@code take.lua}'s second parameter of the window. */
 	String secondParameter(Window window);
 
-	/** {@code settle.lua}'s parameter of the window. */
-	String settleParameter(Window window);
+	/**
+	 * {@code settle.lua}'s parameter of the window: its rate, {@code limit:duration},
+	 * unless its algorithm settles without it.
+	 */
+	default String settleParameter(Window window) {
+		return window.limit() + ":" + window.durationMillis();
+	}
 
 	/**
 	 * The window's verdict from its part of {@code take.lua}'s reply.
@@ -63,6 +81,8 @@ sealed interface WindowCodec permits FixedWindowCodec, SlidingWindowCodec, Token
 	 * @param refused whether it had no room
 	 * @param retry its retry, {@code -1} for never
 	 */
-	BoundVerdict decode(Window window, long reset, long second, boolean refused, long retry);
+	default BoundVerdict decode(Window window, long reset, long second, boolean refused, long retry) {
+		return BoundVerdict.window(window, second, reset, refused, (retry < 0) ? Long.MAX_VALUE : retry);
+	}
 
 }

@@ -39,7 +39,10 @@ public final class BudgetArithmetic {
 			return FixedWindowArithmetic.take(budget, key, state, cost, expensive, nowMillis, leaseIds);
 		}
 		if (!budget.hasUnits()) {
-			budget.checkCost(cost);
+			if (cost != 1) {
+				// One unit always fits: every window's capacity is at least 1.
+				budget.checkCost(cost);
+			}
 			if (windowsOnly(budget, expensive)) {
 				return decideWindows(budget, state, cost, cost, nowMillis);
 			}

@@ -47,12 +47,24 @@ final class SlidingWindowArithmetic {
 		long at = effectiveNow(w, buckets, nowMillis);
 		long alive = 0;
 		int n = (int) buckets[0];
-		for (int j = 0; j < n; j++) {
-			if (expiry(w, buckets[1 + 2 * j]) > at) {
-				alive += buckets[2 + 2 * j];
-			}
+		for (int j = oldestAlive(w, buckets, at); j < n; j++) {
+			alive += buckets[2 + 2 * j];
 		}
 		return alive;
+	}
+
+	/**
+	 * The index of the oldest bucket that still counts at {@code at} ({@code n} when none
+	 * does): the buckets ascend, so every bucket after it counts too, and only the few
+	 * older ones that have aged out but are not dropped yet are compared.
+	 */
+	private static int oldestAlive(Window w, long[] buckets, long at) {
+		int n = (int) buckets[0];
+		int j = 0;
+		while (j < n && expiry(w, buckets[1 + 2 * j]) <= at) {
+			j++;
+		}
+		return j;
 	}
 
 	/** Counts {@code cost} at {@code nowMillis} in window {@code i} of {@code state}. */
@@ -139,12 +151,9 @@ final class SlidingWindowArithmetic {
 			// more than now.
 			long target = refused ? limit - cost : alive - 1;
 			long left = alive;
-			for (int j = 0; j < n && left > target; j++) {
-				long expiry = expiry(w, buckets[1 + 2 * j]);
-				if (expiry > at) {
-					left -= buckets[2 + 2 * j];
-					retry = expiry;
-				}
+			for (int j = oldestAlive(w, buckets, at); j < n && left > target; j++) {
+				left -= buckets[2 + 2 * j];
+				retry = expiry(w, buckets[1 + 2 * j]);
 			}
 		}
 		return BoundVerdict.window(w, limit - alive, reset, refused, retry);
