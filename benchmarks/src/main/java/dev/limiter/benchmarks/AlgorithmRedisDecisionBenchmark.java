@@ -96,7 +96,8 @@ public class AlgorithmRedisDecisionBenchmark {
 			.addLimit(Bandwidth.builder().capacity(OPEN).refillGreedy(REFILL, Duration.ofMinutes(1)).build())
 			.build();
 		WindowAlgorithm kind = WindowAlgorithm.fromValue(algorithm);
-		// A window with a burst (a bucket) refills at most a unit a millisecond: its size,
+		// A window with a burst (a bucket) refills at most a unit a millisecond: its
+		// size,
 		// not its rate, keeps every call an admission.
 		boolean burst = kind.kind().takesBurst();
 		Window window = new Window("minute", burst ? REFILL : OPEN, Duration.ofMinutes(1), kind,

@@ -132,15 +132,14 @@ final class SlidingWindowArithmetic {
 	}
 
 	/**
-	 * How the window stands at {@code nowMillis}: {@code remaining} what could be
-	 * admitted now, the reset when the last counted admission ages out (now when none
-	 * counts), and the retry as {@link BoundVerdict#retryAtMillis()} says: for a refusal,
-	 * when enough buckets have aged out for {@code cost}; otherwise when the oldest one
-	 * does.
+	 * How the window stands at {@code nowMillis} with {@code alive} units still counting
+	 * ({@link #alive}): {@code remaining} what could be admitted now, the reset when the
+	 * last counted admission ages out (now when none counts), and the retry as
+	 * {@link BoundVerdict#retryAtMillis()} says: for a refusal, when enough buckets have
+	 * aged out for {@code cost}; otherwise when the oldest one does.
 	 */
-	static BoundVerdict verdict(Window w, long[] buckets, long cost, boolean refused, long nowMillis) {
+	static BoundVerdict verdict(Window w, long[] buckets, long alive, long cost, boolean refused, long nowMillis) {
 		long at = effectiveNow(w, buckets, nowMillis);
-		long alive = alive(w, buckets, nowMillis);
 		long limit = w.limit();
 		long reset = nowMillis;
 		long retry = Long.MAX_VALUE;

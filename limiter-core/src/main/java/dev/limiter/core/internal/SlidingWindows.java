@@ -17,7 +17,7 @@ final class SlidingWindows implements WindowArithmetic {
 	@Override
 	public Reading read(Window w, CounterState state, int i, long cost, boolean dryRun, long nowMillis) {
 		long alive = SlidingWindowArithmetic.alive(w, (state != null) ? state.slide(i) : null, nowMillis);
-		return Reading.of(cost <= w.limit() - alive);
+		return new Reading(cost <= w.limit() - alive, 0, alive);
 	}
 
 	@Override
@@ -26,7 +26,11 @@ final class SlidingWindows implements WindowArithmetic {
 		if (counts) {
 			SlidingWindowArithmetic.count(w, state, i, cost, nowMillis);
 		}
-		return SlidingWindowArithmetic.verdict(w, (state != null) ? state.slide(i) : null, cost, !reading.room(),
+		// Counting reads the buckets at the moment the reading did and drops only
+		// buckets that no longer counted then: what counts now is what the reading saw,
+		// and the cost when counted.
+		long alive = counts ? reading.before() + cost : reading.before();
+		return SlidingWindowArithmetic.verdict(w, (state != null) ? state.slide(i) : null, alive, cost, !reading.room(),
 				nowMillis);
 	}
 

@@ -64,7 +64,8 @@ sealed interface WindowArithmetic permits FixedWindows, SlidingWindows, TokenBuc
 	 *
 	 * @param room whether the cost fits
 	 * @param reset a fixed window's end, 0 for the others
-	 * @param before what a fixed window counted before this request, 0 for the others
+	 * @param before what counted before this request: a fixed window's count, a sliding
+	 * window's units still counting; 0 for a token bucket
 	 */
 	record Reading(boolean room, long reset, long before) {
 
