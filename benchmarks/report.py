@@ -761,9 +761,14 @@ def observation_section():
     run_observation_benchmarks): ObservedDecisionBenchmark with no instrumentation, a handler-less registry and
     Micrometer's meter handler, per thread count, each against no instrumentation."""
     d = os.path.join(R, "observation")
+    # this run's files, then any earlier or later run kept beside them in a folder of its own (its name shown)
+    runs = [("this run", d)] + [(os.path.basename(sub), sub) for sub in sorted(glob.glob(os.path.join(d, "*")))
+                                if os.path.isdir(sub)]
     rows = []
-    for path in sorted(glob.glob(os.path.join(d, "jmh-observed-t*.json"))):
-        rows.extend(json.load(open(path)))
+    for label, folder in runs:
+        for path in sorted(glob.glob(os.path.join(folder, "jmh-observed-t*.json"))):
+            for r in json.load(open(path)):
+                rows.append((label, folder, r))
     w("## Observation")
     w("")
     if not rows:
@@ -780,19 +785,22 @@ def observation_section():
       "decision (1 / throughput, all threads together) with the handler less without: on 2 cores at 32 threads, "
       "twice that in CPU time. Bytes per decision where the run measured them (`-prof gc`); the "
       "load average (1 minute) before and after each run, since other work on the machine moves every figure. "
-      "Raw files: `benchmarks/results/observation/`.")
+      "Raw files: `benchmarks/results/observation/` (a folder there holds another run, named in the first "
+      "column).")
     w("")
     by = defaultdict(dict)
-    for r in rows:
+    for label, folder, r in rows:
         alloc = r.get("secondaryMetrics", {}).get("gc.alloc.rate.norm", {}).get("score")
-        by[r["threads"]][r["params"]["registry"]] = (float(r["primaryMetric"]["score"]),
-                                                      float(r["primaryMetric"]["scoreError"]), alloc)
-    w("| threads | load before → after | none | noop registry | noop / none | meter handler | meters / none "
+        by[(label != "this run", label, folder, r["threads"])][r["params"]["registry"]] = (
+            float(r["primaryMetric"]["score"]), float(r["primaryMetric"]["scoreError"]), alloc)
+    w("| run | threads | load before → after | none | noop registry | noop / none | meter handler | meters / none "
       "| µs added per decision by the meter handler | bytes per decision (none / noop / meters) |")
-    w("|---:|---|---:|---:|---:|---:|---:|---:|---|")
-    for threads in sorted(by):
-        v = by[threads]
-        load_of = load(os.path.join("observation", f"load-t{threads}.json")) or {}
+    w("|---|---:|---|---:|---:|---:|---:|---:|---:|---|")
+    for key in sorted(by):
+        _, label, folder, threads = key
+        v = by[key]
+        path = os.path.join(folder, f"load-t{threads}.json")
+        load_of = json.load(open(path)) if os.path.exists(path) else {}
         load_text = (f"{load_of['loadBefore']:.2f} → {load_of['loadAfter']:.2f}" if "loadBefore" in load_of
                      else "not recorded")
 
@@ -815,10 +823,10 @@ def observation_section():
 
         allocs = " / ".join(("-" if v.get(n) is None or v[n][2] is None else f"{v[n][2]:,.0f}")
                             for n in ("none", "noop", "meters"))
-        w(f"| {threads} | {load_text} | {cell('none')} | {cell('noop')} | {ratio('noop')} | {cell('meters')} | "
+        w(f"| {label} | {threads} | {load_text} | {cell('none')} | {cell('noop')} | {ratio('noop')} | {cell('meters')} | "
           f"{ratio('meters')} | {added()} | {allocs} |")
         none, noop = v.get("none"), v.get("noop")
-        if none and noop and none[1] == none[1] and noop[1] == noop[1]:
+        if label == "this run" and none and noop and none[1] == none[1] and noop[1] == noop[1]:
             # not measurable: the two 99.9 % intervals overlap
             verdicts.append((f"Observation: a registry without a handler costs nothing measurable ({threads} "
                              f"thread{'s' if threads != 1 else ''}, issue 36)",
