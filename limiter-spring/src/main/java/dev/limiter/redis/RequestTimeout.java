@@ -2,6 +2,7 @@ package dev.limiter.redis;
 
 import java.net.SocketTimeoutException;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -39,6 +40,40 @@ final class RequestTimeout {
 	 */
 	boolean timeLeft() {
 		return timeoutNanos - RequestStoreTime.spentNanos() > 0;
+	}
+
+	/**
+	 * The end ({@link System#nanoTime()}) of a call sent now without waiting: one timeout
+	 * from now, or what the request open on this thread has left of it (possibly in the
+	 * past).
+	 */
+	long deadlineOfCallSentNow() {
+		return System.nanoTime() + timeoutNanos - RequestStoreTime.spentNanos();
+	}
+
+	/**
+	 * {@code sent}'s answer without waiting for it: completes with it, or exceptionally
+	 * with a {@link RateLimitStoreException} when {@code sent} fails or has not completed
+	 * by {@code deadlineNanos} ({@link System#nanoTime()}), on
+	 * {@link CompletableFuture#orTimeout}'s timer: no thread waits. A timeout completes
+	 * {@code sent} itself exceptionally (pass a {@link CompletableFuture#copy copy} to
+	 * keep it).
+	 */
+	<T> CompletableFuture<T> within(CompletableFuture<T> sent, long deadlineNanos) {
+		CompletableFuture<T> bounded = new CompletableFuture<>();
+		sent.orTimeout(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS)
+			.whenComplete((answer, failure) -> {
+				if (failure == null) {
+					bounded.complete(answer);
+					return;
+				}
+				Throwable cause = (failure instanceof CompletionException && failure.getCause() != null)
+						? failure.getCause() : failure;
+				bounded.completeExceptionally((cause instanceof TimeoutException) ? timedOut(cause)
+						: (cause instanceof RateLimitStoreException storeFailure) ? storeFailure
+								: new RateLimitStoreException("Redis store failed: " + cause, cause));
+			});
+		return bounded;
 	}
 
 	/** Waits for {@code future} within what the request has left of its timeout. */
