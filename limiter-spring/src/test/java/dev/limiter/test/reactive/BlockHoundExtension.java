@@ -33,7 +33,11 @@ public final class BlockHoundExtension implements BeforeAllCallback {
 	/** Installs BlockHound in this JVM unless it is installed already. */
 	public static void install() {
 		if (INSTALLED.compareAndSet(false, true)) {
-			BlockHound.install();
+			BlockHound.install((builder) -> {
+				for (String writersLock : new String[] { "incrementWriters", "decrementWriters", "doExclusive" }) {
+					builder.allowBlockingCallsInside("io.lettuce.core.protocol.SharedLock", writersLock);
+				}
+			});
 		}
 	}
 
