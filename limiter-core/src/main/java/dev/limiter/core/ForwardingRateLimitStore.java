@@ -4,7 +4,11 @@ import java.util.concurrent.CompletionStage;
 
 /**
  * A store that hands every call to {@link #delegate()}: a decorator (or a test's store)
- * overrides only the calls it changes, instead of writing the whole SPI again.
+ * overrides only the calls it changes, instead of writing the whole SPI again. The
+ * asynchronous calls ({@link #takeAsync}, {@link #reserveAsync}, {@link #renewAsync}) are
+ * forwarded as themselves, so that a store that answers without blocking still does
+ * behind a decorator: a decorator that changes {@link #take} changes {@link #takeAsync}
+ * too.
  */
 public abstract class ForwardingRateLimitStore implements RateLimitStore {
 
@@ -18,6 +22,23 @@ public abstract class ForwardingRateLimitStore implements RateLimitStore {
 	@Override
 	public Decision reserve(Budget budget, String key, long[] amounts, boolean expensive, long nowMillis) {
 		return delegate().reserve(budget, key, amounts, expensive, nowMillis);
+	}
+
+	@Override
+	public CompletionStage<Decision> takeAsync(Budget budget, String key, long cost, boolean expensive,
+			long nowMillis) {
+		return delegate().takeAsync(budget, key, cost, expensive, nowMillis);
+	}
+
+	@Override
+	public CompletionStage<Decision> reserveAsync(Budget budget, String key, long[] amounts, boolean expensive,
+			long nowMillis) {
+		return delegate().reserveAsync(budget, key, amounts, expensive, nowMillis);
+	}
+
+	@Override
+	public CompletionStage<Boolean> renewAsync(Lease lease, long expiresAtMillis, long nowMillis) {
+		return delegate().renewAsync(lease, expiresAtMillis, nowMillis);
 	}
 
 	@Override

@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -77,18 +79,52 @@ public final class OverLimitRememberingStore extends ForwardingRateLimitStore {
 
 	@Override
 	public Decision take(Budget budget, String key, long cost, boolean expensive, long nowMillis) {
-		if (budget.countRefused() || maxEntries == 0 || budget.hasUnits()) {
+		if (passesThrough(budget)) {
 			// Every refusal of such a budget must reach the store to be counted.
 			return store.take(budget, key, cost, expensive, nowMillis);
 		}
-		if (!(expensive && budget.concurrency().isPresent())) {
-			Decision remembered = refuse(budget, key, cost, nowMillis);
-			if (remembered != null) {
-				return remembered;
-			}
+		Decision remembered = remembered(budget, key, cost, expensive, nowMillis);
+		if (remembered != null) {
+			return remembered;
 		}
 		long resetsBefore = resets.get();
-		Decision decision = store.take(budget, key, cost, expensive, nowMillis);
+		return learnt(budget, key, cost, store.take(budget, key, cost, expensive, nowMillis), resetsBefore);
+	}
+
+	/**
+	 * {@link #take} without blocking: a remembered refusal is answered at once, without a
+	 * store call; anything else is the store's {@link RateLimitStore#takeAsync}, learnt
+	 * from when it completes.
+	 */
+	@Override
+	public CompletionStage<Decision> takeAsync(Budget budget, String key, long cost, boolean expensive,
+			long nowMillis) {
+		if (passesThrough(budget)) {
+			return store.takeAsync(budget, key, cost, expensive, nowMillis);
+		}
+		Decision remembered = remembered(budget, key, cost, expensive, nowMillis);
+		if (remembered != null) {
+			return CompletableFuture.completedFuture(remembered);
+		}
+		long resetsBefore = resets.get();
+		return store.takeAsync(budget, key, cost, expensive, nowMillis)
+			.thenApply(decision -> learnt(budget, key, cost, decision, resetsBefore));
+	}
+
+	private boolean passesThrough(Budget budget) {
+		return budget.countRefused() || maxEntries == 0 || budget.hasUnits();
+	}
+
+	/**
+	 * A remembered refusal for a request that may be answered from memory (one that needs
+	 * no concurrency lease), else {@code null}.
+	 */
+	private Decision remembered(Budget budget, String key, long cost, boolean expensive, long nowMillis) {
+		return expensive && budget.concurrency().isPresent() ? null : refuse(budget, key, cost, nowMillis);
+	}
+
+	/** The store's decision, after learning from it. */
+	private Decision learnt(Budget budget, String key, long cost, Decision decision, long resetsBefore) {
 		// Only what this decision remembered can outlive a reset that overlapped it.
 		if (learn(budget, key, cost, decision) && resets.get() != resetsBefore) {
 			entries.remove(new Id(budget.name(), key));

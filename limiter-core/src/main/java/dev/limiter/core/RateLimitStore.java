@@ -106,9 +106,23 @@ public interface RateLimitStore extends Lease.Issuer {
 	 * Implementations backed by a network complete the stage from their I/O thread and
 	 * never block the calling thread; the default runs {@link #take} on it, which suits a
 	 * store that answers from memory.
+	 *
+	 * <p>
+	 * The deadline is per call, carried by the call itself: a store that waits on the
+	 * network bounds each asynchronous call by its own timeout counted from the moment
+	 * the call is sent, on a timer, and fails the stage when it runs out. No thread
+	 * waits, so nothing is booked on the calling thread's {@link RequestStoreTime} (which
+	 * holds a servlet request's calls to one timeout): a reactive request hops threads
+	 * and overlaps its calls (the guard's reservation travels while the lookup runs), so
+	 * its decision is answered, or failed for the fallback to decide, within one timeout
+	 * of being sent. A call sent while a {@link RequestStoreTime} scope is open on the
+	 * calling thread gets only what that request has left.
 	 * @return completes with the decision, or exceptionally with what {@link #take} would
 	 * have thrown (a {@link RateLimitStoreException}, an {@link IllegalArgumentException}
-	 * for a cost out of range)
+	 * for a cost out of range), possibly wrapped in a
+	 * {@link java.util.concurrent.CompletionException} as dependent stages are
+	 * @throws UnsupportedOperationException from a store that cannot answer without
+	 * blocking the calling thread (the Redis store on a blocking client such as Jedis)
 	 */
 	default CompletionStage<Decision> takeAsync(Budget budget, String key, long cost, boolean expensive,
 			long nowMillis) {
@@ -135,8 +149,8 @@ public interface RateLimitStore extends Lease.Issuer {
 	}
 
 	/**
-	 * {@link #renew} for a caller that must not wait, as {@link #takeAsync} is to
-	 * {@link #take}.
+	 * {@link #renew} for a caller that must not wait (a reactive response that streams),
+	 * as {@link #takeAsync} is to {@link #take}.
 	 */
 	default CompletionStage<Boolean> renewAsync(Lease lease, long expiresAtMillis, long nowMillis) {
 		try {

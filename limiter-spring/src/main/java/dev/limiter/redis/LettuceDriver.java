@@ -92,6 +92,15 @@ final class LettuceDriver implements RedisDriver {
 	}
 
 	/**
+	 * Written from the calling thread, answered on the event loop: connecting (which can
+	 * block) runs on the connecting executor, never here.
+	 */
+	@Override
+	public boolean answersWithoutBlocking() {
+		return true;
+	}
+
+	/**
 	 * Writes the command now when the connection is up, else as soon as it is (the
 	 * request's timeout still bounds the wait).
 	 */

@@ -1,6 +1,5 @@
 package dev.limiter.redis;
 
-import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
@@ -43,13 +42,30 @@ final class RedisAuthGuardStore implements AuthGuardStore {
 		return reserveAsync(addressKey, credentialKey, nowMillis).await();
 	}
 
-	/** One EVALSHA, sent now; the lookup runs while it travels. */
+	/**
+	 * One EVALSHA, sent now; the lookup runs while it travels. Its answer is read waiting
+	 * ({@link PendingReservation#await()}, within the request's one timeout) or not
+	 * ({@link PendingReservation#toStage()}, within one timeout of the send, completed on
+	 * the client's I/O thread).
+	 */
 	@Override
 	public PendingReservation reserveAsync(String addressKey, String credentialKey, long nowMillis) {
 		String id = ids.get();
-		Supplier<List<Object>> reply = calls.send(GuardScriptCodec.SCRIPT, keys.guard(addressKey),
+		RedisScriptCalls.SentScript reply = calls.send(GuardScriptCodec.SCRIPT, keys.guard(addressKey),
 				codec.reserve(nowMillis, id, credentialKey));
-		return () -> codec.reservation(reply.get(), addressKey, id, nowMillis);
+		return new PendingReservation() {
+
+			@Override
+			public Reservation await() {
+				return codec.reservation(reply.get(), addressKey, id, nowMillis);
+			}
+
+			@Override
+			public CompletionStage<Reservation> toStage() {
+				return reply.toStage().thenApply(answer -> codec.reservation(answer, addressKey, id, nowMillis));
+			}
+
+		};
 	}
 
 	@Override

@@ -62,6 +62,15 @@ interface RedisDriver {
 	}
 
 	/**
+	 * Whether sending a command and completing its future never block the calling thread
+	 * (Lettuce's shared connection): only then may a caller that must not wait (a
+	 * reactive request) use the store.
+	 */
+	default boolean answersWithoutBlocking() {
+		return false;
+	}
+
+	/**
 	 * The client's name as {@code spring.data.redis.client-type} spells it, for messages.
 	 */
 	String client();

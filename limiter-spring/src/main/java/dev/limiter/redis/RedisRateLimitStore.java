@@ -11,7 +11,6 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import dev.limiter.core.BoundVerdict;
 import dev.limiter.core.Budget;
-import dev.limiter.core.ConcurrencyBound;
 import dev.limiter.core.Decision;
 import dev.limiter.core.InvalidValueException;
 import dev.limiter.core.KeyState;
@@ -65,6 +64,8 @@ public final class RedisRateLimitStore implements RateLimitStore, AuthGuardStore
 
 	private final long expiryMarginMillis;
 
+	private final RedisDecisions decisions;
+
 	private final String leaseIdPrefix = Long.toHexString(ThreadLocalRandom.current().nextLong()) + "-";
 
 	private final AtomicLong leaseSequence = new AtomicLong();
@@ -74,6 +75,7 @@ public final class RedisRateLimitStore implements RateLimitStore, AuthGuardStore
 		this.expiryMarginMillis = builder.expiryMargin.toMillis();
 		this.calls = new RedisScriptCalls(builder.connectionFactory, builder.timeout, builder.maxBlockingCalls,
 				List.of(TAKE, SETTLE, GuardScriptCodec.SCRIPT, RENEW));
+		this.decisions = new RedisDecisions(calls, keys, TAKE, RENEW, expiryMarginMillis, this::nextLeaseId);
 	}
 
 	public static Builder builder(RedisConnectionFactory connectionFactory) {
@@ -85,22 +87,42 @@ public final class RedisRateLimitStore implements RateLimitStore, AuthGuardStore
 		if (budget.hasUnits()) {
 			return reserve(budget, key, budget.amounts(cost, Map.of()), expensive, nowMillis);
 		}
-		budget.checkCost(cost);
-		ConcurrencyBound bound = expensive ? budget.concurrency().orElse(null) : null;
-		String leaseId = bound != null ? nextLeaseId() : "";
-		TakeScriptCodec.Call call = TakeScriptCodec.encode(budget, cost, bound, leaseId, expiryMarginMillis, nowMillis);
-		return decide(budget, key, call, bound, leaseId, nowMillis);
+		return decisions.take(budget, key, cost, expensive, nowMillis);
 	}
 
 	/** The same one script call, each window taking its own amount. */
 	@Override
 	public Decision reserve(Budget budget, String key, long[] amounts, boolean expensive, long nowMillis) {
-		budget.checkAmounts(amounts);
-		ConcurrencyBound bound = expensive ? budget.concurrency().orElse(null) : null;
-		String leaseId = bound != null ? nextLeaseId() : "";
-		TakeScriptCodec.Call call = TakeScriptCodec.encode(budget, amounts, bound, leaseId, expiryMarginMillis,
-				nowMillis);
-		return decide(budget, key, call, bound, leaseId, nowMillis);
+		return decisions.reserve(budget, key, amounts, expensive, nowMillis);
+	}
+
+	/**
+	 * {@link #take} without blocking: the same script call, answered on Lettuce's event
+	 * loop or failed when the timeout from the send runs out (on a timer).
+	 * @throws UnsupportedOperationException unless {@link #answersWithoutBlocking}
+	 */
+	@Override
+	public CompletionStage<Decision> takeAsync(Budget budget, String key, long cost, boolean expensive,
+			long nowMillis) {
+		if (budget.hasUnits()) {
+			return reserveAsync(budget, key, budget.amounts(cost, Map.of()), expensive, nowMillis);
+		}
+		return decisions.takeAsync(budget, key, cost, expensive, nowMillis);
+	}
+
+	/** {@link #reserve} without blocking, as {@link #takeAsync}. */
+	@Override
+	public CompletionStage<Decision> reserveAsync(Budget budget, String key, long[] amounts, boolean expensive,
+			long nowMillis) {
+		return decisions.reserveAsync(budget, key, amounts, expensive, nowMillis);
+	}
+
+	/**
+	 * Whether the asynchronous calls never block the calling thread: on Lettuce's shared
+	 * connection only (the default with Lettuce); elsewhere they throw.
+	 */
+	public boolean answersWithoutBlocking() {
+		return calls.answersWithoutBlocking();
 	}
 
 	/**
@@ -116,14 +138,6 @@ public final class RedisRateLimitStore implements RateLimitStore, AuthGuardStore
 		}
 		return calls.sendWithoutWaiting(SETTLE, List.of(keys.windows(settlement.budget(), settlement.key())), args)
 			.thenApply((reply) -> null);
-	}
-
-	private Decision decide(Budget budget, String key, TakeScriptCodec.Call call, ConcurrencyBound bound,
-			String leaseId, long nowMillis) {
-		TakeScriptCodec.Reply reply = call.decode(calls.execute(TAKE, keys.all(budget, key), call.args()));
-		Lease lease = reply.admitted() && bound != null
-				? new Lease(budget.name(), key, leaseId, nowMillis + bound.leaseMillis()) : null;
-		return Decision.of(budget.name(), nowMillis, reply.verdicts(), lease);
 	}
 
 	/**
@@ -142,10 +156,13 @@ public final class RedisRateLimitStore implements RateLimitStore, AuthGuardStore
 	 */
 	@Override
 	public boolean renew(Lease lease, long expiresAtMillis, long nowMillis) {
-		List<Object> reply = calls.execute(RENEW, List.of(keys.leases(lease.budget(), lease.key())),
-				new Object[] { Long.toString(nowMillis), Long.toString(expiresAtMillis), lease.id(),
-						Long.toString(expiryMarginMillis) });
-		return !reply.isEmpty() && reply.get(0) instanceof Number held && held.longValue() == 1;
+		return decisions.renew(lease, expiresAtMillis, nowMillis);
+	}
+
+	/** {@link #renew} without blocking, as {@link #takeAsync}. */
+	@Override
+	public CompletionStage<Boolean> renewAsync(Lease lease, long expiresAtMillis, long nowMillis) {
+		return decisions.renewAsync(lease, expiresAtMillis, nowMillis);
 	}
 
 	@Override

@@ -4,7 +4,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -53,6 +52,13 @@ public final class RedisScriptCalls {
 
 	private static final boolean JEDIS_PRESENT = ClassUtils.isPresent("redis.clients.jedis.Jedis",
 			RedisScriptCalls.class.getClassLoader());
+
+	/**
+	 * Why a client that blocks cannot serve a caller that must not wait, in one line
+	 * ({@code %s}: the client).
+	 */
+	static final String BLOCKING_CLIENT = "limiter's Redis store on %s blocks the calling thread; "
+			+ "a reactive application needs Lettuce with its shared connection (spring.data.redis.client-type=lettuce)";
 
 	private final RedisDriver driver;
 
@@ -141,13 +147,52 @@ public final class RedisScriptCalls {
 	}
 
 	/**
-	 * Sends a script and returns at once; the returned call reads the reply, waiting for
-	 * it within what the request has left of its timeout at that moment (the time the
-	 * script travelled meanwhile is not a wait).
+	 * Sends a script and returns at once; the returned reply is read either way: waiting
+	 * for it within what the request has left of its timeout at that moment (the time the
+	 * script travelled meanwhile is not a wait), or without waiting, within one timeout
+	 * of the send.
 	 */
-	public Supplier<List<Object>> send(RedisScript<List> script, List<String> scriptKeys, Object[] args) {
+	public SentScript send(RedisScript<List> script, List<String> scriptKeys, Object[] args) {
+		long deadline = requestTimeout.deadlineOfCallSentNow();
 		CompletableFuture<List<Object>> reply = script(script, scriptKeys, args);
-		return () -> replyOf(requestTimeout.await(reply));
+		return new SentScript() {
+
+			@Override
+			public List<Object> get() {
+				return replyOf(requestTimeout.await(reply));
+			}
+
+			@Override
+			public CompletionStage<List<Object>> toStage() {
+				return requestTimeout.within(reply.copy(), deadline).thenApply(RedisScriptCalls::replyOf);
+			}
+
+		};
+	}
+
+	/**
+	 * Runs a script for a caller that must not wait (a reactive request): sent now, the
+	 * stage completes with its reply, or exceptionally with a
+	 * {@link RateLimitStoreException} when none came within one timeout of the send (or
+	 * what a request open on this thread has left of it), on a timer, never by a waiting
+	 * thread.
+	 * @throws UnsupportedOperationException when the client blocks the calling thread
+	 */
+	public CompletionStage<List<Object>> executeWithoutBlocking(RedisScript<List> script, List<String> scriptKeys,
+			Object[] args) {
+		if (!driver.answersWithoutBlocking()) {
+			throw new UnsupportedOperationException(BLOCKING_CLIENT.formatted(driver.client()));
+		}
+		long deadline = requestTimeout.deadlineOfCallSentNow();
+		return requestTimeout.within(script(script, scriptKeys, args), deadline).thenApply(RedisScriptCalls::replyOf);
+	}
+
+	/**
+	 * Whether every call can be made without blocking the calling thread
+	 * ({@link #executeWithoutBlocking}).
+	 */
+	public boolean answersWithoutBlocking() {
+		return driver.answersWithoutBlocking();
 	}
 
 	/**
@@ -159,19 +204,8 @@ public final class RedisScriptCalls {
 			Object[] args) {
 		CompletableFuture<List<Object>> sent = script(script, scriptKeys, args);
 		driver.sentWithoutWaiting(sent);
-		return sent.orTimeout(requestTimeout.timeout().toNanos(), TimeUnit.NANOSECONDS).handle((answer, failure) -> {
-			if (failure == null && answer != null) {
-				return answer;
-			}
-			Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause()
-					: failure;
-			if (cause instanceof RateLimitStoreException storeFailure) {
-				throw storeFailure;
-			}
-			throw new RateLimitStoreException(
-					cause == null ? "Redis store got no answer from its script" : "Redis store failed: " + cause,
-					cause);
-		});
+		return requestTimeout.within(sent, System.nanoTime() + requestTimeout.timeout().toNanos())
+			.thenApply(RedisScriptCalls::replyOf);
 	}
 
 	private CompletableFuture<List<Object>> script(RedisScript<List> script, List<String> scriptKeys, Object[] args) {
@@ -255,6 +289,23 @@ public final class RedisScriptCalls {
 		catch (java.io.IOException ex) {
 			throw new IllegalStateException("cannot read script dev/limiter/redis/" + name, ex);
 		}
+	}
+
+	/** A script sent without waiting, whose reply is read once, either way. */
+	public interface SentScript {
+
+		/**
+		 * The reply, waiting for it within what the request has left of its timeout.
+		 * @throws RateLimitStoreException when none came in time or the call failed
+		 */
+		List<Object> get();
+
+		/**
+		 * The reply without waiting: the stage fails with a
+		 * {@link RateLimitStoreException} when none came within one timeout of the send.
+		 */
+		CompletionStage<List<Object>> toStage();
+
 	}
 
 }

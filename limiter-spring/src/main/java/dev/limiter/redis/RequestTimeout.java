@@ -2,9 +2,13 @@ package dev.limiter.redis;
 
 import java.net.SocketTimeoutException;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.LongFunction;
@@ -19,6 +23,12 @@ import dev.limiter.core.RequestStoreTime;
  * which the breaker counts like any store failure.
  */
 final class RequestTimeout {
+
+	/**
+	 * Ends the calls nobody waits for at their deadline ({@link #within}): one daemon
+	 * thread for every store in the JVM, busy only for the moment it fails a stage.
+	 */
+	private static final ScheduledExecutorService TIMER = timer();
 
 	private final Duration timeout;
 
@@ -39,6 +49,55 @@ final class RequestTimeout {
 	 */
 	boolean timeLeft() {
 		return timeoutNanos - RequestStoreTime.spentNanos() > 0;
+	}
+
+	/**
+	 * The end ({@link System#nanoTime()}) of a call sent now without waiting: one timeout
+	 * from now, or what the request open on this thread has left of it (possibly in the
+	 * past).
+	 */
+	long deadlineOfCallSentNow() {
+		return System.nanoTime() + timeoutNanos - RequestStoreTime.spentNanos();
+	}
+
+	/**
+	 * {@code sent}'s answer without waiting for it: completes with it, or exceptionally
+	 * with a {@link RateLimitStoreException} when {@code sent} fails or has not completed
+	 * by {@code deadlineNanos} ({@link System#nanoTime()}). The deadline is kept by the
+	 * limiter's own timer ({@link #TIMER}): no thread waits, and no other user of the
+	 * JDK's shared delay scheduler can hold it back. A timeout completes {@code sent}
+	 * itself exceptionally (pass a {@link CompletableFuture#copy copy} to keep it), on
+	 * the timer's thread, where what follows the stage then runs.
+	 */
+	<T> CompletableFuture<T> within(CompletableFuture<T> sent, long deadlineNanos) {
+		if (!sent.isDone()) {
+			ScheduledFuture<?> timeout = TIMER.schedule(() -> sent.completeExceptionally(new TimeoutException()),
+					Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+			sent.whenComplete((answer, failure) -> timeout.cancel(false));
+		}
+		CompletableFuture<T> bounded = new CompletableFuture<>();
+		sent.whenComplete((answer, failure) -> {
+			if (failure == null) {
+				bounded.complete(answer);
+				return;
+			}
+			Throwable cause = (failure instanceof CompletionException && failure.getCause() != null)
+					? failure.getCause() : failure;
+			bounded.completeExceptionally((cause instanceof TimeoutException) ? timedOut(cause)
+					: (cause instanceof RateLimitStoreException storeFailure) ? storeFailure
+							: new RateLimitStoreException("Redis store failed: " + cause, cause));
+		});
+		return bounded;
+	}
+
+	private static ScheduledExecutorService timer() {
+		ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, (runnable) -> {
+			Thread thread = new Thread(runnable, "limiter-redis-timeout");
+			thread.setDaemon(true);
+			return thread;
+		});
+		timer.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+		return timer;
 	}
 
 	/** Waits for {@code future} within what the request has left of its timeout. */

@@ -41,23 +41,51 @@ public record CircuitBreakingAuthGuardStore(AuthGuardStore store,
 	 * Sent at once while the breaker is closed, and its answer recorded by the breaker
 	 * when it is read (the wait is the time after the lookup, which is what a request
 	 * pays). Otherwise the reservation is asked for through the breaker when it is read,
-	 * as {@link #reserve} would.
+	 * as {@link #reserve} would. Read without blocking
+	 * ({@link PendingReservation#toStage}) the same way, through
+	 * {@link StoreCircuitBreaker#callAsync}: a refusal of the breaker fails the stage at
+	 * once.
 	 */
 	@Override
 	public PendingReservation reserveAsync(String addressKey, String credentialKey, long nowMillis) {
 		if (!breaker.settled()) {
-			return () -> reserve(addressKey, credentialKey, nowMillis);
-		}
-		PendingReservation pending;
-		try {
-			pending = store.reserveAsync(addressKey, credentialKey, nowMillis);
-		}
-		catch (RuntimeException failedToSend) {
-			return () -> breaker.call(() -> {
-				throw failedToSend;
+			return recorded(new PendingReservation() {
+
+				@Override
+				public Reservation await() {
+					return store.reserve(addressKey, credentialKey, nowMillis);
+				}
+
+				@Override
+				public CompletionStage<Reservation> toStage() {
+					return store.reserveAsync(addressKey, credentialKey, nowMillis).toStage();
+				}
+
 			});
 		}
-		return () -> breaker.call(pending::await);
+		try {
+			return recorded(store.reserveAsync(addressKey, credentialKey, nowMillis));
+		}
+		catch (RuntimeException failedToSend) {
+			return recorded(PendingReservation.failed(failedToSend));
+		}
+	}
+
+	/** {@code pending}, its answer read through the breaker. */
+	private PendingReservation recorded(PendingReservation pending) {
+		return new PendingReservation() {
+
+			@Override
+			public Reservation await() {
+				return breaker.call(pending::await);
+			}
+
+			@Override
+			public CompletionStage<Reservation> toStage() {
+				return breaker.callAsync(pending::toStage);
+			}
+
+		};
 	}
 
 	@Override

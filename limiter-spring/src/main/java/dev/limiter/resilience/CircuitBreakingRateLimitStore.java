@@ -1,6 +1,7 @@
 package dev.limiter.resilience;
 
 import java.util.Objects;
+import java.util.concurrent.CompletionStage;
 
 import dev.limiter.core.Budget;
 import dev.limiter.core.Decision;
@@ -49,6 +50,25 @@ public final class CircuitBreakingRateLimitStore extends ForwardingRateLimitStor
 	@Override
 	public Decision reserve(Budget budget, String key, long[] amounts, boolean expensive, long nowMillis) {
 		return breaker.call(() -> store.reserve(budget, key, amounts, expensive, nowMillis));
+	}
+
+	/**
+	 * {@link #take} without blocking: the breaker's permission is asked now, the store's
+	 * {@link RateLimitStore#takeAsync} sent if granted, and the outcome recorded with its
+	 * duration when it completes ({@link StoreCircuitBreaker#callAsync}); while the
+	 * breaker is open the stage fails at once with a {@link StoreNotCalledException}.
+	 */
+	@Override
+	public CompletionStage<Decision> takeAsync(Budget budget, String key, long cost, boolean expensive,
+			long nowMillis) {
+		return breaker.callAsync(() -> store.takeAsync(budget, key, cost, expensive, nowMillis));
+	}
+
+	/** {@link #reserve} without blocking, as {@link #takeAsync}. */
+	@Override
+	public CompletionStage<Decision> reserveAsync(Budget budget, String key, long[] amounts, boolean expensive,
+			long nowMillis) {
+		return breaker.callAsync(() -> store.reserveAsync(budget, key, amounts, expensive, nowMillis));
 	}
 
 	@Override

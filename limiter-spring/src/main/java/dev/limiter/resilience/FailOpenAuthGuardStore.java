@@ -49,6 +49,10 @@ public final class FailOpenAuthGuardStore implements AuthGuardStore {
 		}
 	}
 
+	/**
+	 * The authoritative store's reservation, read either way; when it cannot answer (it
+	 * throws, its stage fails or times out) the fallback's, degraded.
+	 */
 	@Override
 	public PendingReservation reserveAsync(String addressKey, String credentialKey, long nowMillis) {
 		PendingReservation pending;
@@ -58,13 +62,39 @@ public final class FailOpenAuthGuardStore implements AuthGuardStore {
 		catch (RateLimitStoreException unavailable) {
 			return PendingReservation.of(fallbackReservation(addressKey, credentialKey, nowMillis));
 		}
-		return () -> {
-			try {
-				return pending.await();
+		return new PendingReservation() {
+
+			@Override
+			public Reservation await() {
+				try {
+					return pending.await();
+				}
+				catch (RateLimitStoreException unavailable) {
+					return fallbackReservation(addressKey, credentialKey, nowMillis);
+				}
 			}
-			catch (RateLimitStoreException unavailable) {
-				return fallbackReservation(addressKey, credentialKey, nowMillis);
+
+			@Override
+			public CompletionStage<Reservation> toStage() {
+				CompletionStage<Reservation> answer;
+				try {
+					answer = pending.toStage();
+				}
+				catch (RuntimeException failedToAsk) {
+					answer = CompletableFuture.failedFuture(failedToAsk);
+				}
+				return answer.handle((reservation, failure) -> {
+					if (failure == null) {
+						return reservation;
+					}
+					RuntimeException cause = StoreCircuitBreaker.unwrapped(failure);
+					if (cause instanceof RateLimitStoreException) {
+						return fallbackReservation(addressKey, credentialKey, nowMillis);
+					}
+					throw cause;
+				});
 			}
+
 		};
 	}
 

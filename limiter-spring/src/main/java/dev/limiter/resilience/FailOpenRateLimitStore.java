@@ -1,10 +1,8 @@
 package dev.limiter.resilience;
 
-import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 
@@ -40,46 +38,13 @@ import dev.limiter.core.StoreUnavailableException;
  */
 public final class FailOpenRateLimitStore implements RateLimitStore {
 
-	/**
-	 * What a probe reads, without counting: a key without the prefix ({@code t:},
-	 * {@code p:}, {@code a:}) every counted key has.
-	 */
-	private static final Budget PROBE_BUDGET = Budget.builder("limiter-probe")
-		.window("probe", 1, Duration.ofSeconds(1))
-		.build();
-
-	private static final String PROBE_KEY = "probe";
-
-	/**
-	 * A half-open breaker permits a configured number of trial calls, then has closed or
-	 * refuses: this only bounds a probe against a guard that never settles.
-	 */
-	private static final int MAX_PROBE_READS = 100;
-
 	private final RateLimitStore authoritative;
 
 	private final InProcessRateLimitStore fallback;
 
-	private final Predicate<Budget> failsClosed;
+	private final FallbackDecisions instead;
 
-	private final long closedRetryAfterMillis;
-
-	private final StoreModeListener listener;
-
-	private final BooleanSupplier guardSettled;
-
-	private final AtomicLong calls = new AtomicLong();
-
-	/**
-	 * The call number at which the current outage was noticed; -1 while authoritative.
-	 */
-	private final AtomicLong degradedSinceCall = new AtomicLong(-1);
-
-	/**
-	 * The call number at which the last outage ended; calls up to it were in flight
-	 * during that outage.
-	 */
-	private final AtomicLong recoveredAtCall = new AtomicLong(-1);
+	private final OutageMode outage;
 
 	/**
 	 * @param authoritative the store whose counters are the truth
@@ -106,12 +71,10 @@ public final class FailOpenRateLimitStore implements RateLimitStore {
 	 */
 	public FailOpenRateLimitStore(RateLimitStore authoritative, int fallbackMaxKeys, Predicate<Budget> failsClosed,
 			long closedRetryAfterMillis, StoreModeListener listener, BooleanSupplier guardSettled) {
-		this.guardSettled = Objects.requireNonNull(guardSettled, "guardSettled");
 		this.authoritative = Objects.requireNonNull(authoritative, "authoritative");
+		this.outage = new OutageMode(authoritative.name(), listener, guardSettled);
 		this.fallback = RateLimitStores.inMemory(fallbackMaxKeys);
-		this.failsClosed = Objects.requireNonNull(failsClosed, "failsClosed");
-		this.closedRetryAfterMillis = closedRetryAfterMillis;
-		this.listener = Objects.requireNonNull(listener, "listener");
+		this.instead = new FallbackDecisions(fallback, failsClosed, closedRetryAfterMillis);
 	}
 
 	@Override
@@ -148,35 +111,94 @@ public final class FailOpenRateLimitStore implements RateLimitStore {
 		}
 	}
 
+	/**
+	 * {@link #take} without blocking: the same decision, the authoritative store's
+	 * {@link RateLimitStore#takeAsync} while it answers and the fallback's (degraded)
+	 * when its stage fails or times out. The stage never fails for a store failure,
+	 * except with a {@link StoreUnavailableException} (unwrapped) for a fail-closed
+	 * budget; it fails at once, before anything is counted, with an
+	 * {@link IllegalArgumentException} for a cost out of range.
+	 */
+	@Override
+	public CompletionStage<Decision> takeAsync(Budget budget, String key, long cost, boolean expensive,
+			long nowMillis) {
+		try {
+			budget.checkCost(cost);
+		}
+		catch (RuntimeException callersMistake) {
+			return CompletableFuture.failedFuture(callersMistake);
+		}
+		return decideAsync(budget, key, cost, null, expensive, nowMillis);
+	}
+
+	/** {@link #reserve} without blocking, as {@link #takeAsync}. */
+	@Override
+	public CompletionStage<Decision> reserveAsync(Budget budget, String key, long[] amounts, boolean expensive,
+			long nowMillis) {
+		try {
+			budget.checkAmounts(amounts);
+		}
+		catch (RuntimeException callersMistake) {
+			return CompletableFuture.failedFuture(callersMistake);
+		}
+		return decideAsync(budget, key, 0, amounts, expensive, nowMillis);
+	}
+
 	/** {@code amounts} per window when reserving, else {@code cost} from each. */
 	private Decision decide(Budget budget, String key, long cost, long[] amounts, boolean expensive, long nowMillis) {
-		long call = calls.incrementAndGet();
+		long call = outage.started();
 		try {
-			Decision decision = (amounts != null) ? authoritative.reserve(budget, key, amounts, expensive, nowMillis)
-					: authoritative.take(budget, key, cost, expensive, nowMillis);
-			if (decision.allowed()) {
-				// Only an admission proves the store answered: a refusal may come from a
-				// decorator's local memory of keys over their limit (no store call at
-				// all), which must not end an outage.
-				succeeded(call);
-			}
-			return decision.withLeaseIssuedBy(authoritative);
+			return answered(call, (amounts != null) ? authoritative.reserve(budget, key, amounts, expensive, nowMillis)
+					: authoritative.take(budget, key, cost, expensive, nowMillis));
 		}
 		catch (RuntimeException failure) {
-			failed(call, failure);
-			if (failsClosed.test(budget)) {
-				throw new StoreUnavailableException(budget.name(), closedRetryAfterMillis, failure);
-			}
-			try {
-				Decision degraded = (amounts != null) ? fallback.reserve(budget, key, amounts, expensive, nowMillis)
-						: fallback.take(budget, key, cost, expensive, nowMillis);
-				return degraded.asDegraded().withLeaseIssuedBy(fallback);
-			}
-			catch (RuntimeException fallbackFailure) {
-				fallbackFailure.addSuppressed(failure);
-				return FailurePolicy.uncounted(budget, nowMillis);
-			}
+			return failed(call, failure, budget, key, cost, amounts, expensive, nowMillis);
 		}
+	}
+
+	private Decision failed(long call, RuntimeException failure, Budget budget, String key, long cost, long[] amounts,
+			boolean expensive, long nowMillis) {
+		outage.failed(call, failure);
+		return instead.decide(failure, budget, key, cost, amounts, expensive, nowMillis);
+	}
+
+	/**
+	 * {@link #decide} when the authoritative store's answer arrives later: the same
+	 * {@link #answered} and {@link #failed}, run when its stage completes.
+	 */
+	private CompletionStage<Decision> decideAsync(Budget budget, String key, long cost, long[] amounts,
+			boolean expensive, long nowMillis) {
+		long call = outage.started();
+		CompletionStage<Decision> sent;
+		try {
+			sent = (amounts != null) ? authoritative.reserveAsync(budget, key, amounts, expensive, nowMillis)
+					: authoritative.takeAsync(budget, key, cost, expensive, nowMillis);
+		}
+		catch (RuntimeException failedToSend) {
+			sent = CompletableFuture.failedFuture(failedToSend);
+		}
+		CompletableFuture<Decision> decided = new CompletableFuture<>();
+		sent.whenComplete((decision, failure) -> {
+			try {
+				decided.complete((failure == null) ? answered(call, decision) : failed(call,
+						StoreCircuitBreaker.unwrapped(failure), budget, key, cost, amounts, expensive, nowMillis));
+			}
+			catch (RuntimeException failClosed) {
+				decided.completeExceptionally(failClosed);
+			}
+		});
+		return decided;
+	}
+
+	/** The authoritative store's decision. */
+	private Decision answered(long call, Decision decision) {
+		if (decision.allowed()) {
+			// Only an admission proves the store answered: a refusal may come from a
+			// decorator's local memory of keys over their limit (no store call at all),
+			// which must not end an outage.
+			outage.succeeded(call);
+		}
+		return decision.withLeaseIssuedBy(authoritative);
 	}
 
 	/**
@@ -185,15 +207,37 @@ public final class FailOpenRateLimitStore implements RateLimitStore {
 	 */
 	@Override
 	public void release(Lease lease, long nowMillis) {
-		Lease.Issuer issuer = lease.issuer();
-		(issuer == null || issuer == this ? authoritative : issuer).release(lease, nowMillis);
+		issuerOf(lease).release(lease, nowMillis);
 	}
 
 	/** Renewed where it was taken, as it is released. */
 	@Override
 	public boolean renew(Lease lease, long expiresAtMillis, long nowMillis) {
+		return issuerOf(lease).renew(lease, expiresAtMillis, nowMillis);
+	}
+
+	/**
+	 * {@link #renew} without blocking: the issuing store's
+	 * {@link RateLimitStore#renewAsync} (an issuer that is no store renews on the calling
+	 * thread).
+	 */
+	@Override
+	public CompletionStage<Boolean> renewAsync(Lease lease, long expiresAtMillis, long nowMillis) {
+		Lease.Issuer issuer = issuerOf(lease);
+		if (issuer instanceof RateLimitStore store) {
+			return store.renewAsync(lease, expiresAtMillis, nowMillis);
+		}
+		try {
+			return CompletableFuture.completedFuture(issuer.renew(lease, expiresAtMillis, nowMillis));
+		}
+		catch (RuntimeException failure) {
+			return CompletableFuture.failedFuture(failure);
+		}
+	}
+
+	private Lease.Issuer issuerOf(Lease lease) {
 		Lease.Issuer issuer = lease.issuer();
-		return (issuer == null || issuer == this ? authoritative : issuer).renew(lease, expiresAtMillis, nowMillis);
+		return issuer == null || issuer == this ? authoritative : issuer;
 	}
 
 	/**
@@ -228,7 +272,7 @@ public final class FailOpenRateLimitStore implements RateLimitStore {
 	}
 
 	public StoreMode mode() {
-		return degradedSinceCall.get() < 0 ? StoreMode.AUTHORITATIVE : StoreMode.DEGRADED;
+		return outage.mode();
 	}
 
 	/**
@@ -241,17 +285,7 @@ public final class FailOpenRateLimitStore implements RateLimitStore {
 	 * @return the mode once probed
 	 */
 	public StoreMode probe(long nowMillis) {
-		for (int read = 0; read < MAX_PROBE_READS && mode() == StoreMode.DEGRADED; read++) {
-			long call = calls.incrementAndGet();
-			try {
-				authoritative.peek(PROBE_BUDGET, PROBE_KEY, nowMillis);
-			}
-			catch (RuntimeException stillFailing) {
-				break;
-			}
-			succeeded(call);
-		}
-		return mode();
+		return outage.probe(authoritative, nowMillis);
 	}
 
 	/** Keys the fallback holds right now. */
@@ -261,32 +295,6 @@ public final class FailOpenRateLimitStore implements RateLimitStore {
 
 	public RateLimitStore authoritative() {
 		return authoritative;
-	}
-
-	private void succeeded(long call) {
-		long since = degradedSinceCall.get();
-		if (since >= 0 && call > since && guardSettled.getAsBoolean()) {
-			// written before the mode flips, so that no late failure of an older call
-			// slips in between
-			recoveredAtCall.accumulateAndGet(calls.get(), Math::max);
-			if (degradedSinceCall.compareAndSet(since, -1)) {
-				listener.recovered(authoritative.name());
-			}
-		}
-	}
-
-	private void failed(long call, RuntimeException failure) {
-		if (degradedSinceCall.get() >= 0 || call <= recoveredAtCall.get()) {
-			return;
-		}
-		if (failure instanceof StoreNotCalledException && guardSettled.getAsBoolean()) {
-			// refused just before the guard closed: this call is decided by the fallback,
-			// but the store is fine
-			return;
-		}
-		if (degradedSinceCall.compareAndSet(-1, call)) {
-			listener.degraded(authoritative.name(), failure);
-		}
 	}
 
 }

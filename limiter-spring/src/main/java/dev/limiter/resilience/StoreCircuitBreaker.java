@@ -64,15 +64,37 @@ public final class StoreCircuitBreaker {
 	}
 
 	/**
-	 * {@link #call} for a call whose answer arrives later: sent if the breaker permits
-	 * it, recorded when it completes.
+	 * {@link #call} for a call whose answer arrives later, without blocking: sent if the
+	 * breaker permits it ({@code tryAcquirePermission}), recorded with its measured
+	 * duration when it completes ({@code onSuccess}/{@code onError}, through
+	 * Resilience4j's own {@code decorateCompletionStage}). The stage fails, unwrapped,
+	 * with what {@link #call} would throw: a {@link StoreNotCalledException} at once
+	 * while the breaker refuses, else a {@link RateLimitStoreException}; the breaker sees
+	 * the store's own failure, never a {@link CompletionException} around it.
 	 */
 	public <T> CompletionStage<T> callAsync(Supplier<CompletionStage<T>> call) {
-		Supplier<CompletionStage<T>> remembering = () -> call.get().whenComplete((answer, failure) -> {
-			if (failure != null) {
-				lastFailure = unwrapped(failure);
+		Supplier<CompletionStage<T>> remembering = () -> {
+			CompletableFuture<T> answered = new CompletableFuture<>();
+			CompletionStage<T> sent;
+			try {
+				sent = call.get();
 			}
-		});
+			catch (RuntimeException failedToSend) {
+				lastFailure = failedToSend;
+				throw failedToSend;
+			}
+			sent.whenComplete((answer, failure) -> {
+				if (failure == null) {
+					answered.complete(answer);
+					return;
+				}
+				RuntimeException cause = unwrapped(failure);
+				lastFailure = cause;
+				answered.completeExceptionally(cause);
+			});
+			return answered;
+		};
+		CompletableFuture<T> decided = new CompletableFuture<>();
 		CompletionStage<T> recorded;
 		try {
 			recorded = CircuitBreaker.decorateCompletionStage(breaker, remembering).get();
@@ -80,12 +102,15 @@ public final class StoreCircuitBreaker {
 		catch (RuntimeException failure) {
 			return CompletableFuture.failedFuture(translated(failure));
 		}
-		return recorded.handle((answer, failure) -> {
-			if (failure != null) {
-				throw translated(unwrapped(failure));
+		recorded.whenComplete((answer, failure) -> {
+			if (failure == null) {
+				decided.complete(answer);
 			}
-			return answer;
+			else {
+				decided.completeExceptionally(translated(unwrapped(failure)));
+			}
 		});
+		return decided;
 	}
 
 	private RuntimeException translated(RuntimeException failure) {
@@ -99,7 +124,11 @@ public final class StoreCircuitBreaker {
 		return new RateLimitStoreException("store failed: " + failure.getMessage(), failure);
 	}
 
-	private static RuntimeException unwrapped(Throwable failure) {
+	/**
+	 * The failure a stage completed with, without the {@link CompletionException} that
+	 * dependent stages wrap it in.
+	 */
+	static RuntimeException unwrapped(Throwable failure) {
 		Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause()
 				: failure;
 		return cause instanceof RuntimeException runtime ? runtime

@@ -1,6 +1,7 @@
 package dev.limiter.resilience;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 
 import dev.limiter.core.Budget;
 import dev.limiter.core.RateLimitStoreException;
@@ -56,6 +57,45 @@ class CircuitBreakingRateLimitStoreTests {
 		breaker.transitionToOpenState();
 
 		assertThat(store.settled()).isFalse();
+	}
+
+	@Test
+	void takeAsyncWhenTheStoreFailsShouldFailTheStageAndCountTheFailure() {
+		CompletableFuture<?> stage = store.takeAsync(BUDGET, "k", 1, false, T0).toCompletableFuture();
+
+		assertThat(stage).isCompletedExceptionally();
+		assertThat(failureOf(stage)).isInstanceOf(RateLimitStoreException.class).hasCause(storeError);
+		assertThat(breaker.getMetrics().getNumberOfFailedCalls()).isEqualTo(1);
+	}
+
+	@Test
+	void takeAsyncWhenTheBreakerIsOpenShouldFailAtOnceNamingTheStoresLastError() {
+		for (int i = 0; i < 2; i++) {
+			store.takeAsync(BUDGET, "k", 1, false, T0);
+		}
+
+		CompletableFuture<?> refused = store.takeAsync(BUDGET, "k", 1, false, T0).toCompletableFuture();
+
+		assertThat(refused).as("failed before returning").isCompletedExceptionally();
+		assertThat(failureOf(refused)).isInstanceOf(StoreNotCalledException.class)
+			.hasMessage("circuit breaker 'limiter' is open; store not called")
+			.hasCause(storeError);
+		assertThat(breaker.getMetrics().getNumberOfNotPermittedCalls()).isEqualTo(1);
+	}
+
+	@Test
+	void reserveAsyncWhenTheBreakerIsOpenShouldFailAtOnce() {
+		breaker.transitionToOpenState();
+
+		CompletableFuture<?> refused = store.reserveAsync(BUDGET, "k", new long[] { 1 }, false, T0)
+			.toCompletableFuture();
+
+		assertThat(failureOf(refused)).isInstanceOf(StoreNotCalledException.class);
+	}
+
+	/** What the stage failed with, as it was raised. */
+	private static Throwable failureOf(CompletableFuture<?> stage) {
+		return stage.handle((answer, failure) -> failure).join();
 	}
 
 }

@@ -115,6 +115,23 @@ public final class AuthGuard {
 	 * admission withholds the verdict.
 	 */
 	public PendingAdmission begin(String addressKey, String credentialKey, long nowMillis) {
+		return begin(addressKey, credentialKey, nowMillis, true);
+	}
+
+	/**
+	 * {@link #begin} for a caller that must not wait (a reactive request on an event
+	 * loop): the same protocol and the same answers, read with
+	 * {@link PendingAdmission#toStage()}. Where {@link #begin} would wait for the store's
+	 * answer before returning (this instance lets no more of the address's lookups run
+	 * ahead of their reservation), this returns at once with
+	 * {@link PendingAdmission#lookupWaits()} set: the caller then starts the lookup only
+	 * once the stage has completed.
+	 */
+	public PendingAdmission beginWithoutWaiting(String addressKey, String credentialKey, long nowMillis) {
+		return begin(addressKey, credentialKey, nowMillis, false);
+	}
+
+	private PendingAdmission begin(String addressKey, String credentialKey, long nowMillis, boolean mayWait) {
 		if (credentialKey != null && memory.authenticated(addressKey, credentialKey, nowMillis)) {
 			// proven from this address: not a guess, through a block too
 			return PendingAdmission.of(GuardAdmission.admitted(addressKey, null, false, 0, credentialKey));
@@ -141,7 +158,11 @@ public final class AuthGuard {
 			if (ahead) {
 				memory.ranAhead(addressKey);
 			}
-			return PendingAdmission.of(answers.admission(addressKey, credentialKey, pending, nowMillis));
+			if (mayWait || pending.isDone()) {
+				return PendingAdmission.of(answers.admission(addressKey, credentialKey, pending, nowMillis));
+			}
+			return PendingAdmission.awaiting(() -> answers.admission(addressKey, credentialKey, pending, nowMillis),
+					() -> answers.admissionStage(addressKey, credentialKey, pending, nowMillis), true);
 		}
 		return PendingAdmission.awaiting(() -> {
 			try {
@@ -150,7 +171,8 @@ public final class AuthGuard {
 			finally {
 				memory.ranAhead(addressKey);
 			}
-		});
+		}, () -> answers.admissionStage(addressKey, credentialKey, pending, nowMillis)
+			.whenComplete((answered, failure) -> memory.ranAhead(addressKey)), false);
 	}
 
 	/**

@@ -1,5 +1,9 @@
 package dev.limiter.core.guard;
 
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+
 import dev.limiter.core.Lease;
 import dev.limiter.core.RateLimitStoreException;
 
@@ -29,6 +33,38 @@ final class StoreAnswers {
 		catch (RateLimitStoreException unavailable) {
 			return unguarded(addressKey, credentialKey, nowMillis);
 		}
+		return answered(addressKey, credentialKey, reservation, nowMillis);
+	}
+
+	/**
+	 * {@link #admission} without waiting: the same answers, once the reservation's stage
+	 * completes; a store failure is {@link #unguarded} there too, and anything else fails
+	 * the stage.
+	 */
+	CompletionStage<GuardAdmission> admissionStage(String addressKey, String credentialKey, PendingReservation pending,
+			long nowMillis) {
+		CompletionStage<AuthGuardStore.Reservation> reservation;
+		try {
+			reservation = pending.toStage();
+		}
+		catch (RuntimeException failedToAsk) {
+			reservation = CompletableFuture.failedFuture(failedToAsk);
+		}
+		return reservation.handle((answer, failure) -> {
+			if (failure == null) {
+				return answered(addressKey, credentialKey, answer, nowMillis);
+			}
+			Throwable cause = (failure instanceof CompletionException && failure.getCause() != null)
+					? failure.getCause() : failure;
+			if (cause instanceof RateLimitStoreException) {
+				return unguarded(addressKey, credentialKey, nowMillis);
+			}
+			throw (failure instanceof CompletionException wrapped) ? wrapped : new CompletionException(cause);
+		});
+	}
+
+	private GuardAdmission answered(String addressKey, String credentialKey, AuthGuardStore.Reservation reservation,
+			long nowMillis) {
 		switch (reservation.outcome()) {
 			case BLOCKED -> {
 				memory.blocked(addressKey, reservation.blockedUntilMillis(), reservation.degraded(),

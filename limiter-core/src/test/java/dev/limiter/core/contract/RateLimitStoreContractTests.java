@@ -47,9 +47,23 @@ public abstract class RateLimitStoreContractTests {
 	 */
 	protected abstract RateLimitStore createStore();
 
+	/**
+	 * How this run calls the store: {@code null} (the default) through its synchronous
+	 * methods; else through its asynchronous ones ({@link AsyncCallingStore}), each
+	 * answer read this way. A subclass that answers one runs the whole suite again
+	 * through {@code takeAsync}, {@code reserveAsync} and {@code renewAsync}, which must
+	 * decide exactly as the synchronous calls.
+	 */
+	protected AsyncCalls asyncCalls() {
+		return null;
+	}
+
 	@BeforeEach
 	void setUpStore() {
 		store = createStore();
+		if (asyncCalls() != null) {
+			store = new AsyncCallingStore(store, asyncCalls());
+		}
 		key = "k-" + UUID.randomUUID();
 	}
 

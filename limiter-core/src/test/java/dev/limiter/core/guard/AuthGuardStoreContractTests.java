@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.UUID;
 
 import dev.limiter.core.Lease;
+import dev.limiter.core.contract.AsyncCalls;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -38,9 +39,23 @@ public abstract class AuthGuardStoreContractTests {
 	 */
 	protected abstract AuthGuardStore createStore(AuthGuardPolicy policy);
 
+	/**
+	 * How this run calls the store: {@code null} (the default) through its synchronous
+	 * methods; else reservations through {@link PendingReservation#toStage()} and
+	 * failures through {@link AuthGuardStore#failAsync}
+	 * ({@link AsyncReservingGuardStore}), each answer read this way, with the same
+	 * results.
+	 */
+	protected AsyncCalls asyncCalls() {
+		return null;
+	}
+
 	@BeforeEach
 	void setUpStore() {
 		store = createStore(POLICY);
+		if (asyncCalls() != null) {
+			store = new AsyncReservingGuardStore(store, asyncCalls());
+		}
 		address = "addr:" + UUID.randomUUID();
 	}
 
