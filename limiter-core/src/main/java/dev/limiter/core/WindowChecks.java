@@ -20,7 +20,7 @@ final class WindowChecks {
 	}
 
 	static void check(String name, long limit, Duration duration, WindowAlgorithm algorithm, Long burst,
-			Duration resolution, String unit) {
+			Duration resolution, String unit, CalendarPeriod calendar) {
 		Objects.requireNonNull(name, "name");
 		Objects.requireNonNull(duration, "duration");
 		Objects.requireNonNull(algorithm, "algorithm");
@@ -49,6 +49,7 @@ final class WindowChecks {
 					"must be '" + Window.REQUESTS + "' or 1 to 32 of a-z, 0-9 and '-', was '" + unit + "'");
 		}
 		algorithm.kind().check(name, limit, duration, burst, resolution);
+		checkCalendar(name, algorithm, calendar);
 	}
 
 	/**
@@ -79,6 +80,21 @@ final class WindowChecks {
 			.filter((algorithm) -> takes.test(algorithm.kind()))
 			.map(WindowAlgorithm::value)
 			.collect(Collectors.joining(" or "));
+	}
+
+	/**
+	 * Throws unless a window of {@code algorithm} has a calendar exactly when its kind
+	 * takes one.
+	 */
+	static void checkCalendar(String name, WindowAlgorithm algorithm, CalendarPeriod calendar) {
+		if (algorithm.kind().takesCalendar() && calendar == null) {
+			throw new InvalidValueException(Window.Field.CALENDAR, "window '" + name + "': calendar ",
+					"is required for a " + algorithm.value() + " window (day, week, month or year)");
+		}
+		if (!algorithm.kind().takesCalendar() && calendar != null) {
+			throw new InvalidValueException(Window.Field.CALENDAR, "window '" + name + "': calendar ", "applies to a "
+					+ takenBy(WindowKind::takesCalendar) + " window only, this one is " + algorithm.value());
+		}
 	}
 
 	static void checkMaxReport(String name, String unit, Long maxReport) {

@@ -62,6 +62,9 @@ public final class FieldProperties {
 				case RESOLUTION -> "resolution";
 				case UNIT -> "unit";
 				case MAX_REPORT -> "max-report";
+				case CALENDAR -> "calendar";
+				case ZONE -> "zone";
+				case WEEK_START -> "week-start";
 			};
 		}
 		if (field instanceof Budget.Field budget) {

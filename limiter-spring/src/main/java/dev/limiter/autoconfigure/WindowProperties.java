@@ -13,10 +13,27 @@ public class WindowProperties {
 	 */
 	private Long limit;
 
-	/** Length of the window, such as 1m or 1h; positive. */
+	/** Length of the window, such as 1m or 1h; positive. Unset when calendar is set. */
 	private Duration duration;
 
-	/** How the window counts: fixed-window (default), sliding-window or token-bucket. */
+	/**
+	 * A calendar window's period instead of a duration: day, week, month or year, each
+	 * from local midnight of its first day in zone.
+	 */
+	private String calendar;
+
+	/**
+	 * A calendar window's time zone, an IANA id such as Europe/Berlin; defaults to UTC.
+	 */
+	private String zone;
+
+	/** A calendar week's first day (monday ... sunday); defaults to monday. */
+	private String weekStart;
+
+	/**
+	 * How the window counts: fixed-window (default), sliding-window or token-bucket;
+	 * calendar (implied by setting calendar).
+	 */
 	private String algorithm;
 
 	/** A token-bucket's size, the requests it admits at once; defaults to the limit. */
@@ -96,6 +113,30 @@ public class WindowProperties {
 
 	public void setMaxReport(Long maxReport) {
 		this.maxReport = maxReport;
+	}
+
+	public String getCalendar() {
+		return calendar;
+	}
+
+	public void setCalendar(String calendar) {
+		this.calendar = calendar;
+	}
+
+	public String getZone() {
+		return zone;
+	}
+
+	public void setZone(String zone) {
+		this.zone = zone;
+	}
+
+	public String getWeekStart() {
+		return weekStart;
+	}
+
+	public void setWeekStart(String weekStart) {
+		this.weekStart = weekStart;
 	}
 
 	public Duration getDuration() {

@@ -114,6 +114,16 @@ function fixed.reply(w)
   return w.reset, w.count, retry, keep
 end
 
+-- Calendar window (CalendarWindows): a fixed window with explicit bounds, its fields as the fixed window's. a = end
+-- of the calendar period that contains now (the caller computes it in the window's time zone: this script has no
+-- time-zone database), b = 0: a new period starts at zero, nothing carried.
+algorithms.c = {
+  fields = fixed.fields,
+  read = fixed.read,
+  count = fixed.count,
+  reply = fixed.reply,
+}
+
 -- Sliding window (SlidingWindowArithmetic): one field, its buckets "b|o:c,o:c,..." (the oldest bucket's index b,
 -- then per bucket its offset from b and its units, oldest first). a = duration, b = resolution. Bucket k counts
 -- until (k + 1) * resolution + duration; read at now, or at the newest bucket's start when a clock went back
