@@ -22,6 +22,11 @@ final class CalendarWindowKind implements WindowKind {
 	}
 
 	@Override
+	public boolean takesNotifyAt() {
+		return true;
+	}
+
+	@Override
 	public long reservedInstance(Window window, BoundVerdict verdict) {
 		return verdict.resetAtMillis();
 	}

@@ -53,23 +53,20 @@ public final class Window {
 	/** A calendar window's periods, {@code null} for the other algorithms. */
 	private final CalendarPeriod calendar;
 
+	/** Its {@code notify-at} thresholds, {@code null} for none. */
+	private final NotifyAt notifyAt;
+
 	/** A fixed window of requests (its values as below). */
 	public Window(String name, long limit, Duration duration) {
 		this(name, limit, duration, WindowAlgorithm.FIXED_WINDOW, null, null);
 	}
 
 	/**
-	 * A window of any algorithm.
-	 * @param name short name of the bound, such as {@code minute}; appears in headers and
-	 * meters
-	 * @param limit units admitted per duration, at least 1
-	 * @param duration the window's length (the bucket's refill period), at least one
-	 * millisecond
-	 * @param algorithm how it counts
-	 * @param burst a token bucket's size, {@code null} for {@code limit}; only a token
-	 * bucket takes one
-	 * @param resolution a sliding window's bucket length, {@code null} for the default
-	 * ({@link #defaultResolutionMillis}); only a sliding window takes one
+	 * A window of any algorithm: {@code limit} (at least 1) per {@code duration} (at
+	 * least 1 ms; a bucket's refill period); {@code burst} a token bucket's size
+	 * ({@code null}: the limit), {@code resolution} a sliding window's bucket
+	 * ({@code null}: the default); a {@code name} such as {@code minute} appears in
+	 * headers and meters.
 	 */
 	public Window(String name, long limit, Duration duration, WindowAlgorithm algorithm, Long burst,
 			Duration resolution) {
@@ -83,12 +80,13 @@ public final class Window {
 	 */
 	public Window(String name, long limit, Duration duration, WindowAlgorithm algorithm, Long burst,
 			Duration resolution, String unit) {
-		this(name, limit, duration, algorithm, burst, resolution, unit, null, null);
+		this(name, limit, duration, algorithm, burst, resolution, unit, null, null, null);
 	}
 
 	private Window(String name, long limit, Duration duration, WindowAlgorithm algorithm, Long burst,
-			Duration resolution, String unit, Long maxReport, CalendarPeriod calendar) {
+			Duration resolution, String unit, Long maxReport, CalendarPeriod calendar, NotifyAt notifyAt) {
 		WindowChecks.check(name, limit, duration, algorithm, burst, resolution, unit, calendar);
+		WindowChecks.checkNotifyAt(name, algorithm, notifyAt);
 		WindowChecks.checkMaxReport(name, unit, maxReport);
 		long millis = duration.toMillis();
 		this.name = name;
@@ -101,28 +99,35 @@ public final class Window {
 		this.unit = unit;
 		this.maxReport = maxReport;
 		this.calendar = calendar;
+		this.notifyAt = notifyAt;
 	}
 
 	/** This window with {@code max-report} set ({@code null}: unset; ADR 0012). */
 	public Window withMaxReport(Long maxReport) {
-		return copy(unit, maxReport);
+		return copy(unit, maxReport, notifyAt);
 	}
 
 	/** This window counting {@code unit} instead, everything else kept. */
 	public Window inUnit(String unit) {
-		return copy(unit, maxReport);
+		return copy(unit, maxReport, notifyAt);
 	}
 
-	private Window copy(String unit, Long maxReport) {
+	/** This window with {@code notify-at} thresholds ({@code null}: none). */
+	public Window withNotifyAt(NotifyAt notifyAt) {
+		return copy(unit, maxReport, notifyAt);
+	}
+
+	private Window copy(String unit, Long maxReport, NotifyAt notifyAt) {
 		WindowKind kind = algorithm.kind();
 		return new Window(name, limit, duration, algorithm, kind.takesBurst() ? Long.valueOf(burst) : null,
-				kind.takesResolution() ? Duration.ofMillis(resolutionMillis) : null, unit, maxReport, calendar);
+				kind.takesResolution() ? Duration.ofMillis(resolutionMillis) : null, unit, maxReport, calendar,
+				notifyAt);
 	}
 
 	/** A calendar window of requests: at most {@code limit} in each period. */
 	public static Window calendar(String name, long limit, CalendarPeriod period) {
 		return new Window(name, limit, period.nominalLength(), WindowAlgorithm.CALENDAR, null, null, REQUESTS, null,
-				period);
+				period, null);
 	}
 
 	/** A fixed window. */
@@ -211,6 +216,11 @@ public final class Window {
 		return resolutionMillis;
 	}
 
+	/** Its {@code notify-at} thresholds; empty for none. */
+	public Optional<NotifyAt> notifyAt() {
+		return Optional.ofNullable(notifyAt);
+	}
+
 	/** A calendar window's periods; empty for the other algorithms. */
 	public Optional<CalendarPeriod> calendar() {
 		return Optional.ofNullable(calendar);
@@ -237,7 +247,7 @@ public final class Window {
 		return o instanceof Window other && name.equals(other.name) && limit == other.limit
 				&& durationMillis == other.durationMillis && algorithm == other.algorithm && burst == other.burst
 				&& resolutionMillis == other.resolutionMillis && unit.equals(other.unit)
-				&& Objects.equals(calendar, other.calendar);
+				&& Objects.equals(calendar, other.calendar) && Objects.equals(notifyAt, other.notifyAt);
 	}
 
 	@Override
@@ -291,7 +301,10 @@ public final class Window {
 		ZONE,
 
 		/** A calendar week's first day. */
-		WEEK_START
+		WEEK_START,
+
+		/** The thresholds at which the application is told of a key's usage. */
+		NOTIFY_AT
 
 	}
 

@@ -97,6 +97,14 @@ final class WindowChecks {
 		}
 	}
 
+	/** Throws unless {@code notifyAt} is {@code null} or its kind takes thresholds. */
+	static void checkNotifyAt(String name, WindowAlgorithm algorithm, NotifyAt notifyAt) {
+		if (notifyAt != null && !algorithm.kind().takesNotifyAt()) {
+			throw new InvalidValueException(Window.Field.NOTIFY_AT, "window '" + name + "': notify-at ", "applies to a "
+					+ takenBy(WindowKind::takesNotifyAt) + " window only, this one is " + algorithm.value());
+		}
+	}
+
 	static void checkMaxReport(String name, String unit, Long maxReport) {
 		if (maxReport != null && Window.REQUESTS.equals(unit)) {
 			throw new InvalidValueException(Window.Field.MAX_REPORT, "window '" + name + "': max-report ",

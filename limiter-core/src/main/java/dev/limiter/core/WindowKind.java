@@ -30,6 +30,14 @@ public sealed interface WindowKind permits FixedWindowKind, SlidingWindowKind, T
 		return false;
 	}
 
+	/**
+	 * Whether the window takes {@code notify-at} thresholds, reached once per period;
+	 * none by default.
+	 */
+	default boolean takesNotifyAt() {
+		return false;
+	}
+
 	/** Whether the window takes a {@code resolution}; none by default. */
 	default boolean takesResolution() {
 		return false;

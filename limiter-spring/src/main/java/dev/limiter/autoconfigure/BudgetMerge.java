@@ -68,6 +68,7 @@ final class BudgetMerge {
 			copy.setCalendar(base.getCalendar());
 			copy.setZone(base.getZone());
 			copy.setWeekStart(base.getWeekStart());
+			copy.setNotifyAt(base.getNotifyAt());
 		}
 		if (written != null) {
 			copy.setLimit(first(written.getLimit(), copy.getLimit()));
@@ -80,6 +81,7 @@ final class BudgetMerge {
 			copy.setCalendar(first(written.getCalendar(), copy.getCalendar()));
 			copy.setZone(first(written.getZone(), copy.getZone()));
 			copy.setWeekStart(first(written.getWeekStart(), copy.getWeekStart()));
+			copy.setNotifyAt(first(written.getNotifyAt(), copy.getNotifyAt()));
 			if (written.getCalendar() != null && written.getDuration() == null) {
 				// a calendar written over a built-in window replaces its duration
 				copy.setDuration(null);

@@ -65,6 +65,7 @@ public final class FieldProperties {
 				case CALENDAR -> "calendar";
 				case ZONE -> "zone";
 				case WEEK_START -> "week-start";
+				case NOTIFY_AT -> "notify-at";
 			};
 		}
 		if (field instanceof Budget.Field budget) {

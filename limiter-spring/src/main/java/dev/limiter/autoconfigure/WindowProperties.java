@@ -1,6 +1,7 @@
 package dev.limiter.autoconfigure;
 
 import java.time.Duration;
+import java.util.List;
 
 /**
  * One window: a fixed window anchored to the wall clock unless {@code algorithm} says
@@ -29,6 +30,13 @@ public class WindowProperties {
 
 	/** A calendar week's first day (monday ... sunday); defaults to monday. */
 	private String weekStart;
+
+	/**
+	 * Shares of the limit at which the application is told, once per key and period, that
+	 * a key's usage reached them (a QuotaThresholdEvent), such as [80%, 100%]; whole
+	 * percentages in (0%, 100%]. A calendar window only.
+	 */
+	private List<String> notifyAt;
 
 	/**
 	 * How the window counts: fixed-window (default), sliding-window or token-bucket;
@@ -137,6 +145,14 @@ public class WindowProperties {
 
 	public void setWeekStart(String weekStart) {
 		this.weekStart = weekStart;
+	}
+
+	public List<String> getNotifyAt() {
+		return notifyAt;
+	}
+
+	public void setNotifyAt(List<String> notifyAt) {
+		this.notifyAt = notifyAt;
 	}
 
 	public Duration getDuration() {

@@ -5,6 +5,7 @@ import java.util.function.Supplier;
 
 import dev.limiter.core.CalendarPeriod;
 import dev.limiter.core.InvalidValueException;
+import dev.limiter.core.NotifyAt;
 import dev.limiter.core.Window;
 import dev.limiter.core.WindowAlgorithm;
 
@@ -37,7 +38,8 @@ final class WindowResolution {
 		Window window = core(at,
 				() -> new Window(name, limit, duration, (algorithm != null) ? algorithm : WindowAlgorithm.FIXED_WINDOW,
 						properties.getBurst(), properties.getResolution(), unit(properties))
-					.withMaxReport(properties.getMaxReport()));
+					.withMaxReport(properties.getMaxReport())
+					.withNotifyAt(notifyAt(properties)));
 		if (window.durationMillis() % 1000 != 0) {
 			// RateLimit-Policy's w, X-RateLimit-Window and Retry-After speak whole
 			// seconds only
@@ -69,7 +71,13 @@ final class WindowResolution {
 		return core(at,
 				() -> Window.calendar(name, limit, period)
 					.inUnit(unit(properties))
-					.withMaxReport(properties.getMaxReport()));
+					.withMaxReport(properties.getMaxReport())
+					.withNotifyAt(notifyAt(properties)));
+	}
+
+	/** Its thresholds, {@code null} when {@code notify-at} is unset. */
+	private static NotifyAt notifyAt(WindowProperties properties) {
+		return (properties.getNotifyAt() != null) ? NotifyAt.parse(properties.getNotifyAt()) : null;
 	}
 
 	private static String unit(WindowProperties properties) {

@@ -1,6 +1,9 @@
 package dev.limiter.redis;
 
+import java.util.stream.Collectors;
+
 import dev.limiter.core.BoundVerdict;
+import dev.limiter.core.NotifyAt;
 import dev.limiter.core.Window;
 import dev.limiter.core.WindowAlgorithm;
 
@@ -8,9 +11,10 @@ import dev.limiter.core.WindowAlgorithm;
  * A calendar window in the scripts: code {@code c}; a fixed window's two fields
  * {@code <field>:r} (the end of the period counted in) and {@code <field>:c} (its count),
  * where the field is {@code <window>:<period>} (such as
- * {@code month:month@Europe/Berlin}); parameters: the end of the period that contains now
- * (the script has no time-zone database: Java computes it), and 0 (nothing is carried
- * into the next period); settled as {@code limit:0}.
+ * {@code month:month@Europe/Berlin}), and {@code <field>:n}, the highest notify-at
+ * threshold reached in the period; parameters: the end of the period that contains now
+ * (the script has no time-zone database: Java computes it), and the notify-at thresholds
+ * in units (nothing is carried into the next period); settled as {@code limit:0}.
  */
 final class CalendarWindowCodec implements WindowCodec {
 
@@ -34,9 +38,15 @@ final class CalendarWindowCodec implements WindowCodec {
 		return Long.toString(window.resetAt(nowMillis));
 	}
 
+	/** Its notify-at thresholds in units, ascending and comma-separated; "" for none. */
 	@Override
 	public String secondParameter(Window window) {
-		return "0";
+		return window.notifyAt()
+			.map((notifyAt) -> notifyAt.percents()
+				.stream()
+				.map((percent) -> Long.toString(NotifyAt.units(window.limit(), percent)))
+				.collect(Collectors.joining(",")))
+			.orElse("");
 	}
 
 	@Override

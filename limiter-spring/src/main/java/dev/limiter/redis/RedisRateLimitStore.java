@@ -20,6 +20,7 @@ import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStoreException;
 import dev.limiter.core.RequestStoreTime;
 import dev.limiter.core.Settlement;
+import dev.limiter.core.ThresholdCrossing;
 import dev.limiter.core.guard.AuthGuardPolicy;
 import dev.limiter.core.guard.AuthGuardStore;
 import dev.limiter.core.guard.AuthGuardStoreProvider;
@@ -123,7 +124,9 @@ public final class RedisRateLimitStore implements RateLimitStore, AuthGuardStore
 		TakeScriptCodec.Reply reply = call.decode(calls.execute(TAKE, keys.all(budget, key), call.args()));
 		Lease lease = reply.admitted() && bound != null
 				? new Lease(budget.name(), key, leaseId, nowMillis + bound.leaseMillis()) : null;
-		return Decision.of(budget.name(), nowMillis, reply.verdicts(), lease);
+		Decision decision = Decision.of(budget.name(), nowMillis, reply.verdicts(), lease);
+		List<ThresholdCrossing> crossings = reply.crossings(key);
+		return crossings.isEmpty() ? decision : decision.withCrossings(crossings);
 	}
 
 	/**

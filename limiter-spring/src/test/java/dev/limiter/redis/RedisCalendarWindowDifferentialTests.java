@@ -8,6 +8,7 @@ import java.util.List;
 
 import dev.limiter.core.Budget;
 import dev.limiter.core.CalendarPeriod;
+import dev.limiter.core.NotifyAt;
 import dev.limiter.core.Window;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -21,8 +22,9 @@ import net.jqwik.api.Provide;
  * sequences of take, release and peek around the end of February 2024 in Berlin (a leap
  * month, a day and a week starting on Friday all end there), alone, with refusals
  * counted, and mixed with a fixed window and the concurrency bound, must get identical
- * answers from the in-memory store and the Redis store. The clock crosses the period end,
- * lands on it and a millisecond either side, and goes back across it.
+ * answers from the in-memory store and the Redis store, the notify-at thresholds each
+ * decision reached included. The clock crosses the period end, lands on it and a
+ * millisecond either side, and goes back across it.
  */
 class RedisCalendarWindowDifferentialTests extends StoreSequenceDifferentialTests {
 
@@ -33,10 +35,12 @@ class RedisCalendarWindowDifferentialTests extends StoreSequenceDifferentialTest
 
 	static final List<Budget> BUDGETS = List.of(
 			Budget.builder("diff-month")
-				.window(Window.calendar("month", 6, CalendarPeriod.of(CalendarPeriod.Unit.MONTH, BERLIN)))
+				.window(Window.calendar("month", 6, CalendarPeriod.of(CalendarPeriod.Unit.MONTH, BERLIN))
+					.withNotifyAt(NotifyAt.of(List.of(50, 80, 100))))
 				.build(),
 			Budget.builder("diff-day-counting")
-				.window(Window.calendar("day", 4, CalendarPeriod.of(CalendarPeriod.Unit.DAY, BERLIN)))
+				.window(Window.calendar("day", 4, CalendarPeriod.of(CalendarPeriod.Unit.DAY, BERLIN))
+					.withNotifyAt(NotifyAt.of(List.of(25, 75))))
 				.countRefused(true)
 				.build(),
 			Budget.builder("diff-calendar-mixed")

@@ -12,6 +12,7 @@ import java.util.function.LongFunction;
 import dev.limiter.core.Budget;
 import dev.limiter.core.CalendarPeriod;
 import dev.limiter.core.Decision;
+import dev.limiter.core.NotifyAt;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStores;
 import dev.limiter.core.Reservation;
@@ -68,7 +69,8 @@ class RedisReserveSettleDifferentialTests {
 				.window("second", 20, Duration.ofSeconds(1))
 				.window(Window
 					.calendar("tokens", 300, CalendarPeriod.of(CalendarPeriod.Unit.DAY, ZoneId.of("+01:59:55")))
-					.inUnit("tokens"))
+					.inUnit("tokens")
+					.withNotifyAt(NotifyAt.of(List.of(50, 90, 100))))
 				.build());
 
 	private static final List<Budget> EXTREME_BUDGETS = List.of(
@@ -89,7 +91,8 @@ class RedisReserveSettleDifferentialTests {
 			Budget.builder("rs-x-calendar")
 				.window(Window
 					.calendar("tokens", 2_000, CalendarPeriod.of(CalendarPeriod.Unit.MONTH, ZoneId.of("Europe/Berlin")))
-					.inUnit("tokens"))
+					.inUnit("tokens")
+					.withNotifyAt(NotifyAt.of(List.of(1, 80, 100))))
 				.window(Window
 					.calendar("rows", 50, CalendarPeriod.of(CalendarPeriod.Unit.DAY, ZoneId.of("Pacific/Kiritimati")))
 					.inUnit("rows")
@@ -165,6 +168,7 @@ class RedisReserveSettleDifferentialTests {
 					assertThat(actual.allowed()).as(what).isEqualTo(expected.allowed());
 					assertThat(actual.verdicts()).as(what).isEqualTo(expected.verdicts());
 					assertThat(actual.retryAfterMillis()).as(what).isEqualTo(expected.retryAfterMillis());
+					assertThat(actual.crossings()).as(what).isEqualTo(expected.crossings());
 					Reservation m = Reservation.of(budget, key, expected, amounts).orElse(null);
 					Reservation r = Reservation.of(budget, key, actual, amounts).orElse(null);
 					if (m != null) {

@@ -177,6 +177,7 @@ abstract class StoreSequenceDifferentialTests {
 		assertThat(actual.decidedAtMillis()).as(what).isEqualTo(expected.decidedAtMillis());
 		assertThat(actual.degraded()).as(what).isEqualTo(expected.degraded());
 		assertThat(actual.counted()).as(what).isEqualTo(expected.counted());
+		assertThat(actual.crossings()).as(what).isEqualTo(expected.crossings());
 		assertThat(actual.lease().isPresent()).as(what).isEqualTo(expected.lease().isPresent());
 		if (expected.lease().isPresent()) {
 			Lease e = expected.lease().get();

@@ -18,10 +18,12 @@ import dev.limiter.core.Budget;
 import dev.limiter.core.CalendarPeriod;
 import dev.limiter.core.Decision;
 import dev.limiter.core.KeyState;
+import dev.limiter.core.NotifyAt;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.Reservation;
 import dev.limiter.core.Settlement;
 import dev.limiter.core.SettlementBounds;
+import dev.limiter.core.ThresholdCrossing;
 import dev.limiter.core.Window;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -406,6 +408,28 @@ public abstract class ReserveSettleContractTests {
 		assertThat(refused.retryAfterMillis()).isEqualTo(1);
 		assertThat(nextPeriod.allowed()).isTrue();
 		assertThat(nextPeriod.verdicts().get(1).remaining()).isEqualTo(9_999);
+	}
+
+	@Test
+	void settleWhenItTakesACalendarWindowAcrossAThresholdShouldBeReportedByTheNextDecisionOnce() {
+		Budget notifying = Budget.builder("notifying-tokens")
+			.window(Window
+				.calendar("month", 1_000, CalendarPeriod.of(CalendarPeriod.Unit.MONTH, ZoneId.of("Europe/Berlin")))
+				.inUnit("tokens")
+				.withNotifyAt(NotifyAt.of(List.of(80, 100))))
+			.build();
+		Decision first = store.reserve(notifying, key, new long[] { 100 }, false, FEBRUARY_END - 10_000);
+		Reservation reservation = Reservation.of(notifying, key, first, new long[] { 100 }).orElseThrow();
+		reservation.settle(Map.of("tokens", 1_200L)).ifPresent((s) -> settled(store, s, FEBRUARY_END - 9_000));
+
+		Decision refused = store.reserve(notifying, key, new long[] { 1 }, false, FEBRUARY_END - 8_000);
+		Decision again = store.reserve(notifying, key, new long[] { 1 }, false, FEBRUARY_END - 7_000);
+
+		assertThat(first.crossings()).isEmpty();
+		assertThat(refused.allowed()).isFalse();
+		assertThat(refused.crossings()).extracting(ThresholdCrossing::percent).containsExactly(80, 100);
+		assertThat(refused.crossings()).extracting(ThresholdCrossing::usage).containsOnly(1_200L);
+		assertThat(again.crossings()).isEmpty();
 	}
 
 	@Test

@@ -3,6 +3,8 @@ package dev.limiter.core.contract;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
 
 import dev.limiter.core.BoundNames;
@@ -11,7 +13,9 @@ import dev.limiter.core.Budget;
 import dev.limiter.core.CalendarPeriod;
 import dev.limiter.core.Decision;
 import dev.limiter.core.KeyState;
+import dev.limiter.core.NotifyAt;
 import dev.limiter.core.RateLimitStore;
+import dev.limiter.core.ThresholdCrossing;
 import dev.limiter.core.Window;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -431,6 +435,56 @@ public abstract class WindowAlgorithmContractTests {
 		assertThat(dayFull.allowed()).isFalse();
 		assertThat(dayFull.refusingBound()).map(BoundVerdict::name).contains("day");
 		assertThat(dayFull.retryAfterMillis()).isEqualTo(dayEnd - dayStart - 120_000);
+	}
+
+	@Test
+	void calendarWhenUsageReachesItsThresholdsShouldReportEachOncePerPeriod() {
+		Budget notifying = Budget.builder("notifying")
+			.window(Window
+				.calendar("month", 10, CalendarPeriod.of(CalendarPeriod.Unit.MONTH, ZoneId.of("Europe/Berlin")))
+				.withNotifyAt(NotifyAt.of(List.of(50, 80, 100))))
+			.build();
+		long t = LEAP_FEBRUARY_END - 86_400_000L;
+
+		List<List<Integer>> reported = new ArrayList<>();
+		for (long cost : new long[] { 4, 1, 4, 1, 1 }) {
+			reported.add(percents(store.take(notifying, key, cost, false, t++)));
+		}
+		Decision nextPeriod = store.take(notifying, key, 5, false, LEAP_FEBRUARY_END);
+
+		// 4, 5 (50 %), 9 (80 %), 10 (100 %), then refused at 10
+		assertThat(reported).containsExactly(List.of(), List.of(50), List.of(80), List.of(100), List.of());
+		assertThat(nextPeriod.crossings()).singleElement().satisfies((crossing) -> {
+			assertThat(crossing.percent()).isEqualTo(50);
+			assertThat(crossing.budget()).isEqualTo("notifying");
+			assertThat(crossing.key()).isEqualTo(key);
+			assertThat(crossing.window()).isEqualTo("month");
+			assertThat(crossing.usage()).isEqualTo(5);
+			assertThat(crossing.limit()).isEqualTo(10);
+			assertThat(crossing.periodEndMillis()).isEqualTo(Instant.parse("2024-03-31T22:00:00Z").toEpochMilli());
+		});
+		assertThat(store.peek(notifying, key, LEAP_FEBRUARY_END + 1).bounds().get(0).remaining()).isEqualTo(5);
+	}
+
+	@Test
+	void calendarWhenOneRequestCrossesSeveralThresholdsShouldReportEveryOne() {
+		Budget notifying = Budget.builder("notifying-jump")
+			.window(Window.calendar("day", 4, CalendarPeriod.of(CalendarPeriod.Unit.DAY, ZoneId.of("UTC")))
+				.withNotifyAt(NotifyAt.of(List.of(25, 50, 100))))
+			.countRefused(true)
+			.build();
+
+		Decision jump = store.take(notifying, key, 3, false, T0);
+		Decision refusedButCounted = store.take(notifying, key, 2, false, T0 + 1);
+
+		assertThat(percents(jump)).containsExactly(25, 50);
+		assertThat(refusedButCounted.allowed()).isFalse();
+		assertThat(percents(refusedButCounted)).containsExactly(100);
+		assertThat(store.take(notifying, key, 1, false, T0 + 2).crossings()).isEmpty();
+	}
+
+	private static List<Integer> percents(Decision decision) {
+		return decision.crossings().stream().map(ThresholdCrossing::percent).toList();
 	}
 
 	@Test
