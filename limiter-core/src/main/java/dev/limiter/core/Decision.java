@@ -202,7 +202,8 @@ public final class Decision {
 	/**
 	 * The {@code notify-at} thresholds of its windows this decision reached, each
 	 * reported by exactly one decision per key, window period and threshold on the
-	 * authoritative store; a degraded decision reports none.
+	 * authoritative store; a {@link #degraded()} decision's are the fallback's, this
+	 * instance's alone.
 	 */
 	public List<ThresholdCrossing> crossings() {
 		return crossings;
@@ -215,7 +216,7 @@ public final class Decision {
 	}
 
 	public Decision asDegraded() {
-		return new Decision(budget, decidedAtMillis, verdicts, lease, refusingBound, true, counted);
+		return new Decision(budget, decidedAtMillis, verdicts, lease, refusingBound, true, counted, crossings);
 	}
 
 	public Decision asUncounted() {

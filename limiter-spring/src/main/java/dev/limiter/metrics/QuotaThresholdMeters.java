@@ -31,6 +31,9 @@ public final class QuotaThresholdMeters implements RateLimitObserver {
 
 	@Override
 	public void onDecision(RoutePolicy route, Decision decision, RateLimitOutcome outcome, long storeNanos) {
+		if (decision.degraded()) {
+			return;
+		}
 		for (ThresholdCrossing crossing : decision.crossings()) {
 			counters
 				.computeIfAbsent(new Tags(crossing.budget(), crossing.window(), crossing.percent()),

@@ -18,7 +18,8 @@ import org.springframework.web.context.request.ServletRequestAttributes;
 /**
  * Publishes a {@link QuotaThresholdEvent} for each {@code notify-at} threshold a decision
  * reached ({@link Decision#crossings()}): an observer of every decision, so no filter
- * knows of it. The store decided the crossing; a degraded decision reports none.
+ * knows of it. The store decided the crossing; a degraded decision's crossings (the
+ * fallback's, this instance's alone) are not published.
  */
 public final class QuotaThresholdEvents implements RateLimitObserver {
 
@@ -30,7 +31,7 @@ public final class QuotaThresholdEvents implements RateLimitObserver {
 
 	@Override
 	public void onDecision(RoutePolicy route, Decision decision, RateLimitOutcome outcome, long storeNanos) {
-		if (decision.crossings().isEmpty()) {
+		if (decision.crossings().isEmpty() || decision.degraded()) {
 			return;
 		}
 		String principal = principalName();
