@@ -38,16 +38,12 @@ public final class Window {
 
 	private final WindowAlgorithm algorithm;
 
-	/** The bucket's size; the limit for the other algorithms. */
 	private final long burst;
 
-	/** A sliding window's bucket length; the duration for the other algorithms. */
 	private final long resolutionMillis;
 
-	/** What the window counts: {@link #REQUESTS} or an application's unit. */
 	private final String unit;
 
-	/** Its {@code max-report}, {@code null} when unset. */
 	private final Long maxReport;
 
 	/** A calendar window's periods, {@code null} for the other algorithms. */
@@ -73,11 +69,7 @@ public final class Window {
 		this(name, limit, duration, algorithm, burst, resolution, REQUESTS);
 	}
 
-	/**
-	 * A window of any algorithm, as above, counting {@code unit}: {@link #REQUESTS}, or a
-	 * unit the application reports after the handler ({@code tokens}, {@code rows}: 1 to
-	 * 32 of {@code a-z 0-9 -}).
-	 */
+	/** As above, counting {@code unit}: requests, or one reported after the handler. */
 	public Window(String name, long limit, Duration duration, WindowAlgorithm algorithm, Long burst,
 			Duration resolution, String unit) {
 		this(name, limit, duration, algorithm, burst, resolution, unit, null, null, null);
@@ -85,17 +77,15 @@ public final class Window {
 
 	private Window(String name, long limit, Duration duration, WindowAlgorithm algorithm, Long burst,
 			Duration resolution, String unit, Long maxReport, CalendarPeriod calendar, NotifyAt notifyAt) {
-		WindowChecks.check(name, limit, duration, algorithm, burst, resolution, unit, calendar);
-		WindowChecks.checkNotifyAt(name, algorithm, notifyAt);
-		WindowChecks.checkMaxReport(name, unit, maxReport);
-		long millis = duration.toMillis();
+		WindowChecks.check(name, limit, duration, algorithm, burst, resolution, unit);
+		WindowChecks.checkOptions(name, algorithm, unit, maxReport, calendar, notifyAt);
 		this.name = name;
 		this.limit = limit;
 		this.duration = duration;
-		this.durationMillis = millis;
+		this.durationMillis = duration.toMillis();
 		this.algorithm = algorithm;
 		this.burst = (burst != null) ? burst : limit;
-		this.resolutionMillis = algorithm.kind().resolutionMillis(millis, resolution);
+		this.resolutionMillis = algorithm.kind().resolutionMillis(durationMillis, resolution);
 		this.unit = unit;
 		this.maxReport = maxReport;
 		this.calendar = calendar;
@@ -254,7 +244,6 @@ public final class Window {
 	public int hashCode() {
 		int hash = fixed() ? Objects.hash(name, limit, durationMillis)
 				: Objects.hash(name, limit, durationMillis, algorithm, burst, resolutionMillis);
-		hash = (calendar != null) ? 31 * hash + calendar.hashCode() : hash;
 		return countsRequests() ? hash : 31 * hash + unit.hashCode();
 	}
 

@@ -20,7 +20,7 @@ final class WindowChecks {
 	}
 
 	static void check(String name, long limit, Duration duration, WindowAlgorithm algorithm, Long burst,
-			Duration resolution, String unit, CalendarPeriod calendar) {
+			Duration resolution, String unit) {
 		Objects.requireNonNull(name, "name");
 		Objects.requireNonNull(duration, "duration");
 		Objects.requireNonNull(algorithm, "algorithm");
@@ -49,7 +49,17 @@ final class WindowChecks {
 					"must be '" + Window.REQUESTS + "' or 1 to 32 of a-z, 0-9 and '-', was '" + unit + "'");
 		}
 		algorithm.kind().check(name, limit, duration, burst, resolution);
+	}
+
+	/**
+	 * Checks what a window may carry beside its rate: {@code max-report}, a calendar,
+	 * {@code notify-at}.
+	 */
+	static void checkOptions(String name, WindowAlgorithm algorithm, String unit, Long maxReport,
+			CalendarPeriod calendar, NotifyAt notifyAt) {
+		checkMaxReport(name, unit, maxReport);
 		checkCalendar(name, algorithm, calendar);
+		checkNotifyAt(name, algorithm, notifyAt);
 	}
 
 	/**

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 import dev.limiter.core.CalendarPeriod;
+import dev.limiter.core.NotifyAt;
 import dev.limiter.core.Window;
 import dev.limiter.core.WindowAlgorithm;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
@@ -72,6 +73,21 @@ class LimiterConfigurationResolverTests {
 						"limiter.budgets.standard.windows.month.limit=10",
 						"limiter.budgets.standard.windows.month.calendar=month",
 						"limiter.budgets.standard.windows.month.algorithm=token-bucket"),
+				invalid("limiter.budgets.standard.windows.month.notify-at",
+						"limiter.budgets.standard.windows.month.limit=10",
+						"limiter.budgets.standard.windows.month.calendar=month",
+						"limiter.budgets.standard.windows.month.notify-at[0]=0%"),
+				invalid("limiter.budgets.standard.windows.month.notify-at",
+						"limiter.budgets.standard.windows.month.limit=10",
+						"limiter.budgets.standard.windows.month.calendar=month",
+						"limiter.budgets.standard.windows.month.notify-at[0]=80%",
+						"limiter.budgets.standard.windows.month.notify-at[1]=101%"),
+				invalid("limiter.budgets.standard.windows.month.notify-at",
+						"limiter.budgets.standard.windows.month.limit=10",
+						"limiter.budgets.standard.windows.month.calendar=month",
+						"limiter.budgets.standard.windows.month.notify-at[0]=most"),
+				invalid("limiter.budgets.standard.windows.minute.notify-at",
+						"limiter.budgets.standard.windows.minute.notify-at[0]=80%"),
 				invalid("limiter.budgets.standard.windows.minute.zone",
 						"limiter.budgets.standard.windows.minute.zone=Europe/Berlin"),
 				// a window's name (its key)
@@ -136,6 +152,7 @@ class LimiterConfigurationResolverTests {
 					"limiter.budgets.standard.windows.month.calendar=Month",
 					"limiter.budgets.standard.windows.month.zone=Europe/Berlin",
 					"limiter.budgets.standard.windows.month.unit=tokens",
+					"limiter.budgets.standard.windows.month.notify-at=80%, 100 %",
 					"limiter.budgets.standard.windows.week.limit=100",
 					"limiter.budgets.standard.windows.week.calendar=week",
 					"limiter.budgets.standard.windows.week.week-start=sunday")));
@@ -146,6 +163,7 @@ class LimiterConfigurationResolverTests {
 		assertThat(windows.get("month").unit()).isEqualTo("tokens");
 		assertThat(windows.get("month").calendar())
 			.contains(CalendarPeriod.of(CalendarPeriod.Unit.MONTH, ZoneId.of("Europe/Berlin")));
+		assertThat(windows.get("month").notifyAt()).contains(NotifyAt.of(List.of(80, 100)));
 		assertThat(windows.get("week").calendar())
 			.contains(CalendarPeriod.of(CalendarPeriod.Unit.WEEK, ZoneOffset.UTC, DayOfWeek.SUNDAY));
 	}
