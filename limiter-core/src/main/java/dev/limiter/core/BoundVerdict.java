@@ -63,7 +63,7 @@ public record BoundVerdict(String name, boolean concurrency, long limit, long re
 	 */
 	public static BoundVerdict window(Window window, long counted, long resetAtMillis, boolean refused) {
 		return new BoundVerdict(window.name(), false, window.limit(), Math.max(0, window.limit() - counted),
-				resetAtMillis, window.durationMillis(), refused, resetAtMillis, window.unit());
+				resetAtMillis, window.periodMillisEndingAt(resetAtMillis), refused, resetAtMillis, window.unit());
 	}
 
 	/**
@@ -85,7 +85,7 @@ public record BoundVerdict(String name, boolean concurrency, long limit, long re
 	public static BoundVerdict window(Window window, long remaining, long resetAtMillis, boolean refused,
 			long retryAtMillis) {
 		return new BoundVerdict(window.name(), false, window.limit(), Math.max(0, remaining), resetAtMillis,
-				window.durationMillis(), refused, retryAtMillis, window.unit());
+				window.periodMillisEndingAt(resetAtMillis), refused, retryAtMillis, window.unit());
 	}
 
 	/** Whether this bound counts requests (every bound but a window in another unit). */

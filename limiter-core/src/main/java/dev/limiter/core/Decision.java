@@ -30,8 +30,17 @@ public final class Decision {
 
 	private final boolean counted;
 
+	/** The {@code notify-at} thresholds this decision reached; empty for most. */
+	private final List<ThresholdCrossing> crossings;
+
 	private Decision(String budget, long decidedAtMillis, List<BoundVerdict> verdicts, Lease lease,
 			BoundVerdict refusingBound, boolean degraded, boolean counted) {
+		this(budget, decidedAtMillis, verdicts, lease, refusingBound, degraded, counted, List.of());
+	}
+
+	private Decision(String budget, long decidedAtMillis, List<BoundVerdict> verdicts, Lease lease,
+			BoundVerdict refusingBound, boolean degraded, boolean counted, List<ThresholdCrossing> crossings) {
+		this.crossings = crossings;
 		this.budget = budget;
 		this.decidedAtMillis = decidedAtMillis;
 		this.verdicts = verdicts;
@@ -190,12 +199,28 @@ public final class Decision {
 		return counted;
 	}
 
+	/**
+	 * The {@code notify-at} thresholds of its windows this decision reached, each
+	 * reported by exactly one decision per key, window period and threshold on the
+	 * authoritative store; a {@link #degraded()} decision's are the fallback's, this
+	 * instance's alone.
+	 */
+	public List<ThresholdCrossing> crossings() {
+		return crossings;
+	}
+
+	/** The same decision reporting {@code crossings}. */
+	public Decision withCrossings(List<ThresholdCrossing> crossings) {
+		return new Decision(budget, decidedAtMillis, verdicts, lease, refusingBound, degraded, counted,
+				List.copyOf(crossings));
+	}
+
 	public Decision asDegraded() {
-		return new Decision(budget, decidedAtMillis, verdicts, lease, refusingBound, true, counted);
+		return new Decision(budget, decidedAtMillis, verdicts, lease, refusingBound, true, counted, crossings);
 	}
 
 	public Decision asUncounted() {
-		return new Decision(budget, decidedAtMillis, verdicts, lease, refusingBound, degraded, false);
+		return new Decision(budget, decidedAtMillis, verdicts, lease, refusingBound, degraded, false, crossings);
 	}
 
 	/**
@@ -207,15 +232,16 @@ public final class Decision {
 		if (lease == null || lease.issuer() != null) {
 			return this;
 		}
-		return new Decision(budget, decidedAtMillis, verdicts, lease.issuedBy(issuer), refusingBound, degraded,
-				counted);
+		return new Decision(budget, decidedAtMillis, verdicts, lease.issuedBy(issuer), refusingBound, degraded, counted,
+				crossings);
 	}
 
 	@Override
 	public boolean equals(Object o) {
 		return o instanceof Decision d && budget.equals(d.budget) && decidedAtMillis == d.decidedAtMillis
 				&& verdicts.equals(d.verdicts) && Objects.equals(lease, d.lease)
-				&& Objects.equals(refusingBound, d.refusingBound) && degraded == d.degraded && counted == d.counted;
+				&& Objects.equals(refusingBound, d.refusingBound) && degraded == d.degraded && counted == d.counted
+				&& crossings.equals(d.crossings);
 	}
 
 	@Override

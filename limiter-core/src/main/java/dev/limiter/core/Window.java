@@ -2,27 +2,19 @@ package dev.limiter.core;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
  * One rate bound of a budget: at most {@code limit} units per {@code duration}, counted
  * by its {@link WindowAlgorithm}. Immutable.
  *
- * <ul>
- * <li>{@link WindowAlgorithm#FIXED_WINDOW} (the default, {@link #of}): at most
- * {@code limit} in every interval {@code [floor(now / duration) * duration, start +
- * duration)}. Anchoring to the epoch rather than to a caller's first request is what lets
+ * A fixed window (the default, {@link #of}) counts in every interval
+ * {@code [floor(now / duration) * duration, start + duration)}: anchored to the epoch, so
  * every instance, the store and the fallback compute the same boundaries without talking
- * to each other.</li>
- * <li>{@link WindowAlgorithm#SLIDING_WINDOW} ({@link #sliding}): never more than
- * {@code limit} in any span of length {@code duration}; admissions are kept in buckets of
- * {@link #resolutionMillis()} whose expiry is rounded later, so the bound holds exactly
- * and a caller waits at most one resolution step longer than a log of every admission
- * would make it (ADR 0008).</li>
- * <li>{@link WindowAlgorithm#TOKEN_BUCKET} ({@link #tokenBucket}): a bucket of
- * {@link #burst()} tokens refilled continuously at {@code limit} per {@code duration}
- * (ADR 0009).</li>
- * </ul>
+ * to each other. A sliding window ({@link #sliding}, ADR 0008), a token bucket
+ * ({@link #tokenBucket}, ADR 0009) and a calendar window ({@link #calendar}: its
+ * {@code duration} is the period's average length) count as {@link WindowAlgorithm} says.
  */
 public final class Window {
 
@@ -32,10 +24,7 @@ public final class Window {
 	/** The finest default resolution of a sliding window. */
 	public static final long MIN_DEFAULT_RESOLUTION_MILLIS = 1_000;
 
-	/**
-	 * The unit every window counted in before units: one per request (or the request's
-	 * {@code cost}), known before the handler runs.
-	 */
+	/** One per request (or its {@code cost}), known before the handler runs. */
 	public static final String REQUESTS = "requests";
 
 	private final String name;
@@ -49,86 +38,86 @@ public final class Window {
 
 	private final WindowAlgorithm algorithm;
 
-	/** The bucket's size; the limit for the other algorithms. */
 	private final long burst;
 
-	/** A sliding window's bucket length; the duration for the other algorithms. */
 	private final long resolutionMillis;
 
-	/** What the window counts: {@link #REQUESTS} or an application's unit. */
 	private final String unit;
 
-	/** Its {@code max-report}, {@code null} when unset. */
 	private final Long maxReport;
 
-	/**
-	 * A window of the {@link WindowAlgorithm#DEFAULT default algorithm}, a fixed window.
-	 * @param name short name of the bound, such as {@code minute}; appears in headers and
-	 * meters
-	 * @param limit units admitted per window, at least 1
-	 * @param duration length of the window, at least one millisecond
-	 */
+	/** A calendar window's periods, {@code null} for the other algorithms. */
+	private final CalendarPeriod calendar;
+
+	/** Its {@code notify-at} thresholds, {@code null} for none. */
+	private final NotifyAt notifyAt;
+
+	/** A fixed window of requests (its values as below). */
 	public Window(String name, long limit, Duration duration) {
 		this(name, limit, duration, WindowAlgorithm.DEFAULT, null, null);
 	}
 
 	/**
-	 * A window of any algorithm.
-	 * @param name short name of the bound
-	 * @param limit units admitted per duration, at least 1
-	 * @param duration the window's length (the bucket's refill period), at least one
-	 * millisecond
-	 * @param algorithm how it counts
-	 * @param burst a token bucket's size, {@code null} for {@code limit}; only a token
-	 * bucket takes one
-	 * @param resolution a sliding window's bucket length, {@code null} for the default
-	 * ({@link #defaultResolutionMillis}); only a sliding window takes one
+	 * A window of any algorithm: {@code limit} (at least 1) per {@code duration} (at
+	 * least 1 ms; a bucket's refill period); {@code burst} a token bucket's size
+	 * ({@code null}: the limit), {@code resolution} a sliding window's bucket
+	 * ({@code null}: the default); a {@code name} such as {@code minute} appears in
+	 * headers and meters.
 	 */
 	public Window(String name, long limit, Duration duration, WindowAlgorithm algorithm, Long burst,
 			Duration resolution) {
 		this(name, limit, duration, algorithm, burst, resolution, REQUESTS);
 	}
 
-	/**
-	 * A window of any algorithm, as above, counting {@code unit}: {@link #REQUESTS}, or a
-	 * unit the application reports after the handler ({@code tokens}, {@code rows}: 1 to
-	 * 32 of {@code a-z 0-9 -}).
-	 */
+	/** As above, counting {@code unit}: requests, or one reported after the handler. */
 	public Window(String name, long limit, Duration duration, WindowAlgorithm algorithm, Long burst,
 			Duration resolution, String unit) {
-		this(name, limit, duration, algorithm, burst, resolution, unit, null);
+		this(name, limit, duration, algorithm, burst, resolution, unit, null, null, null);
 	}
 
 	private Window(String name, long limit, Duration duration, WindowAlgorithm algorithm, Long burst,
-			Duration resolution, String unit, Long maxReport) {
+			Duration resolution, String unit, Long maxReport, CalendarPeriod calendar, NotifyAt notifyAt) {
 		WindowChecks.check(name, limit, duration, algorithm, burst, resolution, unit);
-		WindowChecks.checkMaxReport(name, unit, maxReport);
-		long millis = duration.toMillis();
+		WindowChecks.checkOptions(name, algorithm, unit, maxReport, calendar, notifyAt);
 		this.name = name;
 		this.limit = limit;
 		this.duration = duration;
-		this.durationMillis = millis;
+		this.durationMillis = duration.toMillis();
 		this.algorithm = algorithm;
 		this.burst = (burst != null) ? burst : limit;
-		this.resolutionMillis = algorithm.kind().resolutionMillis(millis, resolution);
+		this.resolutionMillis = algorithm.kind().resolutionMillis(durationMillis, resolution);
 		this.unit = unit;
 		this.maxReport = maxReport;
+		this.calendar = calendar;
+		this.notifyAt = notifyAt;
 	}
 
 	/** This window with {@code max-report} set ({@code null}: unset; ADR 0012). */
 	public Window withMaxReport(Long maxReport) {
-		return copy(unit, maxReport);
+		return copy(unit, maxReport, notifyAt);
 	}
 
 	/** This window counting {@code unit} instead, everything else kept. */
 	public Window inUnit(String unit) {
-		return copy(unit, maxReport);
+		return copy(unit, maxReport, notifyAt);
 	}
 
-	private Window copy(String unit, Long maxReport) {
+	/** This window with {@code notify-at} thresholds ({@code null}: none). */
+	public Window withNotifyAt(NotifyAt notifyAt) {
+		return copy(unit, maxReport, notifyAt);
+	}
+
+	private Window copy(String unit, Long maxReport, NotifyAt notifyAt) {
 		WindowKind kind = algorithm.kind();
 		return new Window(name, limit, duration, algorithm, kind.takesBurst() ? Long.valueOf(burst) : null,
-				kind.takesResolution() ? Duration.ofMillis(resolutionMillis) : null, unit, maxReport);
+				kind.takesResolution() ? Duration.ofMillis(resolutionMillis) : null, unit, maxReport, calendar,
+				notifyAt);
+	}
+
+	/** A calendar window of requests: at most {@code limit} in each period. */
+	public static Window calendar(String name, long limit, CalendarPeriod period) {
+		return new Window(name, limit, period.nominalLength(), WindowAlgorithm.CALENDAR, null, null, REQUESTS, null,
+				period, null);
 	}
 
 	/** A fixed window. */
@@ -156,10 +145,7 @@ public final class Window {
 		return new Window(name, limit, duration, WindowAlgorithm.TOKEN_BUCKET, burst, null);
 	}
 
-	/**
-	 * A sliding window's default bucket length: a sixtieth of its duration, never finer
-	 * than a second, never longer than the duration.
-	 */
+	/** A sliding window's default bucket: 1/60 of its duration, within [1s, duration]. */
 	public static long defaultResolutionMillis(long durationMillis) {
 		return Math.min(durationMillis,
 				Math.max(MIN_DEFAULT_RESOLUTION_MILLIS, durationMillis / DEFAULT_SLIDING_STEPS));
@@ -190,10 +176,7 @@ public final class Window {
 		return unit;
 	}
 
-	/**
-	 * Whether the window counts requests; otherwise it reserves an estimate, then
-	 * settles.
-	 */
+	/** Whether it counts requests; otherwise it reserves an estimate, then settles. */
 	public boolean countsRequests() {
 		return REQUESTS.equals(unit);
 	}
@@ -208,10 +191,7 @@ public final class Window {
 		return burst;
 	}
 
-	/**
-	 * The most one request may cost: the bucket's size for a token bucket, the limit
-	 * otherwise.
-	 */
+	/** The most one request may cost: a token bucket's size, the limit otherwise. */
 	public long capacity() {
 		return algorithm.kind().capacity(this);
 	}
@@ -226,21 +206,38 @@ public final class Window {
 		return resolutionMillis;
 	}
 
-	/** Start of the fixed window that contains {@code nowMillis}. */
-	public long startAt(long nowMillis) {
-		return Math.floorDiv(nowMillis, durationMillis) * durationMillis;
+	/** Its {@code notify-at} thresholds; empty for none. */
+	public Optional<NotifyAt> notifyAt() {
+		return Optional.ofNullable(notifyAt);
 	}
 
-	/** End (exclusive) of the fixed window that contains {@code nowMillis}: its reset. */
+	/** A calendar window's periods; empty for the other algorithms. */
+	public Optional<CalendarPeriod> calendar() {
+		return Optional.ofNullable(calendar);
+	}
+
+	/** Start of the fixed window (the period) containing {@code nowMillis}. */
+	public long startAt(long nowMillis) {
+		return (calendar != null) ? calendar.startAt(nowMillis)
+				: Math.floorDiv(nowMillis, durationMillis) * durationMillis;
+	}
+
+	/** End (exclusive: its reset) of the window (period) containing {@code nowMillis}. */
 	public long resetAt(long nowMillis) {
-		return startAt(nowMillis) + durationMillis;
+		return (calendar != null) ? calendar.endAt(nowMillis) : startAt(nowMillis) + durationMillis;
+	}
+
+	/** Length of the window ending at {@code resetAtMillis}: a calendar period's own. */
+	public long periodMillisEndingAt(long resetAtMillis) {
+		return (calendar != null) ? calendar.lengthEndingAt(resetAtMillis) : durationMillis;
 	}
 
 	@Override
 	public boolean equals(Object o) {
 		return o instanceof Window other && name.equals(other.name) && limit == other.limit
 				&& durationMillis == other.durationMillis && algorithm == other.algorithm && burst == other.burst
-				&& resolutionMillis == other.resolutionMillis && unit.equals(other.unit);
+				&& resolutionMillis == other.resolutionMillis && unit.equals(other.unit)
+				&& Objects.equals(calendar, other.calendar) && Objects.equals(notifyAt, other.notifyAt);
 	}
 
 	@Override
@@ -284,7 +281,19 @@ public final class Window {
 		UNIT,
 
 		/** The most one report counts in the window. */
-		MAX_REPORT
+		MAX_REPORT,
+
+		/** A calendar window's period: day, week, month or year. */
+		CALENDAR,
+
+		/** A calendar window's time zone. */
+		ZONE,
+
+		/** A calendar week's first day. */
+		WEEK_START,
+
+		/** The thresholds at which the application is told of a key's usage. */
+		NOTIFY_AT
 
 	}
 

@@ -25,7 +25,14 @@ public enum WindowAlgorithm {
 	 * A bucket of {@code burst} tokens refilled continuously at {@code limit} per
 	 * {@code duration}, as the generic cell rate algorithm (one timestamp per key).
 	 */
-	TOKEN_BUCKET("token-bucket", new TokenBucketKind());
+	TOKEN_BUCKET("token-bucket", new TokenBucketKind()),
+
+	/**
+	 * At most {@code limit} in each period of a {@link CalendarPeriod} (a day, week,
+	 * month or year from local midnight in a time zone); one count per period, as a fixed
+	 * window counts. Set by {@code calendar} instead of {@code duration}.
+	 */
+	CALENDAR("calendar", new CalendarWindowKind());
 
 	/** The algorithm of a window that names none. */
 	public static final WindowAlgorithm DEFAULT = FIXED_WINDOW;

@@ -52,6 +52,17 @@ final class WindowChecks {
 	}
 
 	/**
+	 * Checks what a window may carry beside its rate: {@code max-report}, a calendar,
+	 * {@code notify-at}.
+	 */
+	static void checkOptions(String name, WindowAlgorithm algorithm, String unit, Long maxReport,
+			CalendarPeriod calendar, NotifyAt notifyAt) {
+		checkMaxReport(name, unit, maxReport);
+		checkCalendar(name, algorithm, calendar);
+		checkNotifyAt(name, algorithm, notifyAt);
+	}
+
+	/**
 	 * Throws unless {@code burst} is {@code null}: for an algorithm that takes none, the
 	 * message names the algorithms that do.
 	 */
@@ -79,6 +90,29 @@ final class WindowChecks {
 			.filter((algorithm) -> takes.test(algorithm.kind()))
 			.map(WindowAlgorithm::value)
 			.collect(Collectors.joining(" or "));
+	}
+
+	/**
+	 * Throws unless a window of {@code algorithm} has a calendar exactly when its kind
+	 * takes one.
+	 */
+	static void checkCalendar(String name, WindowAlgorithm algorithm, CalendarPeriod calendar) {
+		if (algorithm.kind().takesCalendar() && calendar == null) {
+			throw new InvalidValueException(Window.Field.CALENDAR, "window '" + name + "': calendar ",
+					"is required for a " + algorithm.value() + " window (day, week, month or year)");
+		}
+		if (!algorithm.kind().takesCalendar() && calendar != null) {
+			throw new InvalidValueException(Window.Field.CALENDAR, "window '" + name + "': calendar ", "applies to a "
+					+ takenBy(WindowKind::takesCalendar) + " window only, this one is " + algorithm.value());
+		}
+	}
+
+	/** Throws unless {@code notifyAt} is {@code null} or its kind takes thresholds. */
+	static void checkNotifyAt(String name, WindowAlgorithm algorithm, NotifyAt notifyAt) {
+		if (notifyAt != null && !algorithm.kind().takesNotifyAt()) {
+			throw new InvalidValueException(Window.Field.NOTIFY_AT, "window '" + name + "': notify-at ", "applies to a "
+					+ takenBy(WindowKind::takesNotifyAt) + " window only, this one is " + algorithm.value());
+		}
 	}
 
 	static void checkMaxReport(String name, String unit, Long maxReport) {

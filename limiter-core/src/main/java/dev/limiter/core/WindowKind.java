@@ -11,7 +11,7 @@ import java.time.Duration;
  * implementation per {@link WindowAlgorithm}, which {@link WindowAlgorithm#kind()}
  * returns.
  */
-public sealed interface WindowKind permits FixedWindowKind, SlidingWindowKind, TokenBucketKind {
+public sealed interface WindowKind permits FixedWindowKind, SlidingWindowKind, TokenBucketKind, CalendarWindowKind {
 
 	/**
 	 * Throws {@link InvalidValueException} unless the algorithm's own parameters fit
@@ -22,6 +22,19 @@ public sealed interface WindowKind permits FixedWindowKind, SlidingWindowKind, T
 
 	/** Whether the window takes a {@code burst}; none by default. */
 	default boolean takesBurst() {
+		return false;
+	}
+
+	/** Whether the window takes a {@code calendar} period; none by default. */
+	default boolean takesCalendar() {
+		return false;
+	}
+
+	/**
+	 * Whether the window takes {@code notify-at} thresholds, reached once per period;
+	 * none by default.
+	 */
+	default boolean takesNotifyAt() {
 		return false;
 	}
 

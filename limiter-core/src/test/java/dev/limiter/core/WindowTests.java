@@ -88,7 +88,8 @@ class WindowTests {
 			.isThrownBy(() -> Window.sliding("w", 5, Duration.ofSeconds(1), Duration.ofSeconds(2)))
 			.withMessageContaining("resolution must be between 1ms and the duration");
 		assertThatIllegalArgumentException().isThrownBy(() -> WindowAlgorithm.fromValue("leaky-bucket"))
-			.withMessage("algorithm must be one of fixed-window, sliding-window, token-bucket, was 'leaky-bucket'");
+			.withMessage(
+					"algorithm must be one of fixed-window, sliding-window, token-bucket, calendar, was 'leaky-bucket'");
 		assertThat(WindowAlgorithm.fromValue("TOKEN_BUCKET")).isEqualTo(WindowAlgorithm.TOKEN_BUCKET);
 	}
 

@@ -70,6 +70,41 @@ class InvalidLimiterConfigurationTests {
 	}
 
 	@Test
+	void windowCalendarWhenADurationIsSetTooShouldFailNamingTheProperty() {
+		assertFailsNaming("limiter.budgets.standard.windows.month.calendar",
+				"limiter.budgets.standard.windows.month.limit=100000",
+				"limiter.budgets.standard.windows.month.calendar=month",
+				"limiter.budgets.standard.windows.month.duration=30d");
+	}
+
+	@Test
+	void windowCalendarWhenUnknownShouldFailNamingTheProperty() {
+		assertFailsNaming("limiter.budgets.standard.windows.month.calendar",
+				"limiter.budgets.standard.windows.month.limit=100000",
+				"limiter.budgets.standard.windows.month.calendar=quarter");
+	}
+
+	@Test
+	void windowZoneWhenInvalidShouldFailNamingTheProperty() {
+		assertFailsNaming("limiter.budgets.standard.windows.month.zone",
+				"limiter.budgets.standard.windows.month.limit=100000",
+				"limiter.budgets.standard.windows.month.calendar=month",
+				"limiter.budgets.standard.windows.month.zone=Europe/Atlantis");
+	}
+
+	@Test
+	void windowNotifyAtWhenOutsideZeroToAHundredPercentShouldFailNamingTheProperty() {
+		assertFailsNaming("limiter.budgets.standard.windows.month.notify-at",
+				"limiter.budgets.standard.windows.month.limit=100000",
+				"limiter.budgets.standard.windows.month.calendar=month",
+				"limiter.budgets.standard.windows.month.notify-at=80%,120%");
+		assertFailsNaming("limiter.budgets.standard.windows.month.notify-at",
+				"limiter.budgets.standard.windows.month.limit=100000",
+				"limiter.budgets.standard.windows.month.calendar=month",
+				"limiter.budgets.standard.windows.month.notify-at=0%");
+	}
+
+	@Test
 	void routeBudgetWhenUnknownShouldFailNamingTheProperty() {
 		assertFailsNaming("limiter.routes[1].budget", "limiter.routes[0].pattern=/a", "limiter.routes[1].pattern=/b",
 				"limiter.routes[1].budget=gold");

@@ -65,6 +65,10 @@ final class BudgetMerge {
 			copy.setResolution(base.getResolution());
 			copy.setUnit(base.getUnit());
 			copy.setMaxReport(base.getMaxReport());
+			copy.setCalendar(base.getCalendar());
+			copy.setZone(base.getZone());
+			copy.setWeekStart(base.getWeekStart());
+			copy.setNotifyAt(base.getNotifyAt());
 		}
 		if (written != null) {
 			copy.setLimit(first(written.getLimit(), copy.getLimit()));
@@ -74,6 +78,14 @@ final class BudgetMerge {
 			copy.setResolution(first(written.getResolution(), copy.getResolution()));
 			copy.setUnit(first(written.getUnit(), copy.getUnit()));
 			copy.setMaxReport(first(written.getMaxReport(), copy.getMaxReport()));
+			copy.setCalendar(first(written.getCalendar(), copy.getCalendar()));
+			copy.setZone(first(written.getZone(), copy.getZone()));
+			copy.setWeekStart(first(written.getWeekStart(), copy.getWeekStart()));
+			copy.setNotifyAt(first(written.getNotifyAt(), copy.getNotifyAt()));
+			if (written.getCalendar() != null && written.getDuration() == null) {
+				// a calendar written over a built-in window replaces its duration
+				copy.setDuration(null);
+			}
 		}
 		return copy;
 	}

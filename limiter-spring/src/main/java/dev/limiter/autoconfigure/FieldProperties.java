@@ -62,6 +62,10 @@ public final class FieldProperties {
 				case RESOLUTION -> "resolution";
 				case UNIT -> "unit";
 				case MAX_REPORT -> "max-report";
+				case CALENDAR -> "calendar";
+				case ZONE -> "zone";
+				case WEEK_START -> "week-start";
+				case NOTIFY_AT -> "notify-at";
 			};
 		}
 		if (field instanceof Budget.Field budget) {

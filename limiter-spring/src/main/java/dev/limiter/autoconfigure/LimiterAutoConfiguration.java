@@ -4,6 +4,7 @@ import java.time.Clock;
 
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStores;
+import dev.limiter.quota.QuotaThresholdEvents;
 import dev.limiter.resilience.StoreStack;
 import dev.limiter.spring.BudgetOptions;
 import dev.limiter.spring.BudgetRegistry;
@@ -15,6 +16,7 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 
@@ -69,6 +71,16 @@ public class LimiterAutoConfiguration {
 	public RateLimitStore limiterStore(LimiterSettings settings) {
 		int maxKeys = settings.memoryMaxKeys();
 		return StoreStack.local(RateLimitStores.inMemory(maxKeys), maxKeys);
+	}
+
+	/**
+	 * Publishes a {@code QuotaThresholdEvent} for each {@code notify-at} threshold a
+	 * decision reached: an observer of every decision.
+	 */
+	@Bean
+	@ConditionalOnMissingBean
+	public QuotaThresholdEvents limiterQuotaThresholdEvents(ApplicationEventPublisher publisher) {
+		return new QuotaThresholdEvents(publisher);
 	}
 
 	@Bean

@@ -16,8 +16,6 @@ import dev.limiter.core.Budget;
 import dev.limiter.core.BudgetEstimates;
 import dev.limiter.core.ConcurrencyBound;
 import dev.limiter.core.InvalidValueException;
-import dev.limiter.core.Window;
-import dev.limiter.core.WindowAlgorithm;
 import dev.limiter.core.guard.AuthGuardPolicy;
 import dev.limiter.routes.PropertiesRouteResolver.RouteRule;
 import dev.limiter.routes.RouteSource;
@@ -203,7 +201,8 @@ public final class LimiterConfigurationResolver {
 		Budget.Builder builder = core(at, () -> Budget.builder(name));
 		builder.countRefused(Boolean.TRUE.equals(properties.getCountRefused()));
 		Map<String, WindowProperties> windows = properties.getWindows() == null ? Map.of() : properties.getWindows();
-		windows.forEach((window, values) -> builder.window(window(at + ".windows." + window, window, values)));
+		windows.forEach(
+				(window, values) -> builder.window(WindowResolution.window(at + ".windows." + window, window, values)));
 		ConcurrencyProperties concurrency = properties.getConcurrency();
 		if (concurrency != null) {
 			String max = at + ".concurrency.max";
@@ -213,25 +212,6 @@ public final class LimiterConfigurationResolver {
 						required(lease, concurrency.getLease()))));
 		}
 		return core(at, builder::build);
-	}
-
-	private static Window window(String at, String name, WindowProperties properties) {
-		long limit = required(at + ".limit", properties == null ? null : properties.getLimit());
-		Duration duration = required(at + ".duration", properties.getDuration());
-		String value = properties.getAlgorithm();
-		WindowAlgorithm algorithm = (value == null) ? WindowAlgorithm.DEFAULT
-				: core(at, () -> WindowAlgorithm.fromValue(value.trim()));
-		Window window = core(at,
-				() -> new Window(name, limit, duration, algorithm, properties.getBurst(), properties.getResolution(),
-						(properties.getUnit() != null) ? properties.getUnit().trim() : Window.REQUESTS)
-					.withMaxReport(properties.getMaxReport()));
-		if (window.durationMillis() % 1000 != 0) {
-			// RateLimit-Policy's w, X-RateLimit-Window and Retry-After speak whole
-			// seconds only
-			throw invalid(at + ".duration", "must be a whole number of seconds (the rate-limit headers state "
-					+ "windows in seconds), was " + duration);
-		}
-		return window;
 	}
 
 	private static AuthGuardPolicy authGuard(AuthGuardProperties properties) {

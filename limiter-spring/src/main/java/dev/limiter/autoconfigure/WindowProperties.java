@@ -1,6 +1,7 @@
 package dev.limiter.autoconfigure;
 
 import java.time.Duration;
+import java.util.List;
 
 /**
  * One window: a fixed window anchored to the wall clock unless {@code algorithm} says
@@ -13,10 +14,34 @@ public class WindowProperties {
 	 */
 	private Long limit;
 
-	/** Length of the window, such as 1m or 1h; positive. */
+	/** Length of the window, such as 1m or 1h; positive. Unset when calendar is set. */
 	private Duration duration;
 
-	/** How the window counts: fixed-window (default), sliding-window or token-bucket. */
+	/**
+	 * A calendar window's period instead of a duration: day, week, month or year, each
+	 * from local midnight of its first day in zone.
+	 */
+	private String calendar;
+
+	/**
+	 * A calendar window's time zone, an IANA id such as Europe/Berlin; defaults to UTC.
+	 */
+	private String zone;
+
+	/** A calendar week's first day (monday ... sunday); defaults to monday. */
+	private String weekStart;
+
+	/**
+	 * Shares of the limit at which the application is told, once per key and period, that
+	 * a key's usage reached them (a QuotaThresholdEvent), such as [80%, 100%]; whole
+	 * percentages in (0%, 100%]. A calendar window only.
+	 */
+	private List<String> notifyAt;
+
+	/**
+	 * How the window counts: fixed-window (default), sliding-window or token-bucket;
+	 * calendar (implied by setting calendar).
+	 */
 	private String algorithm;
 
 	/** A token-bucket's size, the requests it admits at once; defaults to the limit. */
@@ -96,6 +121,38 @@ public class WindowProperties {
 
 	public void setMaxReport(Long maxReport) {
 		this.maxReport = maxReport;
+	}
+
+	public String getCalendar() {
+		return calendar;
+	}
+
+	public void setCalendar(String calendar) {
+		this.calendar = calendar;
+	}
+
+	public String getZone() {
+		return zone;
+	}
+
+	public void setZone(String zone) {
+		this.zone = zone;
+	}
+
+	public String getWeekStart() {
+		return weekStart;
+	}
+
+	public void setWeekStart(String weekStart) {
+		this.weekStart = weekStart;
+	}
+
+	public List<String> getNotifyAt() {
+		return notifyAt;
+	}
+
+	public void setNotifyAt(List<String> notifyAt) {
+		this.notifyAt = notifyAt;
 	}
 
 	public Duration getDuration() {

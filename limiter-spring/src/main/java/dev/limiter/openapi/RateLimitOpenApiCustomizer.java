@@ -3,10 +3,12 @@ package dev.limiter.openapi;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Supplier;
 
 import dev.limiter.core.Budget;
+import dev.limiter.core.CalendarPeriod;
 import dev.limiter.core.ConcurrencyBound;
 import dev.limiter.core.Window;
 import dev.limiter.routes.DocumentedPatterns;
@@ -232,8 +234,8 @@ public class RateLimitOpenApiCustomizer implements GlobalOpenApiCustomizer {
 
 	/**
 	 * One window as the document states it: its algorithm, what that algorithm adds (a
-	 * token bucket's burst, a sliding window's resolution), and what it counts: requests,
-	 * or the application's unit ({@code tokens}).
+	 * token bucket's burst, a sliding window's resolution, a calendar window's period and
+	 * zone), and what it counts: requests, or the application's unit ({@code tokens}).
 	 */
 	private static Map<String, Object> window(Window window) {
 		Map<String, Object> described = new LinkedHashMap<>();
@@ -248,6 +250,15 @@ public class RateLimitOpenApiCustomizer implements GlobalOpenApiCustomizer {
 		if (window.algorithm().kind().takesResolution()) {
 			described.put("resolution-millis", window.resolutionMillis());
 		}
+		window.calendar().ifPresent((period) -> {
+			// its periods vary (a month of 28 to 31 days): duration and seconds are the
+			// average, the calendar says which
+			described.put("calendar", period.unit().value());
+			described.put("zone", period.zone().getId());
+			if (period.unit() == CalendarPeriod.Unit.WEEK) {
+				described.put("week-start", period.weekStart().name().toLowerCase(Locale.ROOT));
+			}
+		});
 		described.put("unit", window.unit());
 		return described;
 	}

@@ -10,6 +10,7 @@ import dev.limiter.core.ConcurrencyBound;
 import dev.limiter.core.Decision;
 import dev.limiter.core.Lease;
 import dev.limiter.core.RateLimitStoreException;
+import dev.limiter.core.ThresholdCrossing;
 
 import org.springframework.data.redis.core.script.RedisScript;
 
@@ -146,7 +147,9 @@ final class RedisDecisions {
 			TakeScriptCodec.Reply reply = call.decode(raw);
 			Lease lease = reply.admitted() && bound != null
 					? new Lease(budget.name(), key, leaseId, nowMillis + bound.leaseMillis()) : null;
-			return Decision.of(budget.name(), nowMillis, reply.verdicts(), lease);
+			Decision decision = Decision.of(budget.name(), nowMillis, reply.verdicts(), lease);
+			List<ThresholdCrossing> crossings = reply.crossings(key);
+			return crossings.isEmpty() ? decision : decision.withCrossings(crossings);
 		}
 
 	}

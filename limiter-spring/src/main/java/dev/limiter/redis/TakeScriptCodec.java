@@ -8,8 +8,10 @@ import java.util.Map;
 import dev.limiter.core.BoundVerdict;
 import dev.limiter.core.Budget;
 import dev.limiter.core.ConcurrencyBound;
+import dev.limiter.core.NotifyAt;
 import dev.limiter.core.Settlement;
 import dev.limiter.core.SettlementBounds;
+import dev.limiter.core.ThresholdCrossing;
 import dev.limiter.core.Window;
 
 /**
@@ -48,9 +50,10 @@ final class TakeScriptCodec {
 	/**
 	 * Per window: its reset (a fixed window's end; when a sliding window or a token
 	 * bucket is whole again), its count after this call (fixed) or what remains (the
-	 * others), whether it had room, and its retry ({@code -1} for never).
+	 * others), whether it had room, its retry ({@code -1} for never), and the lowest
+	 * notify-at threshold it reached ({@code 0} for none).
 	 */
-	private static final int REPLY_PER_WINDOW = 4;
+	private static final int REPLY_PER_WINDOW = 5;
 
 	private TakeScriptCodec() {
 	}
@@ -143,17 +146,25 @@ final class TakeScriptCodec {
 	private static Reply decode(Budget budget, ConcurrencyBound leases, List<Object> reply) {
 		List<Window> windows = budget.windows();
 		List<BoundVerdict> verdicts = new ArrayList<>(windows.size() + 1);
+		long[] reached = null;
 		for (int i = 0; i < windows.size(); i++) {
 			int at = FIXED_REPLY + REPLY_PER_WINDOW * i;
 			Window w = windows.get(i);
 			verdicts.add(WindowCodec.of(w)
 				.decode(w, asLong(reply, at), asLong(reply, at + 1), asLong(reply, at + 2) != 1,
 						asLong(reply, at + 3)));
+			long lowest = asLong(reply, at + 4);
+			if (lowest > 0) {
+				reached = (reached != null) ? reached : new long[windows.size() * 3];
+				reached[3 * i] = lowest;
+				reached[3 * i + 1] = asLong(reply, at + 1);
+				reached[3 * i + 2] = asLong(reply, at);
+			}
 		}
 		if (leases != null) {
 			verdicts.add(BoundVerdict.concurrency(leases, asLong(reply, 2), asLong(reply, 3), asLong(reply, 1) == 1));
 		}
-		return new Reply(asLong(reply, 0) == 1, verdicts);
+		return new Reply(asLong(reply, 0) == 1, verdicts, budget, reached);
 	}
 
 	private static long asLong(List<Object> raw, int index) {
@@ -181,7 +192,36 @@ final class TakeScriptCodec {
 	 * @param verdicts the per-bound verdicts, ready for
 	 * {@link dev.limiter.core.Decision#of}
 	 */
-	record Reply(boolean admitted, List<BoundVerdict> verdicts) {
+	record Reply(boolean admitted, List<BoundVerdict> verdicts, Budget budget, long[] reached) {
+
+		/**
+		 * The notify-at thresholds the call reached for {@code key}: per window, every
+		 * threshold from the lowest the script reached up to the count it answered.
+		 */
+		List<ThresholdCrossing> crossings(String key) {
+			if (reached == null) {
+				return List.of();
+			}
+			List<ThresholdCrossing> crossings = new ArrayList<>();
+			List<Window> windows = budget.windows();
+			for (int i = 0; i < windows.size(); i++) {
+				Window w = windows.get(i);
+				long lowest = reached[3 * i];
+				long usage = reached[3 * i + 1];
+				if (lowest == 0 || w.notifyAt().isEmpty()) {
+					continue;
+				}
+				for (int percent : w.notifyAt().get().percents()) {
+					long units = NotifyAt.units(w.limit(), percent);
+					if (units >= lowest && units <= usage) {
+						crossings.add(new ThresholdCrossing(budget.name(), key, w.name(), percent, usage, w.limit(),
+								reached[3 * i + 2]));
+					}
+				}
+			}
+			return crossings;
+		}
+
 	}
 
 }

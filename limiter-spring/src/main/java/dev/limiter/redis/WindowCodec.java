@@ -14,10 +14,11 @@ import dev.limiter.core.WindowAlgorithm;
  * found by {@link #of}; {@code WindowCodecScriptTests} fails when a script has no block
  * for a code letter, or a block no codec sends.
  */
-sealed interface WindowCodec permits FixedWindowCodec, SlidingWindowCodec, TokenBucketCodec {
+sealed interface WindowCodec permits FixedWindowCodec, SlidingWindowCodec, TokenBucketCodec, CalendarWindowCodec {
 
 	/** Every codec, one per algorithm. */
-	List<WindowCodec> ALL = List.of(new FixedWindowCodec(), new SlidingWindowCodec(), new TokenBucketCodec());
+	List<WindowCodec> ALL = List.of(new FixedWindowCodec(), new SlidingWindowCodec(), new TokenBucketCodec(),
+			new CalendarWindowCodec());
 
 	/** The codec of {@code algorithm}. */
 	static WindowCodec of(WindowAlgorithm algorithm) {

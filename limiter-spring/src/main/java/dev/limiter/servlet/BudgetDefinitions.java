@@ -141,10 +141,12 @@ public final class BudgetDefinitions {
 		}
 		Budget.Builder builder = Budget.builder(definition.name()).countRefused(definition.countRefused());
 		for (BudgetDefinition.WindowDefinition window : definition.windows()) {
-			if (window.duration() == null) {
-				throw new IllegalArgumentException("window '" + window.name() + "' duration must be set");
+			if ((window.duration() == null) == (window.calendar() == null)) {
+				throw new IllegalArgumentException("window '" + window.name() + "' needs a duration or a calendar");
 			}
-			Window built = Window.of(window.name(), window.limit(), window.duration());
+			Window built = (window.calendar() != null)
+					? Window.calendar(window.name(), window.limit(), window.calendar())
+					: Window.of(window.name(), window.limit(), window.duration());
 			if (window.unit() != null && !Window.REQUESTS.equals(window.unit())) {
 				built = built.inUnit(window.unit());
 			}

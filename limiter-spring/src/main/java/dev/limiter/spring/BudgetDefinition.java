@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.limiter.core.CalendarPeriod;
 import dev.limiter.core.Window;
 
 /**
@@ -68,19 +69,27 @@ public final class BudgetDefinition {
 	}
 
 	/**
-	 * One window: {@code limit} units per {@code duration}.
+	 * One window: {@code limit} units per {@code duration}, or per period of
+	 * {@code calendar}.
 	 *
 	 * @param name the window's name ({@code minute})
 	 * @param limit units per window
-	 * @param duration the window's length, whole seconds
+	 * @param duration the window's length, whole seconds; {@code null} for a calendar
+	 * window
 	 * @param unit what the window counts: {@code requests}, or a unit the application
 	 * reports after the handler ({@code tokens}; ADR 0012)
+	 * @param calendar a calendar window's periods, {@code null} for a fixed window
 	 */
-	public record WindowDefinition(String name, long limit, Duration duration, String unit) {
+	public record WindowDefinition(String name, long limit, Duration duration, String unit, CalendarPeriod calendar) {
 
-		/** A window of requests. */
+		/** A fixed window of requests. */
 		public WindowDefinition(String name, long limit, Duration duration) {
 			this(name, limit, duration, Window.REQUESTS);
+		}
+
+		/** A fixed window counting {@code unit}. */
+		public WindowDefinition(String name, long limit, Duration duration, String unit) {
+			this(name, limit, duration, unit, null);
 		}
 
 	}
@@ -110,6 +119,15 @@ public final class BudgetDefinition {
 		/** A window counting {@code unit} instead of requests. */
 		public Builder window(String windowName, long limit, Duration duration, String unit) {
 			windows.add(new WindowDefinition(windowName, limit, duration, unit));
+			return this;
+		}
+
+		/**
+		 * A calendar window counting {@code unit}: at most {@code limit} in each period
+		 * of {@code calendar} (a plan's month in its customer's zone).
+		 */
+		public Builder window(String windowName, long limit, CalendarPeriod calendar, String unit) {
+			windows.add(new WindowDefinition(windowName, limit, null, unit, calendar));
 			return this;
 		}
 

@@ -62,6 +62,9 @@ function fixed.settle(field, instance, delta, parameter)
   return true, 0
 end
 
+-- Calendar window: as a fixed window, the instance the period's end, the parameter "limit:0" (nothing carried).
+algorithms.c = { settle = fixed.settle }
+
 -- Sliding window: the instance is the bucket, the parameter "0"; buckets as take.lua keeps them, "b|o:c,o:c,..."
 -- (the oldest bucket b, then each bucket's offset from b and units).
 local sliding = {}

@@ -16,7 +16,8 @@
 --
 -- Returns {admitted, lease refused, leases held, earliest live lease expiry (now if none),
 --          then per window: reset, count (fixed) or remaining (the others), room (1|0),
---          retry at (-1 for never; a fixed window: its reset, or later while it carries an excess)}
+--          retry at (-1 for never; a fixed window: its reset, or later while it carries an excess),
+--          the lowest notify-at threshold reached now (a calendar window's; 0 for none)}
 local now = tonumber(ARGV[1])
 local countRefused = ARGV[2] == '1'
 local margin = tonumber(ARGV[3])
@@ -44,12 +45,13 @@ local MAX_KEEP = 4503599627370496
 local decision = { rolled = false }
 
 -- One block per window algorithm, keyed by the code its WindowCodec sends. Each window w has w.limit, w.a and
--- w.b (its two parameters), w.field, w.cost and w.stored (the values of its fields, as fields(w) names them).
+-- w.b (its two parameters; w.text the second as sent), w.field, w.cost and w.stored (the values of its fields, as
+-- fields(w) names them).
 --   fields(w)               the hash fields it reads and writes
 --   read(w)                 reads its state at now; returns whether w.cost fits
 --   count(w, counting, put) counts w.cost when counting; put(field, value) for every field it writes
---   reply(w)                its reset, count (fixed) or remaining (the others), retry at (-1 for never), and until
---                           when the hash must be kept for it
+--   reply(w)                its reset, count (fixed) or remaining (the others), retry at (-1 for never), until
+--                           when the hash must be kept for it, and the lowest notify-at threshold it reached (or nil)
 local algorithms = {}
 
 -- Fixed window (FixedWindowArithmetic, FixedWindowDebt): <field>:r = end of the window counted in (epoch ms),
@@ -112,6 +114,61 @@ function fixed.reply(w)
     keep = w.reset + math.min(MAX_KEEP, math.floor((w.count - 1) / w.limit) * w.b)
   end
   return w.reset, w.count, retry, keep
+end
+
+-- Calendar window (CalendarWindows, ThresholdCrossings): a fixed window with explicit bounds, its fields the fixed
+-- window's and <field>:n, the highest notify-at threshold (in units) reached in the period <field>:r names. a = end
+-- of the calendar period that contains now (the caller computes it in the window's time zone: this script has no
+-- time-zone database); its second parameter, as text, the notify-at thresholds in units, ascending, comma-separated
+-- ("" for none). A new period starts at zero, nothing carried. A threshold is reached once per period: when the count
+-- after this decision is at least it and no earlier decision reached it or a higher one; its reply adds the lowest
+-- threshold reached now (0 for none), never in a dry run.
+local calendar = {}
+algorithms.c = calendar
+
+function calendar.fields(w)
+  return { w.field .. ':r', w.field .. ':c', w.field .. ':n' }
+end
+
+function calendar.read(w)
+  w.thresholds = {}
+  for t in string.gmatch(w.text, '%d+') do
+    w.thresholds[#w.thresholds + 1] = tonumber(t)
+  end
+  w.b = 0
+  local storedReset = tonumber(w.stored[1])
+  w.fresh = storedReset == nil or storedReset < w.a
+  w.notified = 0
+  if not w.fresh then
+    w.notified = tonumber(w.stored[3]) or 0
+  end
+  return fixed.read(w)
+end
+
+function calendar.count(w, counting, put)
+  fixed.count(w, counting, put)
+  w.reached = 0
+  if dryRun or #w.thresholds == 0 then
+    return
+  end
+  local highest = w.notified
+  for k = 1, #w.thresholds do
+    local t = w.thresholds[k]
+    if t > w.notified and t <= w.count then
+      if w.reached == 0 then
+        w.reached = t
+      end
+      highest = t
+    end
+  end
+  if highest ~= w.notified or w.fresh then
+    put(w.field .. ':n', int(highest))
+  end
+end
+
+function calendar.reply(w)
+  local reset, count, retry, keep = fixed.reply(w)
+  return reset, count, retry, keep, w.reached
 end
 
 -- Sliding window (SlidingWindowArithmetic): one field, its buckets "b|o:c,o:c,..." (the oldest bucket's index b,
@@ -290,6 +347,7 @@ for i = 1, n do
     limit = tonumber(ARGV[j + 2]),
     a = tonumber(ARGV[j + 3]),
     b = tonumber(ARGV[j + 4]),
+    text = ARGV[j + 4],
     field = ARGV[j + 5],
     cost = tonumber(ARGV[j + 6]),
     at = #fields + 1,
@@ -338,7 +396,7 @@ local latestReset = now
 for i = 1, n do
   local w = windows[i]
   w.algorithm.count(w, counting, put)
-  local reset, second, retry, keep = w.algorithm.reply(w)
+  local reset, second, retry, keep, reached = w.algorithm.reply(w)
   if keep > latestReset then
     latestReset = keep
   end
@@ -346,6 +404,7 @@ for i = 1, n do
   reply[#reply + 1] = second
   reply[#reply + 1] = w.room and 1 or 0
   reply[#reply + 1] = retry
+  reply[#reply + 1] = reached or 0
 end
 if #values > 0 then
   redis.call('HSET', windowsKey, unpack(values))

@@ -1,11 +1,18 @@
 package dev.limiter.autoconfigure;
 
+import java.time.DayOfWeek;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
+import dev.limiter.core.CalendarPeriod;
+import dev.limiter.core.NotifyAt;
+import dev.limiter.core.Window;
+import dev.limiter.core.WindowAlgorithm;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -39,6 +46,50 @@ class LimiterConfigurationResolverTests {
 						"limiter.budgets.standard.windows.minute.duration=1500ms"),
 				invalid("limiter.budgets.premium.windows.day.duration", "limiter.budgets.premium.windows.day.limit=10"),
 				invalid("limiter.budgets.premium.windows.day.limit", "limiter.budgets.premium.windows.day.duration=1d"),
+				// a calendar window: calendar or duration, its zone and week start
+				invalid("limiter.budgets.standard.windows.month.calendar",
+						"limiter.budgets.standard.windows.month.limit=10",
+						"limiter.budgets.standard.windows.month.calendar=month",
+						"limiter.budgets.standard.windows.month.duration=30d"),
+				invalid("limiter.budgets.standard.windows.month.calendar",
+						"limiter.budgets.standard.windows.month.limit=10",
+						"limiter.budgets.standard.windows.month.calendar=fortnight"),
+				invalid("limiter.budgets.standard.windows.month.calendar",
+						"limiter.budgets.standard.windows.month.limit=10",
+						"limiter.budgets.standard.windows.month.algorithm=calendar"),
+				invalid("limiter.budgets.standard.windows.month.zone",
+						"limiter.budgets.standard.windows.month.limit=10",
+						"limiter.budgets.standard.windows.month.calendar=month",
+						"limiter.budgets.standard.windows.month.zone=Europe/Berlim"),
+				invalid("limiter.budgets.standard.windows.month.week-start",
+						"limiter.budgets.standard.windows.month.limit=10",
+						"limiter.budgets.standard.windows.month.calendar=month",
+						"limiter.budgets.standard.windows.month.week-start=sunday"),
+				invalid("limiter.budgets.standard.windows.week.week-start",
+						"limiter.budgets.standard.windows.week.limit=10",
+						"limiter.budgets.standard.windows.week.calendar=week",
+						"limiter.budgets.standard.windows.week.week-start=funday"),
+				invalid("limiter.budgets.standard.windows.month.algorithm",
+						"limiter.budgets.standard.windows.month.limit=10",
+						"limiter.budgets.standard.windows.month.calendar=month",
+						"limiter.budgets.standard.windows.month.algorithm=token-bucket"),
+				invalid("limiter.budgets.standard.windows.month.notify-at",
+						"limiter.budgets.standard.windows.month.limit=10",
+						"limiter.budgets.standard.windows.month.calendar=month",
+						"limiter.budgets.standard.windows.month.notify-at[0]=0%"),
+				invalid("limiter.budgets.standard.windows.month.notify-at",
+						"limiter.budgets.standard.windows.month.limit=10",
+						"limiter.budgets.standard.windows.month.calendar=month",
+						"limiter.budgets.standard.windows.month.notify-at[0]=80%",
+						"limiter.budgets.standard.windows.month.notify-at[1]=101%"),
+				invalid("limiter.budgets.standard.windows.month.notify-at",
+						"limiter.budgets.standard.windows.month.limit=10",
+						"limiter.budgets.standard.windows.month.calendar=month",
+						"limiter.budgets.standard.windows.month.notify-at[0]=most"),
+				invalid("limiter.budgets.standard.windows.minute.notify-at",
+						"limiter.budgets.standard.windows.minute.notify-at[0]=80%"),
+				invalid("limiter.budgets.standard.windows.minute.zone",
+						"limiter.budgets.standard.windows.minute.zone=Europe/Berlin"),
 				// a window's name (its key)
 				invalid("limiter.budgets.standard.windows.concurrency",
 						"limiter.budgets.standard.windows.concurrency.limit=1",
@@ -92,6 +143,29 @@ class LimiterConfigurationResolverTests {
 		assertThat(rejected(
 				() -> LimiterConfigurationResolver.resolve(bind(List.of("limiter.budgets.standard.concurrency.max=0"))))
 			.getReason()).isEqualTo("must be at least 1, was 0");
+	}
+
+	@Test
+	void resolveWhenAWindowHasACalendarShouldBuildACalendarWindowInItsZone() {
+		LimiterSettings settings = LimiterConfigurationResolver
+			.resolve(bind(List.of("limiter.budgets.standard.windows.month.limit=200000",
+					"limiter.budgets.standard.windows.month.calendar=Month",
+					"limiter.budgets.standard.windows.month.zone=Europe/Berlin",
+					"limiter.budgets.standard.windows.month.unit=tokens",
+					"limiter.budgets.standard.windows.month.notify-at=80%, 100 %",
+					"limiter.budgets.standard.windows.week.limit=100",
+					"limiter.budgets.standard.windows.week.calendar=week",
+					"limiter.budgets.standard.windows.week.week-start=sunday")));
+
+		Map<String, Window> windows = new LinkedHashMap<>();
+		settings.budgets().get("standard").windows().forEach((w) -> windows.put(w.name(), w));
+		assertThat(windows.get("month").algorithm()).isEqualTo(WindowAlgorithm.CALENDAR);
+		assertThat(windows.get("month").unit()).isEqualTo("tokens");
+		assertThat(windows.get("month").calendar())
+			.contains(CalendarPeriod.of(CalendarPeriod.Unit.MONTH, ZoneId.of("Europe/Berlin")));
+		assertThat(windows.get("month").notifyAt()).contains(NotifyAt.of(List.of(80, 100)));
+		assertThat(windows.get("week").calendar())
+			.contains(CalendarPeriod.of(CalendarPeriod.Unit.WEEK, ZoneOffset.UTC, DayOfWeek.SUNDAY));
 	}
 
 	private static Arguments invalid(String property, String... values) {

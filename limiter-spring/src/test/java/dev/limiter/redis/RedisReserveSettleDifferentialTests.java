@@ -1,6 +1,7 @@
 package dev.limiter.redis;
 
 import java.time.Duration;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -9,7 +10,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.LongFunction;
 
 import dev.limiter.core.Budget;
+import dev.limiter.core.CalendarPeriod;
 import dev.limiter.core.Decision;
+import dev.limiter.core.NotifyAt;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStores;
 import dev.limiter.core.Reservation;
@@ -60,6 +63,14 @@ class RedisReserveSettleDifferentialTests {
 				.window(Window.tokenBucket("tokens", 300, Duration.ofSeconds(1)).inUnit("tokens"))
 				.window("fixed", 9, Duration.ofSeconds(3))
 				.concurrency(3, Duration.ofSeconds(2))
+				.build(),
+			// a day from local midnight 5 s after BASE: sequences cross into the next
+			Budget.builder("rs-calendar")
+				.window("second", 20, Duration.ofSeconds(1))
+				.window(Window
+					.calendar("tokens", 300, CalendarPeriod.of(CalendarPeriod.Unit.DAY, ZoneId.of("+01:59:55")))
+					.inUnit("tokens")
+					.withNotifyAt(NotifyAt.of(List.of(50, 90, 100))))
 				.build());
 
 	private static final List<Budget> EXTREME_BUDGETS = List.of(
@@ -76,6 +87,16 @@ class RedisReserveSettleDifferentialTests {
 			Budget.builder("rs-x-sliding")
 				.window(Window.sliding("tokens", 300, Duration.ofSeconds(2), Duration.ofMillis(200)).inUnit("tokens"))
 				.window(Window.of("rows", 1, Duration.ofDays(1)).inUnit("rows"))
+				.build(),
+			Budget.builder("rs-x-calendar")
+				.window(Window
+					.calendar("tokens", 2_000, CalendarPeriod.of(CalendarPeriod.Unit.MONTH, ZoneId.of("Europe/Berlin")))
+					.inUnit("tokens")
+					.withNotifyAt(NotifyAt.of(List.of(1, 80, 100))))
+				.window(Window
+					.calendar("rows", 50, CalendarPeriod.of(CalendarPeriod.Unit.DAY, ZoneId.of("Pacific/Kiritimati")))
+					.inUnit("rows")
+					.withMaxReport(60L))
 				.build(),
 			Budget.builder("rs-x-bucket")
 				.window(Window.tokenBucket("tokens", 2_000, Duration.ofMinutes(1)).inUnit("tokens"))
@@ -147,6 +168,7 @@ class RedisReserveSettleDifferentialTests {
 					assertThat(actual.allowed()).as(what).isEqualTo(expected.allowed());
 					assertThat(actual.verdicts()).as(what).isEqualTo(expected.verdicts());
 					assertThat(actual.retryAfterMillis()).as(what).isEqualTo(expected.retryAfterMillis());
+					assertThat(actual.crossings()).as(what).isEqualTo(expected.crossings());
 					Reservation m = Reservation.of(budget, key, expected, amounts).orElse(null);
 					Reservation r = Reservation.of(budget, key, actual, amounts).orElse(null);
 					if (m != null) {

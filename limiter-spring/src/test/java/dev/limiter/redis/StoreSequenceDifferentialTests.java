@@ -95,6 +95,11 @@ abstract class StoreSequenceDifferentialTests {
 		return false;
 	}
 
+	/** Where a sequence's clock starts, before its offset. */
+	protected long base() {
+		return BASE;
+	}
+
 	/** The budgets the sequences decide, chosen by {@link Op#budget()}. */
 	protected abstract List<Budget> budgets();
 
@@ -108,7 +113,7 @@ abstract class StoreSequenceDifferentialTests {
 			.build());
 		String run = UUID.randomUUID().toString();
 		List<Lease[]> held = new ArrayList<>();
-		long now = BASE + offset;
+		long now = base() + offset;
 		long latest = now;
 
 		for (int step = 0; step < operations.size(); step++) {
@@ -172,6 +177,7 @@ abstract class StoreSequenceDifferentialTests {
 		assertThat(actual.decidedAtMillis()).as(what).isEqualTo(expected.decidedAtMillis());
 		assertThat(actual.degraded()).as(what).isEqualTo(expected.degraded());
 		assertThat(actual.counted()).as(what).isEqualTo(expected.counted());
+		assertThat(actual.crossings()).as(what).isEqualTo(expected.crossings());
 		assertThat(actual.lease().isPresent()).as(what).isEqualTo(expected.lease().isPresent());
 		if (expected.lease().isPresent()) {
 			Lease e = expected.lease().get();

@@ -1,10 +1,13 @@
 package dev.limiter.servlet;
 
 import java.time.Duration;
+import java.time.ZoneId;
 import java.util.List;
 
 import dev.limiter.core.Budget;
+import dev.limiter.core.CalendarPeriod;
 import dev.limiter.core.Window;
+import dev.limiter.core.WindowAlgorithm;
 import dev.limiter.spring.BudgetDefinition;
 import dev.limiter.spring.BudgetRegistry;
 import org.junit.jupiter.api.Test;
@@ -14,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 
 /**
  * A run-time definition's windows in a unit: validated as a configured window's unit is,
- * and built as a fixed window counting that unit.
+ * and built as a fixed window counting that unit; a calendar window in its zone.
  */
 class BudgetDefinitionsValidationTests {
 
@@ -31,6 +34,28 @@ class BudgetDefinitionsValidationTests {
 
 		assertThat(budget.windows()).extracting(Window::unit).containsExactly(Window.REQUESTS, "tokens");
 		assertThat(budget.hasUnits()).isTrue();
+	}
+
+	@Test
+	void validateWhenAWindowHasACalendarShouldBuildACalendarWindowInItsZone() {
+		CalendarPeriod month = CalendarPeriod.of(CalendarPeriod.Unit.MONTH, ZoneId.of("Asia/Tokyo"));
+		Budget budget = BudgetDefinitions.validate(BudgetDefinition.builder("pro")
+			.window("minute", 600, Duration.ofMinutes(1))
+			.window("month", 2_000_000, month, "tokens")
+			.build(), CONFIGURED);
+
+		Window window = budget.windows().get(1);
+		assertThat(window.algorithm()).isEqualTo(WindowAlgorithm.CALENDAR);
+		assertThat(window.calendar()).contains(month);
+		assertThat(window.unit()).isEqualTo("tokens");
+	}
+
+	@Test
+	void validateWhenAWindowHasNeitherADurationNorACalendarShouldBeRejectedNamingIt() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> BudgetDefinitions
+				.validate(BudgetDefinition.builder("plan").window("month", 5, (Duration) null).build(), CONFIGURED))
+			.withMessageContaining("'month' needs a duration or a calendar");
 	}
 
 	@Test

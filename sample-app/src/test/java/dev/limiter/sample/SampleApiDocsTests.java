@@ -64,7 +64,18 @@ class SampleApiDocsTests {
 	@Test
 	void apiDocsWhenReadShouldNameTheUnitOfEveryWindow() throws Exception {
 		JsonNode windows = apiDocs().at("/paths/~1s~1complete/post/x-ratelimit/windows");
-		assertThat(windows.findValuesAsText("unit")).containsExactly("requests", "tokens");
+		assertThat(windows.findValuesAsText("unit")).containsExactly("requests", "tokens", "tokens");
+	}
+
+	@Test
+	void apiDocsWhenReadShouldShowACalendarWindowsPeriodAndZone() throws Exception {
+		JsonNode month = apiDocs().at("/paths/~1s~1complete/post/x-ratelimit/windows/2");
+		assertThat(month.get("name").asText()).isEqualTo("month");
+		assertThat(month.get("algorithm").asText()).isEqualTo("calendar");
+		assertThat(month.get("calendar").asText()).isEqualTo("month");
+		assertThat(month.get("zone").asText()).isEqualTo("Europe/Berlin");
+		assertThat(month.get("week-start")).isNull();
+		assertThat(month.get("seconds").asLong()).as("a month's average length").isEqualTo(2_629_746);
 	}
 
 	@Test

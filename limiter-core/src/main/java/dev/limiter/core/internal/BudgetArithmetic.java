@@ -13,6 +13,7 @@ import dev.limiter.core.KeyState;
 import dev.limiter.core.Lease;
 import dev.limiter.core.Settlement;
 import dev.limiter.core.SettlementBounds;
+import dev.limiter.core.ThresholdCrossing;
 import dev.limiter.core.Window;
 
 /**
@@ -184,7 +185,9 @@ public final class BudgetArithmetic {
 			verdicts[n] = BoundVerdict.concurrency(bound, held,
 					FixedWindowArithmetic.earliestLiveLease(state, nowMillis), !leaseFree);
 		}
-		return Decision.of(budget.name(), nowMillis, List.of(verdicts), lease);
+		Decision decision = Decision.of(budget.name(), nowMillis, List.of(verdicts), lease);
+		List<ThresholdCrossing> crossings = dryRun ? List.of() : ThresholdCrossings.reached(budget, key, state);
+		return crossings.isEmpty() ? decision : decision.withCrossings(crossings);
 	}
 
 }

@@ -2,6 +2,7 @@ package dev.limiter.core.internal;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 
 import dev.limiter.core.Window;
 
@@ -65,6 +66,13 @@ public class CounterState {
 	long[] leaseExpiries;
 
 	int leaseCount;
+
+	/**
+	 * Per window name with {@code notify-at}: the end of the period its thresholds were
+	 * last reached in and the highest threshold reached there
+	 * ({@link ThresholdCrossings}); {@code null} until one is.
+	 */
+	Map<String, long[]> notified;
 
 	CounterState(int windowCount) {
 		this.windowCount = windowCount;

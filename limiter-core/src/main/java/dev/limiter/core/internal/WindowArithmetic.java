@@ -11,13 +11,15 @@ import dev.limiter.core.WindowAlgorithm;
  * decides (and settles) window by window: read, then count and answer, and settle. One
  * implementation per {@link WindowAlgorithm}, found by {@link #of}; each delegates to its
  * algorithm's arithmetic ({@link FixedWindowArithmetic} and {@link FixedWindowDebt},
- * {@link SlidingWindowArithmetic}, {@link TokenBucketArithmetic}). {@code take.lua} and
- * {@code settle.lua} hold the same rules in one block per algorithm.
+ * {@link SlidingWindowArithmetic}, {@link TokenBucketArithmetic}; {@link CalendarWindows}
+ * is its own). {@code take.lua} and {@code settle.lua} hold the same rules in one block
+ * per algorithm.
  */
-sealed interface WindowArithmetic permits FixedWindows, SlidingWindows, TokenBuckets {
+sealed interface WindowArithmetic permits FixedWindows, SlidingWindows, TokenBuckets, CalendarWindows {
 
 	/** Every algorithm's arithmetic, one per {@link WindowAlgorithm}. */
-	List<WindowArithmetic> ALL = List.of(new FixedWindows(), new SlidingWindows(), new TokenBuckets());
+	List<WindowArithmetic> ALL = List.of(new FixedWindows(), new SlidingWindows(), new TokenBuckets(),
+			new CalendarWindows());
 
 	/** The arithmetic of {@code window}'s algorithm. */
 	static WindowArithmetic of(Window window) {

@@ -1,6 +1,8 @@
 package dev.limiter.core.contract;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -13,12 +15,15 @@ import java.util.concurrent.TimeUnit;
 
 import dev.limiter.core.BoundVerdict;
 import dev.limiter.core.Budget;
+import dev.limiter.core.CalendarPeriod;
 import dev.limiter.core.Decision;
 import dev.limiter.core.KeyState;
+import dev.limiter.core.NotifyAt;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.Reservation;
 import dev.limiter.core.Settlement;
 import dev.limiter.core.SettlementBounds;
+import dev.limiter.core.ThresholdCrossing;
 import dev.limiter.core.Window;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -54,6 +59,17 @@ public abstract class ReserveSettleContractTests {
 	protected static final Budget BUCKET_TOKENS = Budget.builder("bucket-tokens")
 		.window(Window.tokenBucket("tens", 1_000, Duration.ofSeconds(10)).inUnit("tokens"))
 		.build();
+
+	/** 60 requests a minute and 10,000 tokens a calendar month in Berlin. */
+	protected static final Budget MONTHLY_TOKENS = Budget.builder("monthly-tokens")
+		.window("minute", 60, Duration.ofMinutes(1))
+		.window(Window
+			.calendar("month", 10_000, CalendarPeriod.of(CalendarPeriod.Unit.MONTH, ZoneId.of("Europe/Berlin")))
+			.inUnit("tokens"))
+		.build();
+
+	/** The end of February 2024 in Berlin. */
+	private static final long FEBRUARY_END = Instant.parse("2024-02-29T23:00:00Z").toEpochMilli();
 
 	protected RateLimitStore store;
 
@@ -373,6 +389,61 @@ public abstract class ReserveSettleContractTests {
 		}
 		assertThat(reserve(COMPLETION, 1, T0 + 16 * 60_000L).allowed()).isTrue();
 		assertThat(window(COMPLETION, "tokens", T0 + 16 * 60_000L).remaining()).isEqualTo(1_999);
+	}
+
+	@Test
+	void settleOnACalendarWindowShouldChargeThePeriodItWasReservedIn() {
+		Reservation reservation = reserved(MONTHLY_TOKENS, 100, FEBRUARY_END - 2_000);
+		settle(reservation, 2_500, FEBRUARY_END - 1_000);
+
+		assertThat(window(MONTHLY_TOKENS, "month", FEBRUARY_END - 500).remaining()).isEqualTo(7_500);
+		assertThat(window(MONTHLY_TOKENS, "month", FEBRUARY_END - 500).resetAtMillis()).isEqualTo(FEBRUARY_END);
+	}
+
+	@Test
+	void settleOnACalendarWindowAfterItsPeriodEndedShouldBeDroppedNotChargedToTheNextPeriod() {
+		Reservation late = reserved(MONTHLY_TOKENS, 100, FEBRUARY_END - 1);
+		reserved(MONTHLY_TOKENS, 100, FEBRUARY_END + 10);
+		settle(late, 5_000, FEBRUARY_END + 20);
+
+		assertThat(window(MONTHLY_TOKENS, "month", FEBRUARY_END + 30).remaining()).isEqualTo(9_900);
+	}
+
+	@Test
+	void settleWhenACalendarPeriodIsReportedBeyondItsLimitShouldRefuseUntilItsEndAndCarryNothingOver() {
+		Reservation reservation = reserved(MONTHLY_TOKENS, 100, FEBRUARY_END - 60_000);
+		settle(reservation, 12_000, FEBRUARY_END - 50_000);
+
+		Decision refused = reserve(MONTHLY_TOKENS, 1, FEBRUARY_END - 1);
+		Decision nextPeriod = reserve(MONTHLY_TOKENS, 1, FEBRUARY_END);
+
+		assertThat(refused.allowed()).isFalse();
+		assertThat(refused.refusingBound()).map(BoundVerdict::name).contains("month");
+		assertThat(refused.retryAfterMillis()).isEqualTo(1);
+		assertThat(nextPeriod.allowed()).isTrue();
+		assertThat(nextPeriod.verdicts().get(1).remaining()).isEqualTo(9_999);
+	}
+
+	@Test
+	void settleWhenItTakesACalendarWindowAcrossAThresholdShouldBeReportedByTheNextDecisionOnce() {
+		Budget notifying = Budget.builder("notifying-tokens")
+			.window(Window
+				.calendar("month", 1_000, CalendarPeriod.of(CalendarPeriod.Unit.MONTH, ZoneId.of("Europe/Berlin")))
+				.inUnit("tokens")
+				.withNotifyAt(NotifyAt.of(List.of(80, 100))))
+			.build();
+		Decision first = store.reserve(notifying, key, new long[] { 100 }, false, FEBRUARY_END - 10_000);
+		Reservation reservation = Reservation.of(notifying, key, first, new long[] { 100 }).orElseThrow();
+		reservation.settle(Map.of("tokens", 1_200L)).ifPresent((s) -> settled(store, s, FEBRUARY_END - 9_000));
+
+		Decision refused = store.reserve(notifying, key, new long[] { 1 }, false, FEBRUARY_END - 8_000);
+		Decision again = store.reserve(notifying, key, new long[] { 1 }, false, FEBRUARY_END - 7_000);
+
+		assertThat(first.crossings()).isEmpty();
+		assertThat(refused.allowed()).isFalse();
+		assertThat(refused.crossings()).extracting(ThresholdCrossing::percent).containsExactly(80, 100);
+		assertThat(refused.crossings()).extracting(ThresholdCrossing::usage).containsOnly(1_200L);
+		assertThat(again.crossings()).isEmpty();
 	}
 
 	@Test

@@ -1,14 +1,21 @@
 package dev.limiter.core.contract;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
 
 import dev.limiter.core.BoundNames;
 import dev.limiter.core.BoundVerdict;
 import dev.limiter.core.Budget;
+import dev.limiter.core.CalendarPeriod;
 import dev.limiter.core.Decision;
 import dev.limiter.core.KeyState;
+import dev.limiter.core.NotifyAt;
 import dev.limiter.core.RateLimitStore;
+import dev.limiter.core.ThresholdCrossing;
 import dev.limiter.core.Window;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -17,10 +24,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
- * The sliding window (ADR 0008) and the token bucket (ADR 0009) at exact milliseconds,
- * alone and mixed with a fixed window and the concurrency bound, a clock that goes back
- * included. Every {@link RateLimitStore} extends this class and passes it unchanged, as
- * it does {@link RateLimitStoreContractTests}.
+ * The sliding window (ADR 0008), the token bucket (ADR 0009) and the calendar window (ADR
+ * 0015) at exact milliseconds, alone and mixed with a fixed window and the concurrency
+ * bound, a clock that goes back included. Every {@link RateLimitStore} extends this class
+ * and passes it unchanged, as it does {@link RateLimitStoreContractTests}.
  */
 public abstract class WindowAlgorithmContractTests {
 
@@ -36,6 +43,14 @@ public abstract class WindowAlgorithmContractTests {
 	protected static final Budget BUCKET = Budget.builder("bucket")
 		.window(Window.tokenBucket("tens", 5, Duration.ofSeconds(10)))
 		.build();
+
+	/** 3 a calendar month in Berlin. */
+	protected static final Budget MONTHLY = Budget.builder("monthly")
+		.window(Window.calendar("month", 3, CalendarPeriod.of(CalendarPeriod.Unit.MONTH, ZoneId.of("Europe/Berlin"))))
+		.build();
+
+	/** The end of February 2024 (29 days) in Berlin: 1 March, 00:00 CET. */
+	protected static final long LEAP_FEBRUARY_END = Instant.parse("2024-02-29T23:00:00Z").toEpochMilli();
 
 	protected RateLimitStore store;
 
@@ -367,6 +382,123 @@ public abstract class WindowAlgorithmContractTests {
 		assertThat(both.retryAfterMillis()).isEqualTo(61_000 - 10_000);
 		assertThat(store.peek(mixed, key, T0 + 10_000).bounds()).extracting(BoundVerdict::remaining)
 			.containsExactly(0L, 1L, 97L, 0L);
+	}
+
+	@Test
+	void calendarWhenFullShouldRefuseUntilTheLastMillisecondOfThePeriodAndAdmitFromTheFirstOfTheNext() {
+		for (int i = 0; i < 3; i++) {
+			assertThat(take(MONTHLY, LEAP_FEBRUARY_END - 10 * 86_400_000L + i).allowed()).isTrue();
+		}
+
+		Decision lastSecond = take(MONTHLY, LEAP_FEBRUARY_END - 1_000);
+		Decision lastMillisecond = take(MONTHLY, LEAP_FEBRUARY_END - 1);
+		Decision nextPeriod = take(MONTHLY, LEAP_FEBRUARY_END);
+
+		assertThat(lastSecond.allowed()).isFalse();
+		assertThat(lastSecond.retryAfterMillis()).isEqualTo(1_000);
+		assertThat(lastSecond.bindingWindow().resetAtMillis()).isEqualTo(LEAP_FEBRUARY_END);
+		assertThat(lastSecond.bindingWindow().periodMillis()).as("29 days").isEqualTo(29 * 86_400_000L);
+		assertThat(lastMillisecond.allowed()).isFalse();
+		assertThat(lastMillisecond.retryAfterSeconds()).isEqualTo(1);
+		assertThat(nextPeriod.allowed()).isTrue();
+		assertThat(nextPeriod.bindingWindow().remaining()).isEqualTo(2);
+		assertThat(nextPeriod.bindingWindow().resetAtMillis())
+			.isEqualTo(Instant.parse("2024-03-31T22:00:00Z").toEpochMilli());
+		assertThat(nextPeriod.bindingWindow().periodMillis()).as("31 days less the hour of summer time")
+			.isEqualTo(31 * 86_400_000L - 3_600_000L);
+	}
+
+	@Test
+	void calendarWhenTheClockGoesBackAcrossThePeriodEndShouldKeepCountingInTheNewestPeriod() {
+		take(MONTHLY, LEAP_FEBRUARY_END);
+		Decision back = take(MONTHLY, LEAP_FEBRUARY_END - 1);
+
+		assertThat(back.allowed()).isTrue();
+		assertThat(back.bindingWindow().remaining()).isEqualTo(1);
+		assertThat(store.peek(MONTHLY, key, LEAP_FEBRUARY_END - 2).bounds().get(0).remaining()).isEqualTo(1);
+	}
+
+	@Test
+	void calendarWhenMixedWithAFixedWindowAndTheConcurrencyBoundShouldDecideInOneStep() {
+		Budget mixed = Budget.builder("calendar-mixed")
+			.window(Window.calendar("day", 3,
+					CalendarPeriod.of(CalendarPeriod.Unit.DAY, ZoneId.of("America/New_York"))))
+			.window("minute", 2, Duration.ofMinutes(1))
+			.concurrency(1, Duration.ofSeconds(30))
+			.build();
+		// 10 March 2024 in New York: 23 hours, from 05:00 to 04:00 the next day in UTC
+		long dayStart = Instant.parse("2024-03-10T05:00:00Z").toEpochMilli();
+		long dayEnd = Instant.parse("2024-03-11T04:00:00Z").toEpochMilli();
+
+		Decision first = store.take(mixed, key, 1, true, dayStart);
+		Decision leaseHeld = store.take(mixed, key, 1, true, dayStart + 1);
+		Decision cheap = store.take(mixed, key, 1, false, dayStart + 2);
+		Decision minuteFull = store.take(mixed, key, 1, false, dayStart + 3);
+		Decision third = store.take(mixed, key, 1, false, dayStart + 60_000);
+		Decision dayFull = store.take(mixed, key, 1, false, dayStart + 120_000);
+
+		assertThat(first.allowed()).isTrue();
+		assertThat(first.verdicts().get(0).resetAtMillis()).isEqualTo(dayEnd);
+		assertThat(first.verdicts().get(0).periodMillis()).isEqualTo(23 * 3_600_000L);
+		assertThat(leaseHeld.allowed()).isFalse();
+		assertThat(leaseHeld.refusingBound()).map(BoundVerdict::name).contains(BoundNames.CONCURRENCY);
+		assertThat(cheap.allowed()).isTrue();
+		assertThat(minuteFull.allowed()).isFalse();
+		assertThat(minuteFull.refusingBound()).map(BoundVerdict::name).contains("minute");
+		assertThat(third.allowed()).isTrue();
+		assertThat(dayFull.allowed()).isFalse();
+		assertThat(dayFull.refusingBound()).map(BoundVerdict::name).contains("day");
+		assertThat(dayFull.retryAfterMillis()).isEqualTo(dayEnd - dayStart - 120_000);
+	}
+
+	@Test
+	void calendarWhenUsageReachesItsThresholdsShouldReportEachOncePerPeriod() {
+		Budget notifying = Budget.builder("notifying")
+			.window(Window
+				.calendar("month", 10, CalendarPeriod.of(CalendarPeriod.Unit.MONTH, ZoneId.of("Europe/Berlin")))
+				.withNotifyAt(NotifyAt.of(List.of(50, 80, 100))))
+			.build();
+		long t = LEAP_FEBRUARY_END - 86_400_000L;
+
+		List<List<Integer>> reported = new ArrayList<>();
+		for (long cost : new long[] { 4, 1, 4, 1, 1 }) {
+			reported.add(percents(store.take(notifying, key, cost, false, t++)));
+		}
+		Decision nextPeriod = store.take(notifying, key, 5, false, LEAP_FEBRUARY_END);
+
+		// 4, 5 (50 %), 9 (80 %), 10 (100 %), then refused at 10
+		assertThat(reported).containsExactly(List.of(), List.of(50), List.of(80), List.of(100), List.of());
+		assertThat(nextPeriod.crossings()).singleElement().satisfies((crossing) -> {
+			assertThat(crossing.percent()).isEqualTo(50);
+			assertThat(crossing.budget()).isEqualTo("notifying");
+			assertThat(crossing.key()).isEqualTo(key);
+			assertThat(crossing.window()).isEqualTo("month");
+			assertThat(crossing.usage()).isEqualTo(5);
+			assertThat(crossing.limit()).isEqualTo(10);
+			assertThat(crossing.periodEndMillis()).isEqualTo(Instant.parse("2024-03-31T22:00:00Z").toEpochMilli());
+		});
+		assertThat(store.peek(notifying, key, LEAP_FEBRUARY_END + 1).bounds().get(0).remaining()).isEqualTo(5);
+	}
+
+	@Test
+	void calendarWhenOneRequestCrossesSeveralThresholdsShouldReportEveryOne() {
+		Budget notifying = Budget.builder("notifying-jump")
+			.window(Window.calendar("day", 4, CalendarPeriod.of(CalendarPeriod.Unit.DAY, ZoneId.of("UTC")))
+				.withNotifyAt(NotifyAt.of(List.of(25, 50, 100))))
+			.countRefused(true)
+			.build();
+
+		Decision jump = store.take(notifying, key, 3, false, T0);
+		Decision refusedButCounted = store.take(notifying, key, 2, false, T0 + 1);
+
+		assertThat(percents(jump)).containsExactly(25, 50);
+		assertThat(refusedButCounted.allowed()).isFalse();
+		assertThat(percents(refusedButCounted)).containsExactly(100);
+		assertThat(store.take(notifying, key, 1, false, T0 + 2).crossings()).isEmpty();
+	}
+
+	private static List<Integer> percents(Decision decision) {
+		return decision.crossings().stream().map(ThresholdCrossing::percent).toList();
 	}
 
 	@Test

@@ -1,11 +1,13 @@
 package dev.limiter.core.contract;
 
 import java.time.Duration;
+import java.time.ZoneId;
 import java.util.List;
 import java.util.UUID;
 
 import dev.limiter.core.BoundVerdict;
 import dev.limiter.core.Budget;
+import dev.limiter.core.CalendarPeriod;
 import dev.limiter.core.Decision;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.Window;
@@ -74,6 +76,10 @@ public abstract class WindowChangeContractTests {
 
 	private static Window day(long limit) {
 		return Window.of("day", limit, Duration.ofDays(1));
+	}
+
+	private static Window month(long limit, String zone) {
+		return Window.calendar("month", limit, CalendarPeriod.of(CalendarPeriod.Unit.MONTH, ZoneId.of(zone)));
 	}
 
 	private void takeTimes(Budget budget, int times, long now) {
@@ -164,6 +170,31 @@ public abstract class WindowChangeContractTests {
 		assertThat(remaining(fourth, "minute")).isEqualTo(1);
 		assertThat(remaining(fourth, "hour")).as("another algorithm").isEqualTo(99);
 		assertThat(remaining(fourth, "day")).as("another length").isEqualTo(999);
+	}
+
+	@Test
+	void changeWhenACalendarWindowsLimitChangesShouldKeepItsCount() {
+		takeTimes(budget(minute(50), month(10, "Europe/Berlin")), 3, T0 + 1_000);
+
+		Decision raised = store.take(budget(minute(50), month(20, "Europe/Berlin")), key, 1, false, T0 + 2_000);
+
+		assertThat(remaining(raised, "month")).isEqualTo(16);
+	}
+
+	@Test
+	void changeWhenACalendarWindowsZoneOrPeriodChangesShouldStartItAfresh() {
+		takeTimes(budget(minute(50), month(10, "Europe/Berlin")), 3, T0 + 1_000);
+
+		Decision elsewhere = store.take(budget(minute(50), month(10, "America/New_York")), key, 1, false, T0 + 2_000);
+		Decision weekly = store.take(
+				budget(minute(50),
+						Window.calendar("month", 10,
+								CalendarPeriod.of(CalendarPeriod.Unit.WEEK, ZoneId.of("America/New_York")))),
+				key, 1, false, T0 + 3_000);
+
+		assertThat(remaining(elsewhere, "minute")).isEqualTo(46);
+		assertThat(remaining(elsewhere, "month")).as("another zone").isEqualTo(9);
+		assertThat(remaining(weekly, "month")).as("another period").isEqualTo(9);
 	}
 
 	@Test

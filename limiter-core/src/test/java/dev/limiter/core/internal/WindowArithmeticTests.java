@@ -1,7 +1,9 @@
 package dev.limiter.core.internal;
 
 import java.time.Duration;
+import java.time.ZoneOffset;
 
+import dev.limiter.core.CalendarPeriod;
 import dev.limiter.core.Window;
 import dev.limiter.core.WindowAlgorithm;
 import org.junit.jupiter.api.Test;
@@ -19,7 +21,9 @@ class WindowArithmeticTests {
 	@ParameterizedTest
 	@EnumSource(WindowAlgorithm.class)
 	void arithmeticWhenSelectedForAWindowShouldBeTheOneOfItsAlgorithm(WindowAlgorithm algorithm) {
-		Window window = new Window("w", 10, Duration.ofSeconds(10), algorithm, null, null);
+		Window window = (algorithm == WindowAlgorithm.CALENDAR)
+				? Window.calendar("w", 10, CalendarPeriod.of(CalendarPeriod.Unit.DAY, ZoneOffset.UTC))
+				: new Window("w", 10, Duration.ofSeconds(10), algorithm, null, null);
 
 		assertThat(WindowArithmetic.of(window).algorithm()).isEqualTo(algorithm);
 	}

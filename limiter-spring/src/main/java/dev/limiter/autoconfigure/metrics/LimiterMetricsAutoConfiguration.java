@@ -9,6 +9,7 @@ import dev.limiter.core.RateLimitStore;
 import dev.limiter.metrics.MicrometerGuardEvents;
 import dev.limiter.metrics.MicrometerOperatorMeters;
 import dev.limiter.metrics.MicrometerRateLimitObserver;
+import dev.limiter.metrics.QuotaThresholdMeters;
 import dev.limiter.servlet.BudgetDefinitions;
 import io.micrometer.core.instrument.MeterRegistry;
 
@@ -54,6 +55,13 @@ public class LimiterMetricsAutoConfiguration {
 		}
 		return new MicrometerRateLimitObserver(registry, store == null ? "none" : store.name(), threshold,
 				properties.getMetrics().isStoreLatencyHistogram());
+	}
+
+	/** notify-at thresholds reached. */
+	@Bean
+	@ConditionalOnMissingBean
+	public QuotaThresholdMeters limiterQuotaThresholdMeters(MeterRegistry registry) {
+		return new QuotaThresholdMeters(registry);
 	}
 
 	/** Fail-open admissions and settlement outcomes. */

@@ -1,0 +1,99 @@
+package dev.limiter.redis;
+
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+import dev.limiter.core.Budget;
+import dev.limiter.core.CalendarPeriod;
+import dev.limiter.core.Decision;
+import dev.limiter.core.NotifyAt;
+import dev.limiter.core.OverLimitRememberingStore;
+import dev.limiter.core.RateLimitStore;
+import dev.limiter.core.ThresholdCrossing;
+import dev.limiter.core.Window;
+import dev.limiter.test.redis.RedisServerExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Two instances (two stores, each on its own connection), 32 threads each, one key near
+ * its monthly limit on one Redis: the month admits exactly what is left, and every
+ * notify-at threshold is reported by exactly one decision across both instances, since
+ * the script decides the crossing in the same call as the admission.
+ */
+class RedisThresholdCrossingsAcrossInstancesTests {
+
+	@RegisterExtension
+	static RedisServerExtension redis = RedisServerExtension.perClass();
+
+	private static final Budget MONTHLY = Budget.builder("monthly-plan")
+		.window(Window
+			.calendar("month", 1_000, CalendarPeriod.of(CalendarPeriod.Unit.MONTH, ZoneId.of("Europe/Berlin")))
+			.withNotifyAt(NotifyAt.of(List.of(80, 90, 100))))
+		.build();
+
+	private static final long NOW = Instant.parse("2024-02-20T12:00:00Z").toEpochMilli();
+
+	private RateLimitStore instance() {
+		return new OverLimitRememberingStore(
+				RedisRateLimitStore.builder(redis.connectionFactory()).timeout(RedisTestTimeouts.GENEROUS).build());
+	}
+
+	@Test
+	void crossingsWhenTwoInstancesRaceNearAMonthlyLimitShouldBeReportedOncePerThresholdAndAdmitExactlyTheBound()
+			throws Exception {
+		List<RateLimitStore> instances = List.of(instance(), instance());
+		String key = "k-" + UUID.randomUUID();
+		assertThat(instances.get(0).take(MONTHLY, key, 750, false, NOW).crossings()).isEmpty();
+		AtomicInteger admitted = new AtomicInteger();
+		AtomicLong clock = new AtomicLong(NOW);
+		Map<Integer, AtomicInteger> reported = new ConcurrentHashMap<>();
+		ExecutorService threads = Executors.newFixedThreadPool(64);
+		CountDownLatch start = new CountDownLatch(1);
+		try {
+			List<Future<?>> running = new ArrayList<>();
+			for (int t = 0; t < 64; t++) {
+				RateLimitStore store = instances.get(t % 2);
+				running.add(threads.submit(() -> {
+					start.await();
+					for (int i = 0; i < 10; i++) {
+						Decision decision = store.take(MONTHLY, key, 1, false, clock.incrementAndGet());
+						if (decision.allowed()) {
+							admitted.incrementAndGet();
+						}
+						for (ThresholdCrossing crossing : decision.crossings()) {
+							reported.computeIfAbsent(crossing.percent(), (p) -> new AtomicInteger()).incrementAndGet();
+						}
+					}
+					return null;
+				}));
+			}
+			start.countDown();
+			for (Future<?> future : running) {
+				future.get(60, TimeUnit.SECONDS);
+			}
+		}
+		finally {
+			threads.shutdownNow();
+		}
+
+		assertThat(admitted.get()).as("640 tried, 250 left in the month").isEqualTo(250);
+		assertThat(reported).containsOnlyKeys(80, 90, 100);
+		assertThat(reported.values()).extracting(AtomicInteger::get).containsOnly(1);
+	}
+
+}
