@@ -45,7 +45,7 @@ public class PropertiesRouteResolver implements RouteResolver {
 		if (rules.isEmpty()) {
 			return null;
 		}
-		return match(pathWithinApplication(request, parsed), request.getMethod());
+		return matchPath(pathWithinApplication(request, parsed), request.getMethod());
 	}
 
 	/**
@@ -53,7 +53,7 @@ public class PropertiesRouteResolver implements RouteResolver {
 	 * {@code path} (the path within the application, as any web stack parsed it),
 	 * {@code null} when none does.
 	 */
-	public RoutePolicy match(PathContainer path, String method) {
+	public RoutePolicy matchPath(PathContainer path, String method) {
 		if (rules.isEmpty()) {
 			return null;
 		}

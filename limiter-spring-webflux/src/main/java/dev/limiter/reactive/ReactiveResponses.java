@@ -1,0 +1,91 @@
+package dev.limiter.reactive;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import dev.limiter.core.Decision;
+import dev.limiter.decision.DecisionResponses;
+import dev.limiter.decision.SharedCacheability;
+import dev.limiter.web.ExposedHeaders;
+import dev.limiter.web.ProblemResponse;
+import dev.limiter.web.RateLimitHeader;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import reactor.core.publisher.Mono;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.server.reactive.ServerHttpResponse;
+import org.springframework.web.server.ServerWebExchange;
+
+/**
+ * What the reactive filter writes, as {@link DecisionResponses} says it (the servlet
+ * writer's own headers and bodies, byte for byte): the limiter's problem responses, and
+ * the counters of an admitted response just before it commits.
+ */
+final class ReactiveResponses {
+
+	private static final Log logger = LogFactory.getLog(ReactiveRateLimitFilter.class);
+
+	/** The content type the servlet container writes for the problem body. */
+	static final String PROBLEM_CONTENT_TYPE = ProblemResponse.PROBLEM_JSON + ";charset=UTF-8";
+
+	private final DecisionResponses responses;
+
+	ReactiveResponses(DecisionResponses responses) {
+		this.responses = responses;
+	}
+
+	DecisionResponses decisions() {
+		return responses;
+	}
+
+	/**
+	 * Replaces the response's answer with {@code problem} (the headers already set, such
+	 * as the security chain's, stay) and completes it.
+	 */
+	static Mono<Void> write(ServerWebExchange exchange, ProblemResponse problem) {
+		ServerHttpResponse response = exchange.getResponse();
+		if (response.isCommitted()) {
+			return Mono.empty();
+		}
+		response.setStatusCode(HttpStatusCode.valueOf(problem.problem().getStatus()));
+		HttpHeaders headers = response.getHeaders();
+		problem.forEachHeader(headers::set);
+		byte[] body = problem.body().getBytes(StandardCharsets.UTF_8);
+		headers.set(HttpHeaders.CONTENT_TYPE, PROBLEM_CONTENT_TYPE);
+		headers.setContentLength(body.length);
+		return response.writeWith(Mono.fromSupplier(() -> response.bufferFactory().wrap(body)));
+	}
+
+	/**
+	 * The counters of an admitted response: never on one a shared cache may store (they
+	 * are one caller's), never at the cost of the application's answer.
+	 */
+	void writeCounters(ServerWebExchange exchange, Decision decision, boolean shadowRefused) {
+		HttpHeaders headers = exchange.getResponse().getHeaders();
+		boolean authorization = exchange.getRequest().getHeaders().containsKey(HttpHeaders.AUTHORIZATION);
+		if (SharedCacheability.isSharedCacheable(authorization, (name) -> values(headers, name))) {
+			return;
+		}
+		try {
+			responses.counters(decision, headers::set);
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Could not write the counters: " + ex);
+		}
+		if (shadowRefused) {
+			headers.set(RateLimitHeader.SHADOW.headerName(), RateLimitHeader.SHADOW_VALUE);
+		}
+		if (headers.getAccessControlAllowOrigin() != null) {
+			headers.set(HttpHeaders.ACCESS_CONTROL_EXPOSE_HEADERS,
+					ExposedHeaders.value(values(headers, HttpHeaders.ACCESS_CONTROL_EXPOSE_HEADERS)));
+		}
+	}
+
+	private static List<String> values(HttpHeaders headers, String name) {
+		List<String> values = headers.get(name);
+		return (values != null) ? values : List.of();
+	}
+
+}
