@@ -64,7 +64,7 @@ final class ReactiveResponses {
 	 */
 	void writeCounters(ServerWebExchange exchange, Decision decision, boolean shadowRefused) {
 		HttpHeaders headers = exchange.getResponse().getHeaders();
-		boolean authorization = exchange.getRequest().getHeaders().containsKey(HttpHeaders.AUTHORIZATION);
+		boolean authorization = exchange.getRequest().getHeaders().getFirst(HttpHeaders.AUTHORIZATION) != null;
 		if (SharedCacheability.isSharedCacheable(authorization, (name) -> values(headers, name))) {
 			return;
 		}
@@ -83,9 +83,12 @@ final class ReactiveResponses {
 		}
 	}
 
+	/**
+	 * The header's values, split at commas: what the directives' and names' readers split
+	 * anyway (and the one reading both Spring Framework 6 and 7 offer).
+	 */
 	private static List<String> values(HttpHeaders headers, String name) {
-		List<String> values = headers.get(name);
-		return (values != null) ? values : List.of();
+		return headers.getValuesAsList(name);
 	}
 
 }
