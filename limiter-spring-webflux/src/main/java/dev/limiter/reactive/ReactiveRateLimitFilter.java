@@ -1,5 +1,7 @@
 package dev.limiter.reactive;
 
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
@@ -21,6 +23,7 @@ import dev.limiter.spring.CallerKey;
 import dev.limiter.spring.RateLimitRules;
 import dev.limiter.spring.RateLimitUsage;
 import dev.limiter.spring.RoutePolicy;
+import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import reactor.core.publisher.Mono;
 
@@ -47,6 +50,8 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 	/** Spring Security's {@code WebFilterChainProxy} order, plus ten. */
 	public static final int ORDER_AFTER_SECURITY = -100 + 10;
 
+	private static final Log logger = LogFactory.getLog(ReactiveRateLimitFilter.class);
+
 	private final Supplier<RateLimitRules> rules;
 
 	private final ReactiveKeyResolver keyResolver;
@@ -63,9 +68,11 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 
 	private final ShadowRefusalLog shadowLog = new ShadowRefusalLog(ReactiveRateLimitFilter.class);
 
-	private final EstimateCaps estimateCaps = new EstimateCaps(LogFactory.getLog(ReactiveRateLimitFilter.class));
+	private final EstimateCaps estimateCaps = new EstimateCaps(logger);
 
 	private final int order;
+
+	private final List<ReactiveBudgetSelector> budgetSelectors;
 
 	ReactiveRateLimitFilter(ReactiveRateLimitFilterBuilder builder) {
 		this.rules = builder.rules;
@@ -77,6 +84,7 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 		this.admissionEnds = new AdmissionEnds(builder.store, builder.clock, this.observers, builder.leaseRenewer,
 				ReactiveRateLimitFilter.class);
 		this.order = builder.order;
+		this.budgetSelectors = builder.budgetSelectors;
 	}
 
 	/**
@@ -115,7 +123,7 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 	private Mono<Void> decide(ServerWebExchange exchange, WebFilterChain chain, RateLimitRules rules, RoutePolicy route,
 			CallerKey caller) {
 		BudgetOptions options = rules.options();
-		Budget budget = budgetOf(rules.budgets(), route, caller);
+		Budget budget = budgetOf(exchange, rules.budgets(), route, caller);
 		String counterKey = RouteScopedKeys.counterKey(caller, route, options, budget.name());
 		long[] amounts = null;
 		if (budget.hasUnits()) {
@@ -183,13 +191,26 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 	}
 
 	/**
-	 * The anonymous budget for an anonymous caller, else the route's, else the default.
+	 * The anonymous budget for an anonymous caller; else the first known budget a
+	 * {@link ReactiveBudgetSelector} names, else the route's, else the default.
 	 */
-	private static Budget budgetOf(BudgetRegistry budgets, RoutePolicy route, CallerKey caller) {
+	private Budget budgetOf(ServerWebExchange exchange, BudgetRegistry budgets, RoutePolicy route, CallerKey caller) {
 		if (!caller.authenticated()) {
 			return budgets.anonymousBudget();
 		}
-		return budgets.find(route.budget()).orElseGet(budgets::defaultBudget);
+		Budget routeBudget = budgets.find(route.budget()).orElseGet(budgets::defaultBudget);
+		for (ReactiveBudgetSelector selector : budgetSelectors) {
+			Optional<String> selected = selector.select(exchange, caller.principal(), routeBudget.name());
+			if (selected.isPresent()) {
+				Optional<Budget> budget = budgets.find(selected.get());
+				if (budget.isPresent()) {
+					return budget.get();
+				}
+				logger.warn("ReactiveBudgetSelector " + selector.getClass().getName() + " chose unknown budget '"
+						+ selected.get() + "'; using '" + routeBudget.name() + "'");
+			}
+		}
+		return routeBudget;
 	}
 
 }

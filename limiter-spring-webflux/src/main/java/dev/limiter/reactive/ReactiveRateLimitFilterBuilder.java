@@ -14,7 +14,8 @@ import dev.limiter.spring.RateLimitRules;
 /**
  * The one way to make a {@link ReactiveRateLimitFilter}: the rules, the store, the key
  * and route resolvers are required; everything else has a default (the system clock, both
- * header styles, no observers, no lease renewal, right after Spring Security).
+ * header styles, no budget selectors, no observers, no lease renewal, right after Spring
+ * Security).
  */
 public final class ReactiveRateLimitFilterBuilder {
 
@@ -31,6 +32,8 @@ public final class ReactiveRateLimitFilterBuilder {
 	DecisionResponses responses = new DecisionResponses(true, true);
 
 	List<RateLimitObserver> observers = List.of();
+
+	List<ReactiveBudgetSelector> budgetSelectors = List.of();
 
 	LeaseRenewer leaseRenewer;
 
@@ -52,6 +55,12 @@ public final class ReactiveRateLimitFilterBuilder {
 	/** The headers and bodies the filter writes ({@code limiter.headers.*}). */
 	public ReactiveRateLimitFilterBuilder responses(DecisionResponses responses) {
 		this.responses = Objects.requireNonNull(responses, "responses");
+		return this;
+	}
+
+	/** Asked in order for an authenticated caller's budget. */
+	public ReactiveRateLimitFilterBuilder budgetSelectors(List<ReactiveBudgetSelector> budgetSelectors) {
+		this.budgetSelectors = List.copyOf(budgetSelectors);
 		return this;
 	}
 

@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -77,6 +78,8 @@ class ReactiveRateLimitFilterTests {
 	private BudgetOptions options = BudgetOptions.DEFAULTS;
 
 	private List<RouteRule> routes = List.of();
+
+	private List<ReactiveBudgetSelector> selectors = List.of();
 
 	@Test
 	void filterWhenAnonymousBudgetIsSpentShouldAnswer429WithTheContractsHeadersAndBody() {
@@ -245,6 +248,25 @@ class ReactiveRateLimitFilterTests {
 			.isEqualTo(300);
 	}
 
+	@Test
+	void budgetSelectorWhenItNamesABudgetShouldCountTheCallerThere() {
+		selectors = List.of((exchange, principal, routeBudget) -> Optional.of("tokens"),
+				(exchange, principal, routeBudget) -> Optional.of("anonymous"));
+		MockServerWebExchange exchange = authenticated("/links");
+		filter().filter(exchange, OK).contextWrite(alice()).block();
+
+		assertThat(exchange.getResponse().getHeaders().getFirst("X-RateLimit-Limit")).isEqualTo("60");
+	}
+
+	@Test
+	void budgetSelectorWhenItNamesAnUnknownBudgetShouldKeepTheRoutesBudget() {
+		selectors = List.of((exchange, principal, routeBudget) -> Optional.of("platinum"));
+		MockServerWebExchange exchange = authenticated("/links");
+		filter().filter(exchange, OK).contextWrite(alice()).block();
+
+		assertThat(exchange.getResponse().getHeaders().getFirst("X-RateLimit-Limit")).isEqualTo("2");
+	}
+
 	private ReactiveRateLimitFilter expensiveFilter() {
 		routes = List.of(new RouteRule("/export", List.of(), new RoutePolicy(null, null, true, false, null)));
 		return filter();
@@ -260,6 +282,7 @@ class ReactiveRateLimitFilterTests {
 			.builder(() -> rules, store, new PrincipalKeyResolver(SecurityPrincipals::authenticated, List.of()),
 					routeResolver)
 			.clock(Clock.fixed(NOW, ZoneOffset.UTC))
+			.budgetSelectors(selectors)
 			.build();
 	}
 

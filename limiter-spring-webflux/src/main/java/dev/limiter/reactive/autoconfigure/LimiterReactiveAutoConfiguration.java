@@ -14,6 +14,7 @@ import dev.limiter.core.RateLimitStore;
 import dev.limiter.decision.DecisionResponses;
 import dev.limiter.reactive.HandlerMappingRouteResolver;
 import dev.limiter.reactive.PrincipalKeyResolver;
+import dev.limiter.reactive.ReactiveBudgetSelector;
 import dev.limiter.reactive.ReactiveKeyResolver;
 import dev.limiter.reactive.ReactiveRateLimitFilter;
 import dev.limiter.reactive.ReactiveRouteResolver;
@@ -98,7 +99,8 @@ public class LimiterReactiveAutoConfiguration {
 	public ReactiveRateLimitFilter reactiveRateLimitFilter(LimiterSettings settings, CurrentRateLimitRules rules,
 			ObjectProvider<RateLimitStore> stores, @Qualifier(LimiterAutoConfiguration.CLOCK_BEAN_NAME) Clock clock,
 			ReactiveKeyResolver keyResolver, ReactiveRouteResolver routeResolver,
-			ObjectProvider<RateLimitObserver> observers, ObjectProvider<LeaseRenewer> leaseRenewer) {
+			ObjectProvider<ReactiveBudgetSelector> budgetSelectors, ObjectProvider<RateLimitObserver> observers,
+			ObjectProvider<LeaseRenewer> leaseRenewer) {
 		RateLimitStore store = stores.getIfAvailable();
 		if (store == null) {
 			throw new InvalidLimiterConfigurationException("limiter.store", "is '"
@@ -109,6 +111,7 @@ public class LimiterReactiveAutoConfiguration {
 		return ReactiveRateLimitFilter.builder(rules, store, keyResolver, routeResolver)
 			.clock(clock)
 			.responses(new DecisionResponses(settings.headers().xRateLimit(), settings.headers().ietf()))
+			.budgetSelectors(budgetSelectors.orderedStream().toList())
 			.observers(observers.orderedStream().toList())
 			.leaseRenewer(leaseRenewer.getIfAvailable())
 			.build();
