@@ -1,6 +1,5 @@
 package dev.limiter.reactive;
 
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import dev.limiter.core.Decision;
@@ -14,8 +13,6 @@ import org.apache.commons.logging.LogFactory;
 import reactor.core.publisher.Mono;
 
 import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpStatusCode;
-import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.web.server.ServerWebExchange;
 
 /**
@@ -27,9 +24,6 @@ final class ReactiveResponses {
 
 	private static final Log logger = LogFactory.getLog(ReactiveRateLimitFilter.class);
 
-	/** The content type the servlet container writes for the problem body. */
-	static final String PROBLEM_CONTENT_TYPE = ProblemResponse.PROBLEM_JSON + ";charset=UTF-8";
-
 	private final DecisionResponses responses;
 
 	ReactiveResponses(DecisionResponses responses) {
@@ -40,22 +34,9 @@ final class ReactiveResponses {
 		return responses;
 	}
 
-	/**
-	 * Replaces the response's answer with {@code problem} (the headers already set, such
-	 * as the security chain's, stay) and completes it.
-	 */
+	/** Replaces the response's answer with {@code problem} and completes it. */
 	static Mono<Void> write(ServerWebExchange exchange, ProblemResponse problem) {
-		ServerHttpResponse response = exchange.getResponse();
-		if (response.isCommitted()) {
-			return Mono.empty();
-		}
-		response.setStatusCode(HttpStatusCode.valueOf(problem.problem().getStatus()));
-		HttpHeaders headers = response.getHeaders();
-		problem.forEachHeader(headers::set);
-		byte[] body = problem.body().getBytes(StandardCharsets.UTF_8);
-		headers.set(HttpHeaders.CONTENT_TYPE, PROBLEM_CONTENT_TYPE);
-		headers.setContentLength(body.length);
-		return response.writeWith(Mono.fromSupplier(() -> response.bufferFactory().wrap(body)));
+		return ReactiveProblems.write(exchange, problem);
 	}
 
 	/**
