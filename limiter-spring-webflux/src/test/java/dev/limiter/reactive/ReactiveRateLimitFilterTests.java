@@ -20,6 +20,7 @@ import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStores;
 import dev.limiter.core.Settlement;
 import dev.limiter.core.Window;
+import dev.limiter.core.contract.DownRateLimitStore;
 import dev.limiter.decision.CallerKeys;
 import dev.limiter.decision.DecisionResponses;
 import dev.limiter.routes.PropertiesRouteResolver;
@@ -267,12 +268,26 @@ class ReactiveRateLimitFilterTests {
 		assertThat(exchange.getResponse().getHeaders().getFirst("X-RateLimit-Limit")).isEqualTo("2");
 	}
 
+	@Test
+	void filterWhenStoreFailsPastEveryDecoratorShouldAdmitUncountedAndFlagItDegraded() {
+		ReactiveRateLimitFilter filter = filter(new DownRateLimitStore("down"));
+		MockServerWebExchange exchange = anonymous("/links");
+		filter.filter(exchange, OK).block();
+
+		assertThat(exchange.getResponse().getStatusCode()).isEqualTo(HttpStatus.OK);
+		assertThat(exchange.getResponse().getHeaders().getFirst("X-RateLimit-Degraded")).isEqualTo("true");
+	}
+
 	private ReactiveRateLimitFilter expensiveFilter() {
 		routes = List.of(new RouteRule("/export", List.of(), new RoutePolicy(null, null, true, false, null)));
 		return filter();
 	}
 
 	private ReactiveRateLimitFilter filter() {
+		return filter(store);
+	}
+
+	private ReactiveRateLimitFilter filter(RateLimitStore store) {
 		BudgetRegistry budgets = new BudgetRegistry(List.of(STANDARD, ANONYMOUS, TOKENS), "standard", "anonymous");
 		PropertiesRouteResolver properties = new PropertiesRouteResolver(routes);
 		RateLimitRules rules = new RateLimitRules(budgets, options, properties);
