@@ -217,7 +217,8 @@ class ReactiveLimiterHttpTests {
 		@RateLimited(expensive = true)
 		@GetMapping(path = "/stream", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
 		Flux<String> stream() {
-			// paced by the client's demand: a client that reads slowly holds the stream open
+			// paced by the client's demand: a client that reads slowly holds the stream
+			// open
 			return Flux.range(0, 1_000).delayElements(Duration.ofMillis(100)).map((tick) -> "tick " + tick);
 		}
 
