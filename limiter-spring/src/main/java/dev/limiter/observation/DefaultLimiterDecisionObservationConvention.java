@@ -10,7 +10,7 @@ import dev.limiter.core.Budget;
 import dev.limiter.core.Decision;
 import dev.limiter.core.Window;
 import dev.limiter.core.WindowAlgorithm;
-import dev.limiter.servlet.RouteScopedKeys;
+import dev.limiter.decision.RouteScopedKeys;
 import io.micrometer.common.KeyValue;
 import io.micrometer.common.KeyValues;
 import io.micrometer.observation.Observation;

@@ -45,8 +45,18 @@ public class PropertiesRouteResolver implements RouteResolver {
 		if (rules.isEmpty()) {
 			return null;
 		}
-		PathContainer path = pathWithinApplication(request, parsed);
-		String method = request.getMethod();
+		return matchPath(pathWithinApplication(request, parsed), request.getMethod());
+	}
+
+	/**
+	 * The policy of the first rule that matches a request of {@code method} to
+	 * {@code path} (the path within the application, as any web stack parsed it),
+	 * {@code null} when none does.
+	 */
+	public RoutePolicy matchPath(PathContainer path, String method) {
+		if (rules.isEmpty()) {
+			return null;
+		}
 		for (Rule rule : rules) {
 			if (rule.matches(path, method)) {
 				return rule.policy;

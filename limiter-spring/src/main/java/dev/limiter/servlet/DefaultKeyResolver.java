@@ -1,11 +1,10 @@
 package dev.limiter.servlet;
 
 import java.security.Principal;
-import java.util.Base64;
 import java.util.List;
 import java.util.function.Function;
 
-import dev.limiter.core.Sha256;
+import dev.limiter.decision.CallerKeys;
 import dev.limiter.spring.CallerKey;
 import dev.limiter.spring.CredentialIdentity;
 import dev.limiter.spring.KeyResolver;
@@ -27,15 +26,15 @@ import jakarta.servlet.http.HttpServletRequest;
  */
 public class DefaultKeyResolver implements KeyResolver {
 
-	public static final String TOKEN_PREFIX = "t:";
+	public static final String TOKEN_PREFIX = CallerKeys.TOKEN_PREFIX;
 
-	public static final String PRINCIPAL_PREFIX = "p:";
+	public static final String PRINCIPAL_PREFIX = CallerKeys.PRINCIPAL_PREFIX;
 
-	public static final String ADDRESS_PREFIX = "a:";
+	public static final String ADDRESS_PREFIX = CallerKeys.ADDRESS_PREFIX;
 
 	private final Function<HttpServletRequest, Principal> authenticatedPrincipal;
 
-	private final List<CredentialIdentity> identities;
+	private final CallerKeys keys;
 
 	/**
 	 * @param authenticatedPrincipal finds the principal that authentication accepted,
@@ -52,14 +51,14 @@ public class DefaultKeyResolver implements KeyResolver {
 	public DefaultKeyResolver(Function<HttpServletRequest, Principal> authenticatedPrincipal,
 			List<CredentialIdentity> identities) {
 		this.authenticatedPrincipal = authenticatedPrincipal;
-		this.identities = List.copyOf(identities);
+		this.keys = new CallerKeys(identities);
 	}
 
 	@Override
 	public CallerKey resolve(HttpServletRequest request) {
 		Principal principal = authenticatedPrincipal.apply(request);
 		if (principal == null) {
-			return CallerKey.anonymous(addressCounterKey(request.getRemoteAddr()));
+			return CallerKeys.anonymous(request.getRemoteAddr());
 		}
 		return identify(principal);
 	}
@@ -70,16 +69,7 @@ public class DefaultKeyResolver implements KeyResolver {
 	 * authentication-failure guard) and must key it as the limiter does.
 	 */
 	public CallerKey identify(Principal principal) {
-		if (principal instanceof RateLimitCredential credential) {
-			return credentialKey(credential, principal);
-		}
-		for (CredentialIdentity identity : identities) {
-			CallerKey key = identity.identify(principal);
-			if (key != null) {
-				return key;
-			}
-		}
-		return principalKey(principal);
+		return keys.identify(principal);
 	}
 
 	/**
@@ -87,19 +77,12 @@ public class DefaultKeyResolver implements KeyResolver {
 	 * count by principal.
 	 */
 	public static CallerKey credentialKey(RateLimitCredential credential, Principal principal) {
-		byte[] digest = credential.rateLimitCredentialSha256();
-		if (digest == null || digest.length != 32) {
-			throw new IllegalStateException(principal.getClass().getName()
-					+ ".rateLimitCredentialSha256() must return the 32 bytes of a SHA-256");
-		}
-		return CallerKey.authenticated(TOKEN_PREFIX + Base64.getUrlEncoder().withoutPadding().encodeToString(digest),
-				principalKey(principal).value(), principal);
+		return CallerKeys.credentialKey(credential, principal);
 	}
 
 	/** {@code p:} + the hash of the principal's name, whichever way the budget counts. */
 	public static CallerKey principalKey(Principal principal) {
-		String name = principal.getName() == null ? "" : principal.getName();
-		return CallerKey.authenticated(PRINCIPAL_PREFIX + Sha256.base64Url(name), principal);
+		return CallerKeys.principalKey(principal);
 	}
 
 	/**
@@ -109,38 +92,11 @@ public class DefaultKeyResolver implements KeyResolver {
 	 * it, say).
 	 */
 	public static String addressCounterKey(String remoteAddress) {
-		return ADDRESS_PREFIX + addressKey(remoteAddress);
+		return CallerKeys.addressCounterKey(remoteAddress);
 	}
 
-	/**
-	 * An IP literal as it is; anything else (a proxy header forwarded verbatim can make
-	 * the address any text of any length) as its hash, so a key stays short and never
-	 * carries request input into a store or a log.
-	 */
 	static String addressKey(String address) {
-		if (isIpLiteral(address)) {
-			return address;
-		}
-		return "h:" + Sha256.base64Url(String.valueOf(address));
-	}
-
-	/**
-	 * 1 to 45 characters of {@code [0-9A-Fa-f:.]}: what an IPv4 or IPv6 literal is made
-	 * of. A loop, not a regular expression: it runs on every anonymous request.
-	 */
-	private static boolean isIpLiteral(String address) {
-		if (address == null || address.isEmpty() || address.length() > 45) {
-			return false;
-		}
-		for (int i = 0; i < address.length(); i++) {
-			char c = address.charAt(i);
-			boolean allowed = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F') || c == ':'
-					|| c == '.';
-			if (!allowed) {
-				return false;
-			}
-		}
-		return true;
+		return CallerKeys.addressKey(address);
 	}
 
 }

@@ -3,6 +3,7 @@ package dev.limiter.servlet;
 import java.util.function.Supplier;
 
 import dev.limiter.core.Decision;
+import dev.limiter.decision.AfterResponseWork;
 
 /**
  * One request followed by a {@link DecisionInstrumentation}, from its store call to what
@@ -12,10 +13,10 @@ import dev.limiter.core.Decision;
 public interface InstrumentedDecision {
 
 	/** Work after the response: a lease handed back. */
-	String LEASE_RELEASE = "lease-release";
+	String LEASE_RELEASE = AfterResponseWork.LEASE_RELEASE;
 
 	/** Work after the response: a reservation settled (ADR 0012). */
-	String SETTLEMENT = "settlement";
+	String SETTLEMENT = AfterResponseWork.SETTLEMENT;
 
 	/** Makes the store call that decides the request, and returns its decision. */
 	default Decision storeCall(Supplier<Decision> call) {

@@ -11,11 +11,19 @@ import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RequestStoreTime;
 import dev.limiter.core.Reservation;
 import dev.limiter.core.StoreUnavailableException;
+import dev.limiter.decision.AdmissionEnds;
+import dev.limiter.decision.AfterResponseWork;
+import dev.limiter.decision.EstimateCaps;
+import dev.limiter.decision.RateLimitObservers;
+import dev.limiter.decision.RouteScopedKeys;
+import dev.limiter.decision.ShadowRefusalLog;
+import dev.limiter.decision.StoreDecisions;
 import dev.limiter.spring.BudgetOptions;
 import dev.limiter.spring.CallerKey;
 import dev.limiter.spring.KeyResolver;
 import dev.limiter.spring.RateLimitResponseWriter;
 import dev.limiter.spring.RateLimitRules;
+import dev.limiter.spring.RateLimitUsage;
 import dev.limiter.spring.RoutePolicy;
 import dev.limiter.web.CorsHeaders;
 import dev.limiter.web.LimiterAdmission;
@@ -67,7 +75,7 @@ public class RateLimitFilter extends OncePerRequestFilter {
 
 	private final RateLimitObservers observers;
 
-	private final ShadowRefusalLog shadowLog = new ShadowRefusalLog();
+	private final ShadowRefusalLog shadowLog = new ShadowRefusalLog(RateLimitFilter.class);
 
 	private final StoreDecisions decisions;
 
@@ -113,8 +121,9 @@ public class RateLimitFilter extends OncePerRequestFilter {
 		this.budgetChoice = new BudgetChoice(builder.budgetSelectors, builder.definitions);
 		this.responseWriter = builder.responseWriter;
 		this.counterHeaders = new CounterHeaders(builder.responseWriter);
-		this.observers = new RateLimitObservers(builder.observers);
-		this.admissionEnds = new AdmissionEnds(builder.store, builder.clock, this.observers, builder.leaseRenewer);
+		this.observers = new RateLimitObservers(builder.observers, RateLimitFilter.class);
+		this.admissionEnds = new AdmissionEnds(builder.store, builder.clock, this.observers, builder.leaseRenewer,
+				RateLimitFilter.class);
 		this.decisions = new StoreDecisions(builder.store, builder.clock, RateLimitFilter.class.getName());
 	}
 
@@ -236,7 +245,11 @@ public class RateLimitFilter extends OncePerRequestFilter {
 	private void proceed(HttpServletRequest request, HttpServletResponse response, FilterChain chain, Budget budget,
 			Decision decision, boolean shadowRefused, Reservation reservation, InstrumentedDecision followed)
 			throws ServletException, IOException {
-		RequestEnd release = admissionEnds.of(request, budget, decision, reservation, followed);
+		AfterResponseWork work = (followed != null)
+				? (kind, budgetName) -> followed.afterResponse(kind, budgetName)::done : null;
+		AdmissionEnds.End end = admissionEnds.of(budget, decision, reservation, work,
+				(usage) -> request.setAttribute(RateLimitUsage.ATTRIBUTE, usage));
+		RequestEnd release = (end != null) ? RequestEnd.of(end) : null;
 		CommitHookResponseWrapper wrapped = new CommitHookResponseWrapper(response,
 				() -> counterHeaders.write(request, response, decision, shadowRefused));
 		request.setAttribute(RESPONSE_ATTRIBUTE, wrapped);

@@ -74,10 +74,7 @@ public final class RateLimitUsage {
 	 * (Spring MVC's {@link RequestContextHolder}); nothing outside a request.
 	 */
 	public static void report(String unit, long amount) {
-		RequestAttributes attributes = RequestContextHolder.getRequestAttributes();
-		if (attributes instanceof ServletRequestAttributes servlet) {
-			report(servlet.getRequest(), unit, amount);
-		}
+		BoundRequest.report(unit, amount);
 	}
 
 	/**
@@ -124,6 +121,22 @@ public final class RateLimitUsage {
 		}
 		closed = true;
 		return Optional.of(Map.copyOf(amounts));
+	}
+
+	/**
+	 * The request bound to the thread, read apart so that this class loads where the
+	 * Servlet API is absent (a reactive application, whose handlers report through the
+	 * exchange).
+	 */
+	private static final class BoundRequest {
+
+		static void report(String unit, long amount) {
+			RequestAttributes attributes = RequestContextHolder.getRequestAttributes();
+			if (attributes instanceof ServletRequestAttributes servlet) {
+				RateLimitUsage.report(servlet.getRequest(), unit, amount);
+			}
+		}
+
 	}
 
 }

@@ -1,12 +1,8 @@
 package dev.limiter.web;
 
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.function.Supplier;
 
 import jakarta.servlet.http.HttpServletRequest;
@@ -98,23 +94,8 @@ public final class CorsHeaders {
 		if (response.getHeader(HttpHeaders.ACCESS_CONTROL_ALLOW_ORIGIN) == null) {
 			return;
 		}
-		List<String> names = new ArrayList<>();
-		Set<String> seen = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
-		Collection<String> exposed = response.getHeaders(HttpHeaders.ACCESS_CONTROL_EXPOSE_HEADERS);
-		for (String value : exposed) {
-			for (String name : value.split(",")) {
-				String trimmed = name.trim();
-				if (!trimmed.isEmpty() && seen.add(trimmed)) {
-					names.add(trimmed);
-				}
-			}
-		}
-		for (String name : EXPOSED) {
-			if (seen.add(name)) {
-				names.add(name);
-			}
-		}
-		response.setHeader(HttpHeaders.ACCESS_CONTROL_EXPOSE_HEADERS, String.join(", ", names));
+		response.setHeader(HttpHeaders.ACCESS_CONTROL_EXPOSE_HEADERS,
+				ExposedHeaders.value(response.getHeaders(HttpHeaders.ACCESS_CONTROL_EXPOSE_HEADERS)));
 	}
 
 	/**

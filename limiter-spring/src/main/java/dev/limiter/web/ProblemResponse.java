@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 import jakarta.servlet.http.HttpServletResponse;
@@ -87,6 +88,17 @@ public final class ProblemResponse {
 		return this;
 	}
 
+	/**
+	 * Hands {@code header} every header this problem's response carries, in the order
+	 * they are written: {@code Cache-Control} and {@code CDN-Cache-Control}
+	 * ({@code no-store}), then the limiter's own.
+	 */
+	public void forEachHeader(BiConsumer<String, String> header) {
+		header.accept("Cache-Control", "no-store");
+		header.accept("CDN-Cache-Control", "no-store");
+		headers.forEach(header);
+	}
+
 	public ProblemDetail problem() {
 		return problem;
 	}
@@ -125,9 +137,7 @@ public final class ProblemResponse {
 
 	private void write(HttpServletResponse response, Consumer<HttpServletResponse> moreHeaders) throws IOException {
 		response.setStatus(problem.getStatus());
-		response.setHeader("Cache-Control", "no-store");
-		response.setHeader("CDN-Cache-Control", "no-store");
-		headers.forEach(response::setHeader);
+		forEachHeader(response::setHeader);
 		moreHeaders.accept(response);
 		byte[] body = body().getBytes(StandardCharsets.UTF_8);
 		response.setContentType(PROBLEM_JSON);

@@ -42,8 +42,10 @@ class PackagesNotSplitTests {
 			}
 		}
 		assertThat(modules).extracting((dir) -> dir.getFileName().toString())
-			.contains("limiter-core", "limiter-spring", "limiter-spring-boot-starter", "limiter-spring-boot4-starter");
-		assertThat(modulesOfPackage).as("packages found").containsKeys("dev.limiter.core", "dev.limiter.servlet");
+			.contains("limiter-core", "limiter-spring", "limiter-spring-webflux", "limiter-spring-boot-starter",
+					"limiter-spring-boot4-starter");
+		assertThat(modulesOfPackage).as("packages found")
+			.containsKeys("dev.limiter.core", "dev.limiter.servlet", "dev.limiter.decision", "dev.limiter.reactive");
 		assertThat(modulesOfPackage).as("packages split across modules")
 			.allSatisfy((name, owners) -> assertThat(owners).as(name).hasSize(1));
 	}

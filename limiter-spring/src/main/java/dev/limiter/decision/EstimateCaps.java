@@ -1,4 +1,4 @@
-package dev.limiter.servlet;
+package dev.limiter.decision;
 
 import java.util.Map;
 import java.util.Set;
@@ -16,7 +16,7 @@ import org.apache.commons.logging.Log;
  * is capped at that window's capacity ({@link Budget#reservedAmounts}; ADR 0012): bad
  * configuration, not a store outage.
  */
-final class EstimateCaps {
+public final class EstimateCaps {
 
 	/**
 	 * Warnings remembered at most: a definition selector may build many budgets, and past
@@ -28,12 +28,12 @@ final class EstimateCaps {
 
 	private final Set<String> warned = ConcurrentHashMap.newKeySet();
 
-	EstimateCaps(Log logger) {
+	public EstimateCaps(Log logger) {
 		this.logger = logger;
 	}
 
 	/** Warns, the first time, if {@code budget} caps one of the route's estimates. */
-	void check(RoutePolicy route, Budget budget) {
+	public void check(RoutePolicy route, Budget budget) {
 		Map<String, Long> estimates = route.estimates();
 		Window capped = budget.cappedWindow(estimates).orElse(null);
 		if (capped == null || warned.size() >= MAX_REMEMBERED) {

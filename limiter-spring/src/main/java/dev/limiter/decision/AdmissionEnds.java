@@ -1,7 +1,10 @@
-package dev.limiter.servlet;
+package dev.limiter.decision;
 
 import java.time.Clock;
 import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
 import dev.limiter.core.Budget;
 import dev.limiter.core.Decision;
@@ -11,20 +14,19 @@ import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.Reservation;
 import dev.limiter.core.Settlement;
 import dev.limiter.spring.RateLimitUsage;
-import dev.limiter.web.RequestEnd;
-import jakarta.servlet.http.HttpServletRequest;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 /**
  * What an admitted request hands back when it ends, once, however it ends (returned,
- * threw, timed out, client gone): its lease (renewed until then) and the settlement of
- * what it reserved in units other than requests. Both go to the store off the response
- * path; a failure is logged or counted, never thrown at the response.
+ * threw, timed out, client gone, cancelled): its lease (renewed until then) and the
+ * settlement of what it reserved in units other than requests. Both go to the store off
+ * the response path; a failure is logged or counted, never thrown at the response. Each
+ * web adapter calls {@link End#run} where its stack says the request ended.
  */
-final class AdmissionEnds {
+public final class AdmissionEnds {
 
-	private static final Log logger = LogFactory.getLog(RateLimitFilter.class);
+	private final Log logger;
 
 	private final RateLimitStore store;
 
@@ -34,28 +36,27 @@ final class AdmissionEnds {
 
 	private final LeaseRenewer leaseRenewer;
 
-	AdmissionEnds(RateLimitStore store, Clock clock, RateLimitObservers observers, LeaseRenewer leaseRenewer) {
+	/**
+	 * @param adapter the web adapter whose logger tells of a release or settlement that
+	 * failed
+	 */
+	public AdmissionEnds(RateLimitStore store, Clock clock, RateLimitObservers observers, LeaseRenewer leaseRenewer,
+			Class<?> adapter) {
 		this.store = store;
 		this.clock = clock;
 		this.observers = observers;
 		this.leaseRenewer = leaseRenewer;
+		this.logger = LogFactory.getLog(adapter);
 	}
 
 	/**
 	 * The end of an admitted request, {@code null} when it holds nothing to hand back;
-	 * starts renewing its lease, and gives the request the {@link RateLimitUsage} its
-	 * handler reports to when it reserved units.
+	 * starts renewing its lease, and hands {@code usageSink} the {@link RateLimitUsage}
+	 * its handler reports to when it reserved units.
+	 * @param followed told of the lease's release and the settlement; {@code null}: none
 	 */
-	RequestEnd of(HttpServletRequest request, Budget budget, Decision decision, Reservation reservation) {
-		return of(request, budget, decision, reservation, null);
-	}
-
-	/**
-	 * As {@link #of(HttpServletRequest, Budget, Decision, Reservation)}, telling
-	 * {@code followed} (when not {@code null}) of the lease's release and the settlement.
-	 */
-	RequestEnd of(HttpServletRequest request, Budget budget, Decision decision, Reservation reservation,
-			InstrumentedDecision followed) {
+	public End of(Budget budget, Decision decision, Reservation reservation, AfterResponseWork followed,
+			Consumer<RateLimitUsage> usageSink) {
 		Lease lease = decision.withLeaseIssuedBy(store).lease().orElse(null);
 		if (lease == null && reservation == null) {
 			return null;
@@ -65,32 +66,32 @@ final class AdmissionEnds {
 		if (reservation != null) {
 			// a report after the end settles nothing: counted, never lost silently
 			usage = new RateLimitUsage((unit, amount) -> observers.reportedAfterEnd(budget, unit));
-			request.setAttribute(RateLimitUsage.ATTRIBUTE, usage);
+			usageSink.accept(usage);
 		}
 		RateLimitUsage reported = usage;
-		return RequestEnd.of(() -> {
+		AfterResponseWork work = (followed != null) ? followed : AfterResponseWork.NONE;
+		return new End(() -> {
 			try {
 				if (lease != null) {
 					stopRenewing.run();
-					release(lease, followed);
+					release(lease, work);
 				}
 			}
 			finally {
 				if (reservation != null) {
-					settle(reservation, reported, followed);
+					settle(reservation, reported, work);
 				}
 			}
 		});
 	}
 
-	void release(Lease lease) {
-		release(lease, null);
+	/** Hands back a lease the request will not use (its admission was overruled). */
+	public void release(Lease lease) {
+		release(lease, AfterResponseWork.NONE);
 	}
 
-	private void release(Lease lease, InstrumentedDecision followed) {
-		InstrumentedDecision.AfterResponse ending = (followed != null)
-				? followed.afterResponse(InstrumentedDecision.LEASE_RELEASE, lease.budget())
-				: InstrumentedDecision.AfterResponse.NONE;
+	private void release(Lease lease, AfterResponseWork followed) {
+		AfterResponseWork.Done ending = followed.begin(AfterResponseWork.LEASE_RELEASE, lease.budget());
 		RuntimeException failed = null;
 		try {
 			lease.release(clock.millis());
@@ -111,7 +112,7 @@ final class AdmissionEnds {
 	 * store without waiting (the in-process store applies it at once, under the key's
 	 * lock); a failure is counted, never retried, never thrown at the response.
 	 */
-	private void settle(Reservation reservation, RateLimitUsage usage, InstrumentedDecision followed) {
+	private void settle(Reservation reservation, RateLimitUsage usage, AfterResponseWork followed) {
 		Map<String, Long> reported = usage.close().orElse(Map.of());
 		Settlement settlement = reservation.settle(reported).orElse(null);
 		if (settlement == null) {
@@ -119,9 +120,7 @@ final class AdmissionEnds {
 		}
 		long now = clock.millis();
 		String budget = reservation.budget().name();
-		InstrumentedDecision.AfterResponse ending = (followed != null)
-				? followed.afterResponse(InstrumentedDecision.SETTLEMENT, budget)
-				: InstrumentedDecision.AfterResponse.NONE;
+		AfterResponseWork.Done ending = followed.begin(AfterResponseWork.SETTLEMENT, budget);
 		try {
 			observers.notCounted(reservation.budget(), reported.keySet());
 			observers.settled(reservation, settlement, now);
@@ -143,6 +142,34 @@ final class AdmissionEnds {
 			logger.warn("Could not settle a reservation of budget '" + budget + "' on store '" + store.name()
 					+ "'; its estimate stays counted: " + ex);
 		}
+	}
+
+	/**
+	 * The end of one admitted request: its work runs at the first {@link #run}, never
+	 * again.
+	 */
+	public static final class End implements Runnable {
+
+		private final Runnable work;
+
+		private final AtomicBoolean ended = new AtomicBoolean();
+
+		End(Runnable work) {
+			this.work = Objects.requireNonNull(work, "work");
+		}
+
+		@Override
+		public void run() {
+			if (ended.compareAndSet(false, true)) {
+				work.run();
+			}
+		}
+
+		/** Whether the end ran. */
+		public boolean ended() {
+			return ended.get();
+		}
+
 	}
 
 }

@@ -1,4 +1,4 @@
-package dev.limiter.servlet;
+package dev.limiter.decision;
 
 import java.util.HashSet;
 import java.util.List;
@@ -20,9 +20,9 @@ import org.apache.commons.logging.LogFactory;
  * Tells every {@link RateLimitObserver} of each request; one failing observer neither
  * stops the others nor the request.
  */
-final class RateLimitObservers {
+public final class RateLimitObservers {
 
-	private static final Log logger = LogFactory.getLog(RateLimitFilter.class);
+	private final Log logger;
 
 	/** A settlement's delta whose window instance had passed. */
 	static final String WINDOW_ENDED = "window-ended";
@@ -41,15 +41,19 @@ final class RateLimitObservers {
 
 	private final List<RateLimitObserver> observers;
 
-	RateLimitObservers(List<RateLimitObserver> observers) {
+	/**
+	 * @param adapter the web adapter whose logger tells of an observer that failed
+	 */
+	public RateLimitObservers(List<RateLimitObserver> observers, Class<?> adapter) {
 		this.observers = List.copyOf(observers);
+		this.logger = LogFactory.getLog(adapter);
 	}
 
-	void exempt(RoutePolicy route) {
+	public void exempt(RoutePolicy route) {
 		each(observer -> observer.onExempt(route));
 	}
 
-	void decided(RoutePolicy route, Decision decision, boolean shadowRefused, long storeNanos) {
+	public void decided(RoutePolicy route, Decision decision, boolean shadowRefused, long storeNanos) {
 		RateLimitOutcome outcome = decision.allowed() ? RateLimitOutcome.ALLOWED
 				: shadowRefused ? RateLimitOutcome.SHADOW_REFUSED : RateLimitOutcome.REFUSED;
 		each(observer -> observer.onDecision(route, decision, outcome, storeNanos));
@@ -60,7 +64,7 @@ final class RateLimitObservers {
 	 * window whose instance passed, dropped ({@code window-ended}), per window whose
 	 * report was above its {@code max-report}, clamped ({@code clamped}).
 	 */
-	void settled(Reservation reservation, Settlement settlement, long nowMillis) {
+	public void settled(Reservation reservation, Settlement settlement, long nowMillis) {
 		String budget = reservation.budget().name();
 		Set<String> units = new HashSet<>();
 		for (int i = 0; i < settlement.deltas().length; i++) {
@@ -86,7 +90,7 @@ final class RateLimitObservers {
 	 * window in its unit, one {@code reported-after-end} drop (window {@code none} when
 	 * no window counts the unit).
 	 */
-	void reportedAfterEnd(Budget budget, String unit) {
+	public void reportedAfterEnd(Budget budget, String unit) {
 		dropped(budget, unit, REPORTED_AFTER_END);
 	}
 
@@ -94,7 +98,7 @@ final class RateLimitObservers {
 	 * Reported units that no window of the budget counts (a selector or a definition
 	 * chose a budget without them): one {@code unit-not-counted} drop each.
 	 */
-	void notCounted(Budget budget, Set<String> units) {
+	public void notCounted(Budget budget, Set<String> units) {
 		for (String unit : units) {
 			if (budget.windows().stream().noneMatch((w) -> !w.countsRequests() && w.unit().equals(unit))) {
 				dropped(budget, unit, UNIT_NOT_COUNTED);
@@ -115,16 +119,16 @@ final class RateLimitObservers {
 		}
 	}
 
-	void reserved(Reservation reservation) {
+	public void reserved(Reservation reservation) {
 		String budget = reservation.budget().name();
 		reservation.estimates().forEach((unit, amount) -> each(observer -> observer.onReserved(budget, unit, amount)));
 	}
 
-	void settlementFailed(String budget, Throwable failure) {
+	public void settlementFailed(String budget, Throwable failure) {
 		each(observer -> observer.onSettlementFailed(budget, failure));
 	}
 
-	void released(String budget) {
+	public void released(String budget) {
 		each(observer -> observer.onLeaseReleased(budget));
 	}
 

@@ -1,4 +1,4 @@
-package dev.limiter.servlet;
+package dev.limiter.decision;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -15,15 +15,22 @@ import dev.limiter.web.RateLimitHeader;
  * {@value #INTERVAL_MILLIS} ms with the number of refusals since the previous line:
  * visible while rolling out, without one line per request. Never logs a key.
  */
-final class ShadowRefusalLog {
+public final class ShadowRefusalLog {
 
 	static final long INTERVAL_MILLIS = 10_000;
 
-	private static final KeyValueLog logger = KeyValueLog.of(RateLimitFilter.class);
+	private final KeyValueLog logger;
 
 	private final Map<String, Tally> tallies = new ConcurrentHashMap<>();
 
-	void refused(Decision decision, RoutePolicy route) {
+	/**
+	 * @param adapter the web adapter whose logger tells of the refusals let through
+	 */
+	public ShadowRefusalLog(Class<?> adapter) {
+		this.logger = KeyValueLog.of(adapter);
+	}
+
+	public void refused(Decision decision, RoutePolicy route) {
 		String bound = decision.refusingBound().map(BoundVerdict::name).orElse("none");
 		Tally tally = tallies.computeIfAbsent(decision.budget() + "/" + bound, k -> new Tally());
 		long count = tally.count.incrementAndGet();

@@ -1,4 +1,4 @@
-package dev.limiter.servlet;
+package dev.limiter.decision;
 
 import dev.limiter.spring.BudgetOptions;
 import dev.limiter.spring.BudgetScope;

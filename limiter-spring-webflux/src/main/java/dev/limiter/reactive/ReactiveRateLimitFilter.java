@@ -1,0 +1,216 @@
+package dev.limiter.reactive;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
+
+import dev.limiter.core.Budget;
+import dev.limiter.core.Decision;
+import dev.limiter.core.RateLimitStore;
+import dev.limiter.core.Reservation;
+import dev.limiter.core.StoreUnavailableException;
+import dev.limiter.decision.AdmissionEnds;
+import dev.limiter.decision.EstimateCaps;
+import dev.limiter.decision.RateLimitObservers;
+import dev.limiter.decision.RouteScopedKeys;
+import dev.limiter.decision.ShadowRefusalLog;
+import dev.limiter.decision.StoreDecisions;
+import dev.limiter.spring.BudgetOptions;
+import dev.limiter.spring.BudgetRegistry;
+import dev.limiter.spring.CallerKey;
+import dev.limiter.spring.RateLimitRules;
+import dev.limiter.spring.RateLimitUsage;
+import dev.limiter.spring.RoutePolicy;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import reactor.core.publisher.Mono;
+
+import org.springframework.core.Ordered;
+import org.springframework.web.cors.reactive.CorsUtils;
+import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.server.WebFilter;
+import org.springframework.web.server.WebFilterChain;
+
+/**
+ * The limiter on a reactive request: the servlet filter's decision (route → budget → key
+ * → one store call, {@code takeAsync} or {@code reserveAsync}, never waited for on the
+ * event loop), its 429 and 503 byte for byte, its counters just before the response
+ * commits, shadow mode and exemptions. What an admitted request holds (a lease, renewed
+ * while the response streams; units reserved) is handed back exactly once when the
+ * response completes, fails or is cancelled (a client that disconnects).
+ *
+ * <p>
+ * Runs after Spring Security's {@code WebFilterChainProxy} so that the
+ * {@code Authentication} is in the Reactor context; a preflight is never counted.
+ */
+public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
+
+	/** Spring Security's {@code WebFilterChainProxy} order, plus ten. */
+	public static final int ORDER_AFTER_SECURITY = -100 + 10;
+
+	private static final Log logger = LogFactory.getLog(ReactiveRateLimitFilter.class);
+
+	private final Supplier<RateLimitRules> rules;
+
+	private final ReactiveKeyResolver keyResolver;
+
+	private final ReactiveRouteResolver routeResolver;
+
+	private final ReactiveResponses responses;
+
+	private final RateLimitObservers observers;
+
+	private final StoreDecisions decisions;
+
+	private final AdmissionEnds admissionEnds;
+
+	private final ShadowRefusalLog shadowLog = new ShadowRefusalLog(ReactiveRateLimitFilter.class);
+
+	private final EstimateCaps estimateCaps = new EstimateCaps(logger);
+
+	private final int order;
+
+	private final List<ReactiveBudgetSelector> budgetSelectors;
+
+	ReactiveRateLimitFilter(ReactiveRateLimitFilterBuilder builder) {
+		this.rules = builder.rules;
+		this.keyResolver = builder.keyResolver;
+		this.routeResolver = builder.routeResolver;
+		this.responses = new ReactiveResponses(builder.responses);
+		this.observers = new RateLimitObservers(builder.observers, ReactiveRateLimitFilter.class);
+		this.decisions = new StoreDecisions(builder.store, builder.clock, ReactiveRateLimitFilter.class.getName());
+		this.admissionEnds = new AdmissionEnds(builder.store, builder.clock, this.observers, builder.leaseRenewer,
+				ReactiveRateLimitFilter.class);
+		this.order = builder.order;
+		this.budgetSelectors = builder.budgetSelectors;
+	}
+
+	/**
+	 * A filter deciding by the rules in force, read once per request; the rest as
+	 * {@link ReactiveRateLimitFilterBuilder} says.
+	 */
+	public static ReactiveRateLimitFilterBuilder builder(Supplier<RateLimitRules> rules, RateLimitStore store,
+			ReactiveKeyResolver keyResolver, ReactiveRouteResolver routeResolver) {
+		return new ReactiveRateLimitFilterBuilder(rules, store, keyResolver, routeResolver);
+	}
+
+	@Override
+	public int getOrder() {
+		return order;
+	}
+
+	@Override
+	public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
+		if (CorsUtils.isPreFlightRequest(exchange.getRequest())) {
+			return chain.filter(exchange);
+		}
+		// One read: this request is decided by these rules even if a refresh swaps them.
+		RateLimitRules rules = this.rules.get();
+		return routeResolver.resolve(exchange).defaultIfEmpty(RoutePolicy.DEFAULT).flatMap((route) -> {
+			if (route.exempt()) {
+				observers.exempt(route);
+				return chain.filter(exchange);
+			}
+			return keyResolver.resolve(exchange)
+				.switchIfEmpty(Mono.error(() -> new IllegalStateException(
+						"ReactiveKeyResolver " + keyResolver.getClass().getName() + " answered no caller key")))
+				.flatMap((caller) -> decide(exchange, chain, rules, route, caller));
+		});
+	}
+
+	private Mono<Void> decide(ServerWebExchange exchange, WebFilterChain chain, RateLimitRules rules, RoutePolicy route,
+			CallerKey caller) {
+		BudgetOptions options = rules.options();
+		Budget budget = budgetOf(exchange, rules.budgets(), route, caller);
+		String counterKey = RouteScopedKeys.counterKey(caller, route, options, budget.name());
+		long[] amounts = null;
+		if (budget.hasUnits()) {
+			amounts = budget.reservedAmounts(1, route.estimates());
+			estimateCaps.check(route, budget);
+		}
+		long[] reserved = amounts;
+		long started = System.nanoTime();
+		CompletableFuture<Decision> call = decisions.takeAsync(budget, counterKey, route.expensive(), amounts)
+			.toCompletableFuture();
+		AtomicBoolean delivered = new AtomicBoolean();
+		return Mono.fromFuture(call, true)
+			.doOnNext((decision) -> delivered.set(true))
+			// a request cancelled while its decision travels hands back what it gets
+			.doOnCancel(() -> {
+				if (!delivered.get()) {
+					call.thenAccept((decision) -> handBack(budget, counterKey, decision, reserved));
+				}
+			})
+			// a budget that fails closed while the store cannot answer: 503, the handler
+			// not called
+			.onErrorResume(StoreUnavailableException.class,
+					(unavailable) -> ReactiveResponses.write(exchange, responses.decisions().unavailable(unavailable))
+						.then(Mono.<Decision>empty()))
+			.flatMap((decision) -> admitOrRefuse(exchange, chain, options, route, budget, counterKey, reserved,
+					decision, System.nanoTime() - started));
+	}
+
+	private Mono<Void> admitOrRefuse(ServerWebExchange exchange, WebFilterChain chain, BudgetOptions options,
+			RoutePolicy route, Budget budget, String counterKey, long[] amounts, Decision decision, long storeNanos) {
+		boolean shadowRefused = !decision.allowed() && options.shadow(budget.name());
+		observers.decided(route, decision, shadowRefused, storeNanos);
+		if (!decision.allowed() && !shadowRefused) {
+			return ReactiveResponses.write(exchange, responses.decisions().refusal(decision));
+		}
+		if (shadowRefused) {
+			shadowLog.refused(decision, route);
+		}
+		Reservation reservation = (amounts != null) ? Reservation.of(budget, counterKey, decision, amounts).orElse(null)
+				: null;
+		if (reservation != null) {
+			observers.reserved(reservation);
+		}
+		AdmissionEnds.End end = admissionEnds.of(budget, decision, reservation, null,
+				(usage) -> exchange.getAttributes().put(RateLimitUsage.ATTRIBUTE, usage));
+		exchange.getResponse()
+			.beforeCommit(() -> Mono.fromRunnable(() -> responses.writeCounters(exchange, decision, shadowRefused)));
+		Mono<Void> handled = chain.filter(exchange);
+		// complete, error or cancel: exactly once
+		return (end != null) ? handled.doFinally((signal) -> end.run()) : handled;
+	}
+
+	/** What an admission the request no longer waits for holds goes back at once. */
+	private void handBack(Budget budget, String counterKey, Decision decision, long[] amounts) {
+		if (!decision.allowed()) {
+			return;
+		}
+		Reservation reservation = (amounts != null) ? Reservation.of(budget, counterKey, decision, amounts).orElse(null)
+				: null;
+		AdmissionEnds.End end = admissionEnds.of(budget, decision, reservation, null, (usage) -> {
+		});
+		if (end != null) {
+			end.run();
+		}
+	}
+
+	/**
+	 * The anonymous budget for an anonymous caller; else the first known budget a
+	 * {@link ReactiveBudgetSelector} names, else the route's, else the default.
+	 */
+	private Budget budgetOf(ServerWebExchange exchange, BudgetRegistry budgets, RoutePolicy route, CallerKey caller) {
+		if (!caller.authenticated()) {
+			return budgets.anonymousBudget();
+		}
+		Budget routeBudget = budgets.find(route.budget()).orElseGet(budgets::defaultBudget);
+		for (ReactiveBudgetSelector selector : budgetSelectors) {
+			Optional<String> selected = selector.select(exchange, caller.principal(), routeBudget.name());
+			if (selected.isPresent()) {
+				Optional<Budget> budget = budgets.find(selected.get());
+				if (budget.isPresent()) {
+					return budget.get();
+				}
+				logger.warn("ReactiveBudgetSelector " + selector.getClass().getName() + " chose unknown budget '"
+						+ selected.get() + "'; using '" + routeBudget.name() + "'");
+			}
+		}
+		return routeBudget;
+	}
+
+}

@@ -1,0 +1,88 @@
+package dev.limiter.reactive;
+
+import java.time.Clock;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Supplier;
+
+import dev.limiter.core.LeaseRenewer;
+import dev.limiter.core.RateLimitStore;
+import dev.limiter.decision.DecisionResponses;
+import dev.limiter.spring.RateLimitObserver;
+import dev.limiter.spring.RateLimitRules;
+
+/**
+ * The one way to make a {@link ReactiveRateLimitFilter}: the rules, the store, the key
+ * and route resolvers are required; everything else has a default (the system clock, both
+ * header styles, no budget selectors, no observers, no lease renewal, right after Spring
+ * Security).
+ */
+public final class ReactiveRateLimitFilterBuilder {
+
+	final Supplier<RateLimitRules> rules;
+
+	final RateLimitStore store;
+
+	final ReactiveKeyResolver keyResolver;
+
+	final ReactiveRouteResolver routeResolver;
+
+	Clock clock = Clock.systemUTC();
+
+	DecisionResponses responses = new DecisionResponses(true, true);
+
+	List<RateLimitObserver> observers = List.of();
+
+	List<ReactiveBudgetSelector> budgetSelectors = List.of();
+
+	LeaseRenewer leaseRenewer;
+
+	int order = ReactiveRateLimitFilter.ORDER_AFTER_SECURITY;
+
+	ReactiveRateLimitFilterBuilder(Supplier<RateLimitRules> rules, RateLimitStore store,
+			ReactiveKeyResolver keyResolver, ReactiveRouteResolver routeResolver) {
+		this.rules = Objects.requireNonNull(rules, "rules");
+		this.store = Objects.requireNonNull(store, "store");
+		this.keyResolver = Objects.requireNonNull(keyResolver, "keyResolver");
+		this.routeResolver = Objects.requireNonNull(routeResolver, "routeResolver");
+	}
+
+	public ReactiveRateLimitFilterBuilder clock(Clock clock) {
+		this.clock = Objects.requireNonNull(clock, "clock");
+		return this;
+	}
+
+	/** The headers and bodies the filter writes ({@code limiter.headers.*}). */
+	public ReactiveRateLimitFilterBuilder responses(DecisionResponses responses) {
+		this.responses = Objects.requireNonNull(responses, "responses");
+		return this;
+	}
+
+	/** Asked in order for an authenticated caller's budget. */
+	public ReactiveRateLimitFilterBuilder budgetSelectors(List<ReactiveBudgetSelector> budgetSelectors) {
+		this.budgetSelectors = List.copyOf(budgetSelectors);
+		return this;
+	}
+
+	public ReactiveRateLimitFilterBuilder observers(List<RateLimitObserver> observers) {
+		this.observers = List.copyOf(observers);
+		return this;
+	}
+
+	/** Renews the leases of requests in flight; {@code null} for none. */
+	public ReactiveRateLimitFilterBuilder leaseRenewer(LeaseRenewer leaseRenewer) {
+		this.leaseRenewer = leaseRenewer;
+		return this;
+	}
+
+	/** Where the filter runs among the application's {@code WebFilter}s. */
+	public ReactiveRateLimitFilterBuilder order(int order) {
+		this.order = order;
+		return this;
+	}
+
+	public ReactiveRateLimitFilter build() {
+		return new ReactiveRateLimitFilter(this);
+	}
+
+}

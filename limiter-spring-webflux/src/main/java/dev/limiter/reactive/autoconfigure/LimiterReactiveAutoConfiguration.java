@@ -1,0 +1,224 @@
+package dev.limiter.reactive.autoconfigure;
+
+import java.time.Clock;
+import java.util.List;
+import java.util.Locale;
+
+import dev.limiter.autoconfigure.ConditionalOnLimiterEnabled;
+import dev.limiter.autoconfigure.InvalidLimiterConfigurationException;
+import dev.limiter.autoconfigure.LimiterAutoConfiguration;
+import dev.limiter.autoconfigure.LimiterSettings;
+import dev.limiter.autoconfigure.LimiterSettingsConfiguration;
+import dev.limiter.core.LeaseRenewer;
+import dev.limiter.core.RateLimitStore;
+import dev.limiter.decision.DecisionResponses;
+import dev.limiter.reactive.HandlerMappingRouteResolver;
+import dev.limiter.reactive.PrincipalKeyResolver;
+import dev.limiter.reactive.ReactiveBudgetSelector;
+import dev.limiter.reactive.ReactiveKeyResolver;
+import dev.limiter.reactive.ReactiveRateLimitFilter;
+import dev.limiter.reactive.ReactiveRouteResolver;
+import dev.limiter.reactive.SecurityPrincipals;
+import dev.limiter.routes.HandlerPolicies;
+import dev.limiter.routes.PropertiesRouteResolver;
+import dev.limiter.servlet.AuthenticationCredentialIdentity;
+import dev.limiter.servlet.JwtCredentialIdentity;
+import dev.limiter.servlet.OAuth2TokenCredentialIdentity;
+import dev.limiter.spring.BudgetOptions;
+import dev.limiter.spring.BudgetRegistry;
+import dev.limiter.spring.CredentialIdentity;
+import dev.limiter.spring.CurrentRateLimitRules;
+import dev.limiter.spring.RateLimitObserver;
+import dev.limiter.spring.RateLimitRules;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
+import org.springframework.web.reactive.HandlerMapping;
+import org.springframework.web.server.WebFilter;
+
+/**
+ * The request path of a reactive web application: the servlet application's rules, store,
+ * meters and endpoint (the shared auto-configurations), decided by
+ * {@link ReactiveRateLimitFilter}, a {@code WebFilter} that runs just after Spring
+ * Security's chain. In an application that has both web stacks Spring Boot makes a
+ * servlet application, and the servlet filter applies instead.
+ */
+@AutoConfiguration(after = LimiterAutoConfiguration.class,
+		afterName = "dev.limiter.autoconfigure.redis.LimiterRedisAutoConfiguration")
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
+@ConditionalOnClass(WebFilter.class)
+@ConditionalOnLimiterEnabled
+@Import({ LimiterSettingsConfiguration.class, ReactiveRedisClientCheck.class })
+@ConditionalOnBean(BudgetRegistry.class)
+public class LimiterReactiveAutoConfiguration {
+
+	private static final String OAUTH2_TOKEN_AUTHENTICATION = "org.springframework.security.oauth2.server.resource.authentication.AbstractOAuth2TokenAuthenticationToken";
+
+	/**
+	 * The budgets, options and {@code limiter.routes} rules the filter reads once per
+	 * request; a configuration refresh replaces them as a whole.
+	 */
+	@Bean
+	@ConditionalOnMissingBean
+	public CurrentRateLimitRules limiterRules(LimiterSettings settings, BudgetRegistry budgets,
+			ObjectProvider<BudgetOptions> options) {
+		return new CurrentRateLimitRules(new RateLimitRules(budgets, options.getIfAvailable(settings::options),
+				new PropertiesRouteResolver(settings.routes())));
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	public HandlerPolicies limiterHandlerPolicies(BudgetRegistry budgets, LimiterSettings settings) {
+		return new HandlerPolicies(budgets, settings.countStaticResources());
+	}
+
+	/**
+	 * {@code limiter.routes}, then the annotations of the handler WebFlux's own mappings
+	 * find (annotated controllers and {@code RouterFunction} routes).
+	 */
+	@Bean
+	@ConditionalOnMissingBean
+	public ReactiveRouteResolver limiterReactiveRouteResolver(CurrentRateLimitRules rules, HandlerPolicies policies,
+			BudgetOptions options, ObjectProvider<HandlerMapping> mappings) {
+		return new HandlerMappingRouteResolver(rules, policies, new OrderedMappings(mappings), options.anyRouteScope());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	public ReactiveRateLimitFilter reactiveRateLimitFilter(LimiterSettings settings, CurrentRateLimitRules rules,
+			ObjectProvider<RateLimitStore> stores, @Qualifier(LimiterAutoConfiguration.CLOCK_BEAN_NAME) Clock clock,
+			ReactiveKeyResolver keyResolver, ReactiveRouteResolver routeResolver,
+			ObjectProvider<ReactiveBudgetSelector> budgetSelectors, ObjectProvider<RateLimitObserver> observers,
+			ObjectProvider<LeaseRenewer> leaseRenewer) {
+		RateLimitStore store = stores.getIfAvailable();
+		if (store == null) {
+			throw new InvalidLimiterConfigurationException("limiter.store", "is '"
+					+ settings.store().name().toLowerCase(Locale.ROOT)
+					+ "' but no RateLimitStore bean provides it (for redis: add spring-boot-starter-data-redis and "
+					+ "configure a RedisConnectionFactory)");
+		}
+		return ReactiveRateLimitFilter.builder(rules, store, keyResolver, routeResolver)
+			.clock(clock)
+			.responses(new DecisionResponses(settings.headers().xRateLimit(), settings.headers().ietf()))
+			.budgetSelectors(budgetSelectors.orderedStream().toList())
+			.observers(observers.orderedStream().toList())
+			.leaseRenewer(leaseRenewer.getIfAvailable())
+			.build();
+	}
+
+	/**
+	 * Renews the lease of every expensive request still in flight, on one daemon thread
+	 * (never an event loop), every third of its length; stopped with the context.
+	 */
+	@Bean(destroyMethod = "close")
+	@ConditionalOnMissingBean
+	public LeaseRenewer limiterLeaseRenewer(@Qualifier(LimiterAutoConfiguration.CLOCK_BEAN_NAME) Clock clock) {
+		return new LeaseRenewer(clock::millis);
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = "org.springframework.security.core.context.ReactiveSecurityContextHolder")
+	static class SecurityKeyResolverConfiguration {
+
+		/**
+		 * The authenticated, non-anonymous {@code Authentication} of reactive Spring
+		 * Security's context, else the exchange's principal, keyed by the
+		 * {@link CredentialIdentity} beans in order.
+		 */
+		@Bean
+		@ConditionalOnMissingBean
+		ReactiveKeyResolver limiterReactiveKeyResolver(ObjectProvider<CredentialIdentity> identities) {
+			return new PrincipalKeyResolver(SecurityPrincipals::authenticated, identities.orderedStream().toList());
+		}
+
+		/** An authentication whose principal exposes its credential. */
+		@Bean
+		@Order(Ordered.LOWEST_PRECEDENCE - 10)
+		@ConditionalOnMissingBean(name = "limiterAuthenticationCredentialIdentity")
+		CredentialIdentity limiterAuthenticationCredentialIdentity() {
+			return new AuthenticationCredentialIdentity();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = { "org.springframework.security.core.context.ReactiveSecurityContextHolder",
+			OAUTH2_TOKEN_AUTHENTICATION })
+	static class OAuth2CredentialIdentityConfiguration {
+
+		/** An opaque (or any other) OAuth2 token authentication: its token value. */
+		@Bean
+		@Order(Ordered.LOWEST_PRECEDENCE - 20)
+		@ConditionalOnMissingBean(name = "limiterOAuth2TokenCredentialIdentity")
+		CredentialIdentity limiterOAuth2TokenCredentialIdentity() {
+			return new OAuth2TokenCredentialIdentity();
+		}
+
+		@Configuration(proxyBeanMethods = false)
+		@ConditionalOnClass(name = "org.springframework.security.oauth2.jwt.Jwt")
+		static class JwtCredentialIdentityConfiguration {
+
+			/**
+			 * A decoded JWT: its canonical header and claims, or its issuer and subject.
+			 */
+			@Bean
+			@Order(Ordered.LOWEST_PRECEDENCE - 30)
+			@ConditionalOnMissingBean(name = "limiterJwtCredentialIdentity")
+			CredentialIdentity limiterJwtCredentialIdentity() {
+				return new JwtCredentialIdentity();
+			}
+
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnMissingClass("org.springframework.security.core.context.ReactiveSecurityContextHolder")
+	static class ExchangeKeyResolverConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		ReactiveKeyResolver limiterReactiveKeyResolver(ObjectProvider<CredentialIdentity> identities) {
+			return new PrincipalKeyResolver((exchange) -> exchange.getPrincipal(), identities.orderedStream().toList());
+		}
+
+	}
+
+	/**
+	 * WebFlux's handler mappings in the dispatcher's order, read at the first request:
+	 * they are made after the filter.
+	 */
+	static final class OrderedMappings implements java.util.function.Supplier<List<HandlerMapping>> {
+
+		private final ObjectProvider<HandlerMapping> mappings;
+
+		private volatile List<HandlerMapping> ordered;
+
+		OrderedMappings(ObjectProvider<HandlerMapping> mappings) {
+			this.mappings = mappings;
+		}
+
+		@Override
+		public List<HandlerMapping> get() {
+			List<HandlerMapping> result = ordered;
+			if (result == null) {
+				result = mappings.orderedStream().toList();
+				ordered = result;
+			}
+			return result;
+		}
+
+	}
+
+}

@@ -1,0 +1,22 @@
+package dev.limiter.sample.webflux;
+
+import dev.limiter.sample.SampleApplication;
+import dev.limiter.sample.SampleHttpContract;
+
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+/** The shared HTTP contract on the WebFlux sample, in memory. */
+@SpringBootTest(classes = { SampleApplication.class, SampleHttpContract.OneMinute.class },
+		webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = "sample.expensive-delay=0ms")
+class ReactiveSampleHttpContractTests extends SampleHttpContract {
+
+	@LocalServerPort
+	int port;
+
+	@Override
+	protected int port() {
+		return port;
+	}
+
+}

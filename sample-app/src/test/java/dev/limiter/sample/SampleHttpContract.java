@@ -1,0 +1,162 @@
+package dev.limiter.sample;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.context.annotation.Bean;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The sample's HTTP contract over a real port, whatever web stack serves it: each sample
+ * (servlet and WebFlux, in memory and on Redis) runs this suite through a subclass that
+ * names its port. Plain {@link HttpClient} calls, so the suite knows no stack; every
+ * request of a run falls in one minute ({@link OneMinute}).
+ */
+public abstract class SampleHttpContract {
+
+	protected static final String DEMO_TOKEN = "sp_DEMO0000000000000000000000000001";
+
+	/** The members of a 429's body, in the order they are written. */
+	private static final List<String> REFUSAL_MEMBERS = List.of("type", "title", "status", "detail", "error", "message",
+			"retryAfter", "limit", "remaining", "resetTime", "budget", "bound", "violated-policies");
+
+	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+	private final ObjectMapper json = new ObjectMapper();
+
+	/** The port the sample under test listens on. */
+	protected abstract int port();
+
+	@Test
+	void pingWhenAnAddressSpendsItsMinuteShouldEndInTheContractsRefusal() throws Exception {
+		HttpResponse<String> first = send("GET", "/public/ping", null);
+		assertThat(first.statusCode()).isEqualTo(200);
+		assertThat(first.headers().firstValue("X-RateLimit-Limit")).hasValue("60");
+		int remaining = Integer.parseInt(first.headers().firstValue("X-RateLimit-Remaining").orElseThrow());
+		for (int i = 0; i < remaining; i++) {
+			assertThat(send("GET", "/public/ping", null).statusCode()).isEqualTo(200);
+		}
+
+		HttpResponse<String> refused = send("GET", "/public/ping", null);
+
+		assertThat(refused.statusCode()).isEqualTo(429);
+		assertThat(refused.headers().firstValue("Retry-After")).hasValue("55");
+		assertThat(refused.headers().firstValue("Cache-Control")).hasValue("no-store");
+		assertThat(refused.headers().firstValue("CDN-Cache-Control")).hasValue("no-store");
+		assertThat(refused.headers().firstValue("Content-Type")).hasValue("application/problem+json;charset=UTF-8");
+		assertThat(refused.headers().firstValue("Content-Length"))
+			.hasValue(Integer.toString(refused.body().getBytes(StandardCharsets.UTF_8).length));
+		assertThat(refused.headers().firstValue("X-RateLimit-Limit")).hasValue("60");
+		assertThat(refused.headers().firstValue("X-RateLimit-Remaining")).hasValue("0");
+		assertThat(refused.headers().firstValue("X-RateLimit-Reset")).hasValue("1893456060");
+		assertThat(refused.headers().firstValue("X-RateLimit-Window")).hasValue("60");
+		// a request that takes no lease: its decision names no concurrency policy
+		assertThat(refused.headers().firstValue("RateLimit-Policy"))
+			.hasValue("\"minute\";q=60;w=60, \"hour\";q=1000;w=3600");
+		assertThat(refused.headers().firstValue("RateLimit")).hasValue("\"minute\";r=0;t=55");
+		assertThat(refused.body())
+			.isEqualTo("{\"type\":\"https://iana.org/assignments/http-problem-types#quota-exceeded\","
+					+ "\"title\":\"Too Many Requests\",\"status\":429,\"detail\":\"Budget 'anonymous' allows 60 requests per "
+					+ "minute; retry after 55 seconds.\",\"error\":\"rate_limit_exceeded\",\"message\":\"Budget 'anonymous' "
+					+ "allows 60 requests per minute; retry after 55 seconds.\",\"retryAfter\":55,\"limit\":60,"
+					+ "\"remaining\":0,\"resetTime\":\"2030-01-01T00:01:00Z\",\"budget\":\"anonymous\",\"bound\":\"minute\","
+					+ "\"violated-policies\":[\"minute\"]}");
+		List<String> members = new ArrayList<>();
+		json.readTree(refused.body()).fieldNames().forEachRemaining(members::add);
+		assertThat(members).isEqualTo(REFUSAL_MEMBERS);
+	}
+
+	@Test
+	void recallWhenDemoTokenShouldCarryTheStandardBudgetsCounters() throws Exception {
+		HttpResponse<String> admitted = send("POST", "/s/recall", DEMO_TOKEN);
+
+		assertThat(admitted.statusCode()).isEqualTo(200);
+		assertThat(admitted.headers().firstValue("X-RateLimit-Limit")).hasValue("600");
+		assertThat(admitted.headers().firstValue("X-RateLimit-Window")).hasValue("60");
+		assertThat(admitted.headers().firstValue("RateLimit-Policy")).hasValue(
+				"\"minute\";q=600;w=60, \"hour\";q=36000;w=3600, \"concurrency\";q=10;qu=\"concurrent-requests\"");
+		assertThat(admitted.headers().firstValue("X-RateLimit-Degraded")).isEmpty();
+		assertThat(json.readTree(admitted.body()).get("recalled").get(0).asText())
+			.isEqualTo("the meeting moved to Thursday");
+	}
+
+	@Test
+	void agentsWhenPubliclyCacheableShouldCarryNoCounters() throws Exception {
+		HttpResponse<String> agents = send("GET", "/s/agents.md", DEMO_TOKEN);
+
+		assertThat(agents.statusCode()).isEqualTo(200);
+		assertThat(agents.headers().firstValue("Cache-Control")).hasValue("max-age=60, public");
+		assertThat(agents.headers().firstValue("X-RateLimit-Limit")).isEmpty();
+		assertThat(agents.headers().firstValue("RateLimit")).isEmpty();
+	}
+
+	@Test
+	void recallWhenTokenIsUnknownShouldAnswerTheBearerProblem() throws Exception {
+		HttpResponse<String> refused = send("POST", "/s/recall", "sp_UNKNOWN000000000000000000000000");
+
+		assertThat(refused.statusCode()).isEqualTo(401);
+		assertThat(refused.headers().firstValue("WWW-Authenticate")).hasValue("Bearer error=\"invalid_token\"");
+		assertThat(refused.headers().firstValue("Cache-Control")).hasValue("no-store");
+		JsonNode body = json.readTree(refused.body());
+		assertThat(body.get("status").asInt()).isEqualTo(401);
+		assertThat(body.get("error").asText()).isEqualTo("invalid_token");
+	}
+
+	@Test
+	void completionWhenItReportsTokensShouldBeSettledAgainstItsReservation() throws Exception {
+		HttpResponse<String> first = send("POST", "/s/complete", DEMO_TOKEN, "{\"tokens\": 1500}");
+		assertThat(first.statusCode()).isEqualTo(200);
+		assertThat(first.headers().firstValue("RateLimit"))
+			.hasValueSatisfying((value) -> assertThat(value).contains("\"tokens\";r=1900;"));
+
+		HttpResponse<String> second = send("POST", "/s/complete", DEMO_TOKEN, "{\"tokens\": 1}");
+
+		assertThat(second.headers().firstValue("RateLimit"))
+			.hasValueSatisfying((value) -> assertThat(value).contains("\"tokens\";r=400;"));
+	}
+
+	private HttpResponse<String> send(String method, String path, String token) throws Exception {
+		return send(method, path, token, null);
+	}
+
+	private HttpResponse<String> send(String method, String path, String token, String jsonBody) throws Exception {
+		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port() + path))
+			.timeout(Duration.ofSeconds(30))
+			.method(method, (jsonBody != null) ? HttpRequest.BodyPublishers.ofString(jsonBody)
+					: HttpRequest.BodyPublishers.noBody());
+		if (token != null) {
+			request.header("Authorization", "Bearer " + token);
+		}
+		if (jsonBody != null) {
+			request.header("Content-Type", "application/json");
+		}
+		return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+	}
+
+	/** Every request of a run falls in one minute: 2030-01-01T00:00:05Z. */
+	@TestConfiguration(proxyBeanMethods = false)
+	public static class OneMinute {
+
+		@Bean(name = "limiterClock", defaultCandidate = false)
+		Clock limiterClock() {
+			return Clock.fixed(Instant.parse("2030-01-01T00:00:05Z"), ZoneOffset.UTC);
+		}
+
+	}
+
+}
