@@ -104,10 +104,21 @@ public final class BudgetArithmetic {
 
 	/**
 	 * Whether a decision of {@code budget} is {@link #decideWindows}' case: one or two
-	 * windows, and no concurrency bound taking part.
+	 * windows, no concurrency bound taking part, and no {@code notify-at} threshold to
+	 * look for after counting ({@link ThresholdCrossings}, which only {@link #decide}
+	 * asks).
 	 */
 	private static boolean windowsOnly(Budget budget, boolean expensive) {
-		return budget.windows().size() <= 2 && !(expensive && budget.concurrency().isPresent());
+		List<Window> windows = budget.windows();
+		if (windows.size() > 2 || (expensive && budget.concurrency().isPresent())) {
+			return false;
+		}
+		for (int i = 0; i < windows.size(); i++) {
+			if (windows.get(i).notifyAt().isPresent()) {
+				return false;
+			}
+		}
+		return true;
 	}
 
 	/**
