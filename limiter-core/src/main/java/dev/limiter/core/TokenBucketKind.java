@@ -64,6 +64,15 @@ final class TokenBucketKind implements WindowKind {
 		return true;
 	}
 
+	/**
+	 * Tokens taken stay taken: the bucket never holds more than its burst, and a slice's
+	 * tokens are spent within its ttl (ADR 0014 states what that means for a span).
+	 */
+	@Override
+	public long sliceEndMillis(Window window, long instance, long nowMillis) {
+		return Long.MAX_VALUE;
+	}
+
 	@Override
 	public long settlementCeiling(Window window) {
 		return Math.max(1, SettlementBounds.MAX_UNITS / window.durationMillis());

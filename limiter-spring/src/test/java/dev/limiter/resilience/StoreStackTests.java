@@ -11,6 +11,7 @@ import dev.limiter.core.ForwardingRateLimitStore;
 import dev.limiter.core.OverLimitRememberingStore;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStores;
+import dev.limiter.core.SlicedRateLimitStore;
 import dev.limiter.core.guard.AuthGuardPolicy;
 import dev.limiter.core.guard.AuthGuardStore;
 import dev.limiter.core.guard.AuthGuardStoreProvider;
@@ -37,13 +38,14 @@ class StoreStackTests {
 	private final CountingStore raw = new CountingStore();
 
 	@Test
-	void remoteWhenBuiltShouldPutFailOpenAroundBreakerAroundOverLimitMemoryAroundTheStore() {
+	void remoteWhenBuiltShouldPutFailOpenAroundBreakerAroundOverLimitMemoryAroundSlicesAroundTheStore() {
 		FailOpenRateLimitStore stack = StoreStack.remote(raw, policy);
 
 		assertThat(stack.authoritative()).isInstanceOfSatisfying(CircuitBreakingRateLimitStore.class, breaking -> {
 			assertThat(breaking.breaker()).isSameAs(policy.breaker());
 			assertThat(breaking.delegate()).isInstanceOfSatisfying(OverLimitRememberingStore.class,
-					remembering -> assertThat(remembering.delegate()).isSameAs(raw));
+					remembering -> assertThat(remembering.delegate()).isInstanceOfSatisfying(SlicedRateLimitStore.class,
+							sliced -> assertThat(sliced.delegate()).isSameAs(raw)));
 		});
 	}
 

@@ -1,0 +1,300 @@
+package dev.limiter.core;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Leases a budget's quota in slices (ADR 0014): for a budget with
+ * {@link Budget#slices()}, a request takes a slice of every window from the store
+ * ({@link RateLimitStore#takeSlice}, counted there at once) and the requests after it on
+ * this instance are admitted from what is left of it, with no store call, until it is
+ * spent, its window instance ends or its ttl passes; what is left then goes back to the
+ * store ({@link RateLimitStore#settle}, sent without waiting). Every window is sliced
+ * together: an admission spends its cost from each.
+ *
+ * <p>
+ * Refusals are never local: a request the slice cannot cover asks the store, whose
+ * refusal carries today's exact retry. A local admission's {@code remaining} is what the
+ * store answered with the last slice plus what this instance still holds: never more than
+ * the store would have said for the same request. Budgets without slices, budgets in
+ * units (reserve and settle), and requests that need a concurrency lease go to the store
+ * unchanged.
+ *
+ * <p>
+ * At most {@code maxKeys} keys hold a slice at once; a key beyond them is decided by the
+ * store, one call per request. Expired slices are given back when their key is next used,
+ * and all of them by a sweep at most once per second of decision time.
+ */
+public final class SlicedRateLimitStore extends ForwardingRateLimitStore {
+
+	/** Keys holding a slice at once by default. */
+	public static final int DEFAULT_MAX_KEYS = 10_000;
+
+	private static final long SWEEP_EVERY_MILLIS = 1_000;
+
+	private final RateLimitStore store;
+
+	private final int maxKeys;
+
+	private final ConcurrentHashMap<HeldKey, HeldSlice> held = new ConcurrentHashMap<>();
+
+	private final AtomicLong lastSweepMillis = new AtomicLong(Long.MIN_VALUE);
+
+	public SlicedRateLimitStore(RateLimitStore store) {
+		this(store, DEFAULT_MAX_KEYS);
+	}
+
+	public SlicedRateLimitStore(RateLimitStore store, int maxKeys) {
+		this.store = Objects.requireNonNull(store, "store");
+		if (maxKeys < 1) {
+			throw new IllegalArgumentException("maxKeys must be at least 1, was " + maxKeys);
+		}
+		this.maxKeys = maxKeys;
+	}
+
+	@Override
+	public RateLimitStore delegate() {
+		return store;
+	}
+
+	@Override
+	public Decision take(Budget budget, String key, long cost, boolean expensive, long nowMillis) {
+		SliceTerms terms = terms(budget, expensive);
+		if (terms == null) {
+			return store.take(budget, key, cost, expensive, nowMillis);
+		}
+		budget.checkCost(cost);
+		Decision local = spend(budget, key, cost, nowMillis);
+		if (local != null) {
+			return local;
+		}
+		return hold(budget, key, cost, terms, store.takeSlice(budget, key, cost, terms, nowMillis), nowMillis);
+	}
+
+	/** A local admission completes at once; a slice completes when the store answers. */
+	@Override
+	public CompletionStage<Decision> takeAsync(Budget budget, String key, long cost, boolean expensive,
+			long nowMillis) {
+		SliceTerms terms = terms(budget, expensive);
+		if (terms == null) {
+			return store.takeAsync(budget, key, cost, expensive, nowMillis);
+		}
+		try {
+			budget.checkCost(cost);
+			Decision local = spend(budget, key, cost, nowMillis);
+			if (local != null) {
+				return CompletableFuture.completedFuture(local);
+			}
+		}
+		catch (RuntimeException ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
+		return store.takeSliceAsync(budget, key, cost, terms, nowMillis)
+			.thenApply((slice) -> hold(budget, key, cost, terms, slice, nowMillis));
+	}
+
+	@Override
+	public CompletionStage<Decision> reserveAsync(Budget budget, String key, long[] amounts, boolean expensive,
+			long nowMillis) {
+		return store.reserveAsync(budget, key, amounts, expensive, nowMillis);
+	}
+
+	@Override
+	public CompletionStage<Boolean> renewAsync(Lease lease, long expiresAtMillis, long nowMillis) {
+		return store.renewAsync(lease, expiresAtMillis, nowMillis);
+	}
+
+	/** Forgets this instance's slice of the key (its units are reset with the key). */
+	@Override
+	public void reset(Budget budget, String key) {
+		held.remove(new HeldKey(budget.name(), key));
+		store.reset(budget, key);
+	}
+
+	/** Gives back every slice expired at {@code nowMillis}; sent without waiting. */
+	public void giveBackExpired(long nowMillis) {
+		lastSweepMillis.set(nowMillis);
+		held.forEach((k, slice) -> {
+			if (slice.expired(nowMillis) && held.remove(k, slice)) {
+				giveBack(slice, nowMillis);
+			}
+		});
+	}
+
+	/** Units this instance holds for the key in every window, not yet admitted. */
+	public long heldUnits(Budget budget, String key) {
+		HeldSlice slice = held.get(new HeldKey(budget.name(), key));
+		return (slice != null) ? slice.units() : 0;
+	}
+
+	/** The budget's slice terms when this request may be sliced, else {@code null}. */
+	private static SliceTerms terms(Budget budget, boolean expensive) {
+		SliceTerms terms = budget.slices().orElse(null);
+		if (terms == null || budget.hasUnits() || (expensive && budget.concurrency().isPresent())) {
+			return null;
+		}
+		return terms;
+	}
+
+	private Decision spend(Budget budget, String key, long cost, long nowMillis) {
+		HeldKey at = new HeldKey(budget.name(), key);
+		HeldSlice slice = held.get(at);
+		if (slice == null) {
+			return null;
+		}
+		Decision local = slice.budget.equals(budget) ? slice.spend(cost, nowMillis) : null;
+		if (local == null && (!slice.budget.equals(budget) || slice.expired(nowMillis)) && held.remove(at, slice)) {
+			giveBack(slice, nowMillis);
+		}
+		return local;
+	}
+
+	/**
+	 * Keeps what the slice holds beyond the request that took it; answers that request.
+	 */
+	private Decision hold(Budget budget, String key, long cost, SliceTerms terms, Slice slice, long nowMillis) {
+		Decision decision = slice.decision();
+		long left = slice.units() - cost;
+		if (!decision.allowed() || left <= 0) {
+			return decision;
+		}
+		List<Window> windows = budget.windows();
+		long[] instances = new long[windows.size()];
+		long end = nowMillis + terms.ttlMillis();
+		for (int i = 0; i < instances.length; i++) {
+			Window w = windows.get(i);
+			instances[i] = w.algorithm().kind().reservedInstance(w, decision.verdicts().get(i));
+			end = Math.min(end, w.algorithm().kind().sliceEndMillis(w, instances[i], nowMillis));
+		}
+		HeldSlice fresh = new HeldSlice(budget, key, instances, left, end, decision.verdicts());
+		Decision answer = fresh.decision(nowMillis);
+		HeldKey at = new HeldKey(budget.name(), key);
+		HeldSlice[] replaced = new HeldSlice[1];
+		HeldSlice kept = (fresh.expired(nowMillis) || (held.size() >= maxKeys && !held.containsKey(at))) ? null
+				: held.compute(at, (k, old) -> {
+					if (old != null && old.absorb(fresh, nowMillis)) {
+						return old;
+					}
+					replaced[0] = old;
+					return fresh;
+				});
+		if (kept == null) {
+			giveBack(fresh, nowMillis);
+		}
+		if (replaced[0] != null) {
+			giveBack(replaced[0], nowMillis);
+		}
+		sweepNow(nowMillis);
+		return answer;
+	}
+
+	private void sweepNow(long nowMillis) {
+		long last = lastSweepMillis.get();
+		if (nowMillis - last >= SWEEP_EVERY_MILLIS && lastSweepMillis.compareAndSet(last, nowMillis)) {
+			giveBackExpired(nowMillis);
+		}
+	}
+
+	/** What the slice still holds back to the store; a failure only loses those units. */
+	private void giveBack(HeldSlice slice, long nowMillis) {
+		Settlement leftover = slice.drain();
+		if (leftover == null) {
+			return;
+		}
+		try {
+			store.settle(leftover, nowMillis).exceptionally((ex) -> null);
+		}
+		catch (RuntimeException ex) {
+			// A store that cannot take units back keeps them counted until their window
+			// ends.
+		}
+	}
+
+	private record HeldKey(String budget, String key) {
+	}
+
+	/** The slice one key holds on this instance; every method holds its lock. */
+	private static final class HeldSlice {
+
+		private final Budget budget;
+
+		private final String key;
+
+		private final long[] instances;
+
+		private long units;
+
+		private long endMillis;
+
+		/** The store's verdicts with the slice counted: what it left for the others. */
+		private List<BoundVerdict> verdicts;
+
+		HeldSlice(Budget budget, String key, long[] instances, long units, long endMillis,
+				List<BoundVerdict> verdicts) {
+			this.budget = budget;
+			this.key = key;
+			this.instances = instances;
+			this.units = units;
+			this.endMillis = endMillis;
+			this.verdicts = verdicts;
+		}
+
+		synchronized boolean expired(long nowMillis) {
+			return nowMillis >= endMillis || units == 0;
+		}
+
+		synchronized long units() {
+			return units;
+		}
+
+		synchronized Decision spend(long cost, long nowMillis) {
+			if (nowMillis >= endMillis || units < cost) {
+				return null;
+			}
+			units -= cost;
+			return decision(nowMillis);
+		}
+
+		/**
+		 * Adds a newer slice of the same window instances; its verdicts are newer too.
+		 */
+		synchronized boolean absorb(HeldSlice fresh, long nowMillis) {
+			if (nowMillis >= endMillis || !budget.equals(fresh.budget) || !Arrays.equals(instances, fresh.instances)) {
+				return false;
+			}
+			units += fresh.units;
+			endMillis = Math.min(endMillis, fresh.endMillis);
+			verdicts = fresh.verdicts;
+			return true;
+		}
+
+		synchronized Decision decision(long nowMillis) {
+			List<BoundVerdict> local = new ArrayList<>(verdicts.size());
+			for (int i = 0; i < verdicts.size(); i++) {
+				BoundVerdict v = verdicts.get(i);
+				local.add(new BoundVerdict(v.name(), v.concurrency(), v.limit(), v.remaining() + units,
+						v.resetAtMillis(), v.periodMillis(), false, v.retryAtMillis(), v.unit()));
+			}
+			return Decision.of(budget.name(), nowMillis, local, null);
+		}
+
+		/** Takes every unit left, as the settlement that gives them back. */
+		synchronized Settlement drain() {
+			if (units == 0) {
+				return null;
+			}
+			long[] deltas = new long[instances.length];
+			Arrays.fill(deltas, -units);
+			units = 0;
+			return new Settlement(budget, key, instances.clone(), deltas, new long[instances.length], false);
+		}
+
+	}
+
+}
