@@ -1,7 +1,5 @@
 package dev.limiter.core;
 
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -148,8 +146,8 @@ public final class SlicedRateLimitStore extends ForwardingRateLimitStore {
 		if (slice == null) {
 			return null;
 		}
-		Decision local = slice.budget.equals(budget) ? slice.spend(cost, nowMillis) : null;
-		if (local == null && (!slice.budget.equals(budget) || slice.expired(nowMillis)) && held.remove(at, slice)) {
+		Decision local = slice.isFor(budget) ? slice.spend(cost, nowMillis) : null;
+		if (local == null && (!slice.isFor(budget) || slice.expired(nowMillis)) && held.remove(at, slice)) {
 			giveBack(slice, nowMillis);
 		}
 		return local;
@@ -166,13 +164,16 @@ public final class SlicedRateLimitStore extends ForwardingRateLimitStore {
 		}
 		List<Window> windows = budget.windows();
 		long[] instances = new long[windows.size()];
+		long[] giveBackUntil = new long[windows.size()];
 		long end = nowMillis + terms.ttlMillis();
 		for (int i = 0; i < instances.length; i++) {
 			Window w = windows.get(i);
-			instances[i] = w.algorithm().kind().reservedInstance(w, decision.verdicts().get(i));
-			end = Math.min(end, w.algorithm().kind().sliceEndMillis(w, instances[i], nowMillis));
+			WindowKind kind = w.algorithm().kind();
+			instances[i] = kind.reservedInstance(w, decision.verdicts().get(i));
+			giveBackUntil[i] = kind.sliceGiveBackUntil(w, decision.verdicts().get(i));
+			end = Math.min(end, kind.sliceEndMillis(w, instances[i], nowMillis));
 		}
-		HeldSlice fresh = new HeldSlice(budget, key, instances, left, end, decision.verdicts());
+		HeldSlice fresh = new HeldSlice(budget, key, instances, giveBackUntil, left, end, decision.verdicts());
 		Decision answer = fresh.decision(nowMillis);
 		HeldKey at = new HeldKey(budget.name(), key);
 		HeldSlice[] replaced = new HeldSlice[1];
@@ -203,8 +204,8 @@ public final class SlicedRateLimitStore extends ForwardingRateLimitStore {
 
 	/** What the slice still holds back to the store; a failure only loses those units. */
 	private void giveBack(HeldSlice slice, long nowMillis) {
-		Settlement leftover = slice.drain();
-		if (leftover == null) {
+		Settlement leftover = slice.drain(nowMillis);
+		if (leftover == null || !leftover.changesAnything()) {
 			return;
 		}
 		try {
@@ -217,84 +218,6 @@ public final class SlicedRateLimitStore extends ForwardingRateLimitStore {
 	}
 
 	private record HeldKey(String budget, String key) {
-	}
-
-	/** The slice one key holds on this instance; every method holds its lock. */
-	private static final class HeldSlice {
-
-		private final Budget budget;
-
-		private final String key;
-
-		private final long[] instances;
-
-		private long units;
-
-		private long endMillis;
-
-		/** The store's verdicts with the slice counted: what it left for the others. */
-		private List<BoundVerdict> verdicts;
-
-		HeldSlice(Budget budget, String key, long[] instances, long units, long endMillis,
-				List<BoundVerdict> verdicts) {
-			this.budget = budget;
-			this.key = key;
-			this.instances = instances;
-			this.units = units;
-			this.endMillis = endMillis;
-			this.verdicts = verdicts;
-		}
-
-		synchronized boolean expired(long nowMillis) {
-			return nowMillis >= endMillis || units == 0;
-		}
-
-		synchronized long units() {
-			return units;
-		}
-
-		synchronized Decision spend(long cost, long nowMillis) {
-			if (nowMillis >= endMillis || units < cost) {
-				return null;
-			}
-			units -= cost;
-			return decision(nowMillis);
-		}
-
-		/**
-		 * Adds a newer slice of the same window instances; its verdicts are newer too.
-		 */
-		synchronized boolean absorb(HeldSlice fresh, long nowMillis) {
-			if (nowMillis >= endMillis || !budget.equals(fresh.budget) || !Arrays.equals(instances, fresh.instances)) {
-				return false;
-			}
-			units += fresh.units;
-			endMillis = Math.min(endMillis, fresh.endMillis);
-			verdicts = fresh.verdicts;
-			return true;
-		}
-
-		synchronized Decision decision(long nowMillis) {
-			List<BoundVerdict> local = new ArrayList<>(verdicts.size());
-			for (int i = 0; i < verdicts.size(); i++) {
-				BoundVerdict v = verdicts.get(i);
-				local.add(new BoundVerdict(v.name(), v.concurrency(), v.limit(), v.remaining() + units,
-						v.resetAtMillis(), v.periodMillis(), false, v.retryAtMillis(), v.unit()));
-			}
-			return Decision.of(budget.name(), nowMillis, local, null);
-		}
-
-		/** Takes every unit left, as the settlement that gives them back. */
-		synchronized Settlement drain() {
-			if (units == 0) {
-				return null;
-			}
-			long[] deltas = new long[instances.length];
-			Arrays.fill(deltas, -units);
-			units = 0;
-			return new Settlement(budget, key, instances.clone(), deltas, new long[instances.length], false);
-		}
-
 	}
 
 }

@@ -73,6 +73,15 @@ final class TokenBucketKind implements WindowKind {
 		return Long.MAX_VALUE;
 	}
 
+	/**
+	 * Until the bucket would be full again (the slice's reset): once it was full, tokens
+	 * given back would be tokens the bucket has already refilled.
+	 */
+	@Override
+	public long sliceGiveBackUntil(Window window, BoundVerdict verdict) {
+		return verdict.resetAtMillis();
+	}
+
 	@Override
 	public long settlementCeiling(Window window) {
 		return Math.max(1, SettlementBounds.MAX_UNITS / window.durationMillis());

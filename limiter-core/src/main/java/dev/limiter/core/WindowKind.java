@@ -70,6 +70,15 @@ public sealed interface WindowKind permits FixedWindowKind, SlidingWindowKind, T
 		return nowMillis;
 	}
 
+	/**
+	 * Until when a slice's unspent units may go back to the instance it counted in,
+	 * {@code verdict} being the slice's: while the window is as if they had never been
+	 * taken. By default for as long as a settlement lands there.
+	 */
+	default long sliceGiveBackUntil(Window window, BoundVerdict verdict) {
+		return Long.MAX_VALUE;
+	}
+
 	/** The largest delta, either way, a settlement applies to {@code window}. */
 	long settlementCeiling(Window window);
 
