@@ -9,8 +9,8 @@ import dev.limiter.core.BoundVerdict;
 import dev.limiter.core.Budget;
 import dev.limiter.core.ConcurrencyBound;
 import dev.limiter.core.Settlement;
-import dev.limiter.core.SliceTerms;
 import dev.limiter.core.SettlementBounds;
+import dev.limiter.core.SliceTerms;
 import dev.limiter.core.Window;
 
 /**
