@@ -42,6 +42,13 @@ public final class SlicedRateLimitStore extends ForwardingRateLimitStore {
 
 	private final ConcurrentHashMap<HeldKey, HeldSlice> held = new ConcurrentHashMap<>();
 
+	/**
+	 * The keys whose next slice a thread of this instance is taking: one at a time, so
+	 * that a key never holds more than one slice's units, and the other threads wait for
+	 * it instead of calling the store themselves.
+	 */
+	private final ConcurrentHashMap<HeldKey, CompletableFuture<Void>> slicing = new ConcurrentHashMap<>();
+
 	private final AtomicLong lastSweepMillis = new AtomicLong(Long.MIN_VALUE);
 
 	public SlicedRateLimitStore(RateLimitStore store) {
@@ -72,7 +79,25 @@ public final class SlicedRateLimitStore extends ForwardingRateLimitStore {
 		if (local != null) {
 			return local;
 		}
-		return hold(budget, key, cost, terms, store.takeSlice(budget, key, cost, terms, nowMillis), nowMillis);
+		HeldKey at = new HeldKey(budget.name(), key);
+		CompletableFuture<Void> taken = new CompletableFuture<>();
+		CompletableFuture<Void> inFlight = slicing.putIfAbsent(at, taken);
+		if (inFlight != null) {
+			// Its slice is on its way: wait for it (never longer than the store's call)
+			// rather than make a call of our own.
+			inFlight.exceptionally((ex) -> null).join();
+			local = spend(budget, key, cost, nowMillis);
+			return (local != null) ? local : store.take(budget, key, cost, false, nowMillis);
+		}
+		try {
+			local = spend(budget, key, cost, nowMillis);
+			return (local != null) ? local
+					: hold(budget, key, cost, terms, store.takeSlice(budget, key, cost, terms, nowMillis), nowMillis);
+		}
+		finally {
+			slicing.remove(at);
+			taken.complete(null);
+		}
 	}
 
 	/** A local admission completes at once; a slice completes when the store answers. */
@@ -83,18 +108,34 @@ public final class SlicedRateLimitStore extends ForwardingRateLimitStore {
 		if (terms == null) {
 			return store.takeAsync(budget, key, cost, expensive, nowMillis);
 		}
+		HeldKey at = new HeldKey(budget.name(), key);
+		CompletableFuture<Void> taken = new CompletableFuture<>();
 		try {
 			budget.checkCost(cost);
 			Decision local = spend(budget, key, cost, nowMillis);
 			if (local != null) {
 				return CompletableFuture.completedFuture(local);
 			}
+			CompletableFuture<Void> inFlight = slicing.putIfAbsent(at, taken);
+			if (inFlight != null) {
+				return inFlight.exceptionally((ex) -> null).thenCompose((ignored) -> {
+					Decision spent = spend(budget, key, cost, nowMillis);
+					return (spent != null) ? CompletableFuture.completedFuture(spent)
+							: store.takeAsync(budget, key, cost, false, nowMillis);
+				});
+			}
+			return store.takeSliceAsync(budget, key, cost, terms, nowMillis)
+				.thenApply((slice) -> hold(budget, key, cost, terms, slice, nowMillis))
+				.whenComplete((decision, ex) -> {
+					slicing.remove(at);
+					taken.complete(null);
+				});
 		}
 		catch (RuntimeException ex) {
+			slicing.remove(at, taken);
+			taken.complete(null);
 			return CompletableFuture.failedFuture(ex);
 		}
-		return store.takeSliceAsync(budget, key, cost, terms, nowMillis)
-			.thenApply((slice) -> hold(budget, key, cost, terms, slice, nowMillis));
 	}
 
 	@Override
