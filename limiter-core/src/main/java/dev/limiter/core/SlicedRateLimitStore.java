@@ -49,7 +49,8 @@ public final class SlicedRateLimitStore extends ForwardingRateLimitStore {
 	 */
 	private final ConcurrentHashMap<HeldKey, CompletableFuture<Void>> slicing = new ConcurrentHashMap<>();
 
-	private final AtomicLong lastSweepMillis = new AtomicLong(Long.MIN_VALUE);
+	/** Decision time of the last sweep; 0 (the epoch) so that the first one runs. */
+	private final AtomicLong lastSweepMillis = new AtomicLong();
 
 	public SlicedRateLimitStore(RateLimitStore store) {
 		this(store, DEFAULT_MAX_KEYS);

@@ -81,6 +81,16 @@ class SlicedRateLimitStoreTests extends RateLimitStoreContractTests {
 	}
 
 	@Test
+	void takeWhenAnotherKeyTakesASliceAfterAnIdleKeysSliceExpiredShouldGiveTheIdleOneBack() {
+		sliced.take(SLICED, key, 1, false, T0);
+
+		sliced.take(SLICED, key + "-other", 1, false, T0 + 2_000);
+
+		assertThat(sliced.heldUnits(SLICED, key)).isZero();
+		assertThat(memory.peek(SLICED, key, T0 + 2_000).bounds().get(0).remaining()).isEqualTo(99);
+	}
+
+	@Test
 	void takeWhenAFixedWindowEndsShouldNotSpendItsSliceInTheNextWindow() {
 		long beforeEnd = T0 + 59_999;
 		sliced.take(SLICED, key, 1, false, beforeEnd);
