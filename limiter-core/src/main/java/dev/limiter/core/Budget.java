@@ -25,6 +25,11 @@ public final class Budget {
 
 	private final boolean countRefused;
 
+	/**
+	 * How the quota is leased in slices; {@code null}: every decision goes to the store.
+	 */
+	private final SliceTerms slices;
+
 	/** Whether every window is a fixed window: the stores' fastest path. */
 	private final boolean allFixed;
 
@@ -36,6 +41,7 @@ public final class Budget {
 		this.windows = Collections.unmodifiableList(new ArrayList<>(builder.windows));
 		this.concurrency = builder.concurrency;
 		this.countRefused = builder.countRefused;
+		this.slices = builder.slices;
 		this.allFixed = this.windows.stream().allMatch(Window::fixed);
 		this.hasUnits = !this.windows.stream().allMatch(Window::countsRequests);
 	}
@@ -182,21 +188,27 @@ public final class Budget {
 		return countRefused;
 	}
 
+	/** How this budget's quota is leased in slices (ADR 0014); empty: never. */
+	public Optional<SliceTerms> slices() {
+		return Optional.ofNullable(slices);
+	}
+
 	@Override
 	public boolean equals(Object o) {
 		return o == this || o instanceof Budget other && name.equals(other.name) && windows.equals(other.windows)
-				&& Objects.equals(concurrency, other.concurrency) && countRefused == other.countRefused;
+				&& Objects.equals(concurrency, other.concurrency) && countRefused == other.countRefused
+				&& Objects.equals(slices, other.slices);
 	}
 
 	@Override
 	public int hashCode() {
-		return Objects.hash(name, windows, concurrency, countRefused);
+		return Objects.hash(name, windows, concurrency, countRefused, slices);
 	}
 
 	@Override
 	public String toString() {
 		return "Budget[" + name + ", windows=" + windows + ", concurrency=" + concurrency + ", countRefused="
-				+ countRefused + "]";
+				+ countRefused + ((slices != null) ? ", slices=" + slices : "") + "]";
 	}
 
 	/**
@@ -212,6 +224,8 @@ public final class Budget {
 		private ConcurrencyBound concurrency;
 
 		private boolean countRefused;
+
+		private SliceTerms slices;
 
 		private Builder(String name) {
 			if (!BoundNames.isValidBudgetName(name)) {
@@ -242,6 +256,12 @@ public final class Budget {
 
 		public Builder countRefused(boolean countRefused) {
 			this.countRefused = countRefused;
+			return this;
+		}
+
+		/** Leases the quota in slices ({@code null}: never, the default). */
+		public Builder slices(SliceTerms slices) {
+			this.slices = slices;
 			return this;
 		}
 

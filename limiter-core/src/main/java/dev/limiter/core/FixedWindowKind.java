@@ -24,6 +24,12 @@ final class FixedWindowKind implements WindowKind {
 		return nowMillis < instance;
 	}
 
+	/** A fixed window's units count in it until its end. */
+	@Override
+	public long sliceEndMillis(Window window, long instance, long nowMillis) {
+		return instance;
+	}
+
 	@Override
 	public long settlementCeiling(Window window) {
 		return SettlementBounds.MAX_UNITS;

@@ -57,6 +57,17 @@ public abstract class ForwardingRateLimitStore implements RateLimitStore {
 	}
 
 	@Override
+	public Slice takeSlice(Budget budget, String key, long cost, SliceTerms terms, long nowMillis) {
+		return delegate().takeSlice(budget, key, cost, terms, nowMillis);
+	}
+
+	@Override
+	public CompletionStage<Slice> takeSliceAsync(Budget budget, String key, long cost, SliceTerms terms,
+			long nowMillis) {
+		return delegate().takeSliceAsync(budget, key, cost, terms, nowMillis);
+	}
+
+	@Override
 	public KeyState peek(Budget budget, String key, long nowMillis) {
 		return delegate().peek(budget, key, nowMillis);
 	}

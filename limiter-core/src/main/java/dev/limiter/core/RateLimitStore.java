@@ -161,6 +161,36 @@ public interface RateLimitStore extends Lease.Issuer {
 		}
 	}
 
+	/**
+	 * {@link #take} of a slice (ADR 0014): decides the request of {@code cost} exactly as
+	 * {@link #take} does and, when it is admitted, counts up to {@link SliceTerms#size}
+	 * units in every window in the same atomic step, so that every unit an instance may
+	 * admit locally is counted before it is spent. Only for a budget of requests, without
+	 * a lease. The default slices nothing: it is {@link #take}, and the slice is the
+	 * request's own cost.
+	 * @param terms the budget's slice terms ({@code max}; {@code ttl}, which tells a
+	 * store that counts instances how long one is still taking slices)
+	 * @return the decision and the units counted, never {@code null}
+	 */
+	default Slice takeSlice(Budget budget, String key, long cost, SliceTerms terms, long nowMillis) {
+		Decision decision = take(budget, key, cost, false, nowMillis);
+		return new Slice(decision, decision.allowed() ? cost : 0);
+	}
+
+	/**
+	 * {@link #takeSlice} for a caller that must not wait, as {@link #takeAsync} is to
+	 * {@link #take}.
+	 */
+	default CompletionStage<Slice> takeSliceAsync(Budget budget, String key, long cost, SliceTerms terms,
+			long nowMillis) {
+		try {
+			return CompletableFuture.completedFuture(takeSlice(budget, key, cost, terms, nowMillis));
+		}
+		catch (RuntimeException ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
+	}
+
 	/** Reads one key's counters at {@code nowMillis} without counting anything. */
 	KeyState peek(Budget budget, String key, long nowMillis);
 

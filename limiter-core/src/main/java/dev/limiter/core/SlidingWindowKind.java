@@ -42,6 +42,15 @@ final class SlidingWindowKind implements WindowKind {
 		return (instance + 1) * window.resolutionMillis() + window.durationMillis() > nowMillis;
 	}
 
+	/**
+	 * Until the end of the bucket its units count in: spent later, a unit would age out
+	 * of the window before a span of it that includes its admission has passed.
+	 */
+	@Override
+	public long sliceEndMillis(Window window, long instance, long nowMillis) {
+		return (instance + 1) * window.resolutionMillis();
+	}
+
 	@Override
 	public long settlementCeiling(Window window) {
 		return SettlementBounds.MAX_UNITS;

@@ -64,6 +64,24 @@ final class TokenBucketKind implements WindowKind {
 		return true;
 	}
 
+	/**
+	 * Tokens taken stay taken: the bucket never holds more than its burst, and a slice's
+	 * tokens are spent within its ttl (ADR 0014 states what that means for a span).
+	 */
+	@Override
+	public long sliceEndMillis(Window window, long instance, long nowMillis) {
+		return Long.MAX_VALUE;
+	}
+
+	/**
+	 * Until the bucket would be full again (the slice's reset): once it was full, tokens
+	 * given back would be tokens the bucket has already refilled.
+	 */
+	@Override
+	public long sliceGiveBackUntil(Window window, BoundVerdict verdict) {
+		return verdict.resetAtMillis();
+	}
+
 	@Override
 	public long settlementCeiling(Window window) {
 		return Math.max(1, SettlementBounds.MAX_UNITS / window.durationMillis());

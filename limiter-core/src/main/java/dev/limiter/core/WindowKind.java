@@ -73,6 +73,25 @@ public sealed interface WindowKind permits FixedWindowKind, SlidingWindowKind, T
 	 */
 	boolean lands(Window window, long instance, long nowMillis);
 
+	/**
+	 * Until when units a slice counted in {@code instance} of {@code window} may be
+	 * admitted locally without any span of the window seeing more than its limit (ADR
+	 * 0014): the end of the instance they are counted in. By default not after
+	 * {@code nowMillis}: an algorithm that does not say is never sliced.
+	 */
+	default long sliceEndMillis(Window window, long instance, long nowMillis) {
+		return nowMillis;
+	}
+
+	/**
+	 * Until when a slice's unspent units may go back to the instance it counted in,
+	 * {@code verdict} being the slice's: while the window is as if they had never been
+	 * taken. By default for as long as a settlement lands there.
+	 */
+	default long sliceGiveBackUntil(Window window, BoundVerdict verdict) {
+		return Long.MAX_VALUE;
+	}
+
 	/** The largest delta, either way, a settlement applies to {@code window}. */
 	long settlementCeiling(Window window);
 

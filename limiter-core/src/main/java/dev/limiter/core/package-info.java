@@ -6,7 +6,9 @@
  * {@link dev.limiter.core.BoundVerdict}, {@link dev.limiter.core.KeyState},
  * {@link dev.limiter.core.Lease}), the store itself
  * ({@link dev.limiter.core.RateLimitStore}, with {@link dev.limiter.core.RateLimitStores}
- * for the in-memory one) and the over-limit memory every store is wrapped in.
+ * for the in-memory one), leased quota slices ({@link dev.limiter.core.SliceTerms},
+ * {@link dev.limiter.core.Slice}, the {@code SlicedRateLimitStore} decorator: ADR 0014)
+ * and the over-limit memory every store is wrapped in.
  *
  * <p>
  * API: the model types, {@link dev.limiter.core.RateLimitStore} (a bean of that type

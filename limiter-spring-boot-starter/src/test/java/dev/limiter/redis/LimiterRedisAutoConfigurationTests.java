@@ -11,6 +11,7 @@ import dev.limiter.core.Budget;
 import dev.limiter.core.OverLimitRememberingStore;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStores;
+import dev.limiter.core.SlicedRateLimitStore;
 import dev.limiter.core.StoreMode;
 import dev.limiter.resilience.CircuitBreakingRateLimitStore;
 import dev.limiter.resilience.FailOpenRateLimitStore;
@@ -62,10 +63,12 @@ class LimiterRedisAutoConfigurationTests {
 				RateLimitStore store = context.getBean(LimiterAutoConfiguration.STORE_BEAN_NAME, RateLimitStore.class);
 				assertThat(store).isInstanceOfSatisfying(FailOpenRateLimitStore.class, failOpen -> assertThat(
 						failOpen.authoritative())
-					.isInstanceOfSatisfying(CircuitBreakingRateLimitStore.class,
-							breaking -> assertThat(breaking.delegate()).isInstanceOfSatisfying(
-									OverLimitRememberingStore.class, remembering -> assertThat(remembering.delegate())
-										.isInstanceOf(RedisRateLimitStore.class))));
+					.isInstanceOfSatisfying(CircuitBreakingRateLimitStore.class, breaking -> assertThat(
+							breaking.delegate())
+						.isInstanceOfSatisfying(OverLimitRememberingStore.class, remembering -> assertThat(
+								remembering.delegate())
+							.isInstanceOfSatisfying(SlicedRateLimitStore.class,
+									sliced -> assertThat(sliced.delegate()).isInstanceOf(RedisRateLimitStore.class)))));
 				assertThat(store.name()).isEqualTo("redis");
 				String key = UUID.randomUUID().toString();
 

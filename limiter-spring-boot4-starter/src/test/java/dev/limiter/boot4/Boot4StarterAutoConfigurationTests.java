@@ -17,6 +17,7 @@ import dev.limiter.core.Budget;
 import dev.limiter.core.OverLimitRememberingStore;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStores;
+import dev.limiter.core.SlicedRateLimitStore;
 import dev.limiter.observation.ObservedDecisions;
 import dev.limiter.redis.RedisRateLimitStore;
 import dev.limiter.resilience.CircuitBreakingRateLimitStore;
@@ -138,10 +139,12 @@ class Boot4StarterAutoConfigurationTests {
 				RateLimitStore store = context.getBean(LimiterAutoConfiguration.STORE_BEAN_NAME, RateLimitStore.class);
 				assertThat(store).isInstanceOfSatisfying(FailOpenRateLimitStore.class, failOpen -> assertThat(
 						failOpen.authoritative())
-					.isInstanceOfSatisfying(CircuitBreakingRateLimitStore.class,
-							breaking -> assertThat(breaking.delegate()).isInstanceOfSatisfying(
-									OverLimitRememberingStore.class, remembering -> assertThat(remembering.delegate())
-										.isInstanceOf(RedisRateLimitStore.class))));
+					.isInstanceOfSatisfying(CircuitBreakingRateLimitStore.class, breaking -> assertThat(
+							breaking.delegate())
+						.isInstanceOfSatisfying(OverLimitRememberingStore.class, remembering -> assertThat(
+								remembering.delegate())
+							.isInstanceOfSatisfying(SlicedRateLimitStore.class,
+									sliced -> assertThat(sliced.delegate()).isInstanceOf(RedisRateLimitStore.class)))));
 				Budget budget = Budget.builder("boot4").window("minute", 5, Duration.ofMinutes(1)).build();
 				String key = UUID.randomUUID().toString();
 				assertThat(store.take(budget, key, 1, false, System.currentTimeMillis()).degraded()).isFalse();

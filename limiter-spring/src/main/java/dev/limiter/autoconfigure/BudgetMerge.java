@@ -36,6 +36,7 @@ final class BudgetMerge {
 		}
 		merged.setWindows(windows);
 		merged.setConcurrency(concurrency(base.getConcurrency(), written.getConcurrency()));
+		merged.setSlices(first(written.getSlices(), base.getSlices()));
 		merged.setCountRefused(first(written.getCountRefused(), base.getCountRefused()));
 		merged.setScope(first(written.getScope(), base.getScope()));
 		merged.setShadow(first(written.getShadow(), base.getShadow()));

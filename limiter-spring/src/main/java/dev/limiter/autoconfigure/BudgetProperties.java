@@ -19,6 +19,9 @@ public class BudgetProperties {
 	/** Optional bound on expensive requests in flight at once. */
 	private ConcurrencyProperties concurrency;
 
+	/** Leased quota slices: decisions made locally from a slice of the shared quota. */
+	private SliceProperties slices;
+
 	/** Whether refused requests still spend from every window; false when unset. */
 	private Boolean countRefused;
 
@@ -75,6 +78,14 @@ public class BudgetProperties {
 
 	public void setConcurrency(ConcurrencyProperties concurrency) {
 		this.concurrency = concurrency;
+	}
+
+	public SliceProperties getSlices() {
+		return slices;
+	}
+
+	public void setSlices(SliceProperties slices) {
+		this.slices = slices;
 	}
 
 	public Boolean getCountRefused() {

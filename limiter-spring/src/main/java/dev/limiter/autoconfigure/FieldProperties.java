@@ -3,6 +3,7 @@ package dev.limiter.autoconfigure;
 import dev.limiter.core.Budget;
 import dev.limiter.core.ConcurrencyBound;
 import dev.limiter.core.InvalidValueException;
+import dev.limiter.core.SliceTerms;
 import dev.limiter.core.Window;
 import dev.limiter.core.guard.AuthGuardPolicy;
 import dev.limiter.redis.RedisRateLimitStore;
@@ -82,6 +83,12 @@ public final class FieldProperties {
 			return switch (bound) {
 				case MAX -> "max";
 				case LEASE -> "lease";
+			};
+		}
+		if (field instanceof SliceTerms.Field slice) {
+			return switch (slice) {
+				case MAX -> "max";
+				case TTL -> "ttl";
 			};
 		}
 		if (field instanceof AuthGuardPolicy.Field guard) {

@@ -16,6 +16,7 @@ import dev.limiter.core.Budget;
 import dev.limiter.core.BudgetEstimates;
 import dev.limiter.core.ConcurrencyBound;
 import dev.limiter.core.InvalidValueException;
+import dev.limiter.core.SliceTerms;
 import dev.limiter.core.guard.AuthGuardPolicy;
 import dev.limiter.routes.PropertiesRouteResolver.RouteRule;
 import dev.limiter.routes.RouteSource;
@@ -210,6 +211,13 @@ public final class LimiterConfigurationResolver {
 			builder
 				.concurrency(core(at + ".concurrency", () -> new ConcurrencyBound(required(max, concurrency.getMax()),
 						required(lease, concurrency.getLease()))));
+		}
+		SliceProperties slices = properties.getSlices();
+		if (slices != null && slices.isEnabled()) {
+			Budget unsliced = core(at, builder::build);
+			long max = (slices.getMax() != null) ? slices.getMax() : SliceTerms.defaultMax(unsliced);
+			builder
+				.slices(core(at + ".slices", () -> new SliceTerms(max, required(at + ".slices.ttl", slices.getTtl()))));
 		}
 		return core(at, builder::build);
 	}

@@ -41,6 +41,15 @@ final class RedisKeys {
 		return List.of(tagged + ":w", tagged + ":leases");
 	}
 
+	/**
+	 * Every key a slice of (budget, key) touches: {@link #all}, then the instances that
+	 * took a slice of it recently (ADR 0014).
+	 */
+	List<String> slice(Budget budget, String key) {
+		String tagged = tagged(budget.name(), key);
+		return List.of(tagged + ":w", tagged + ":leases", tagged + ":slicers");
+	}
+
 	/** The windows' hash of (budget, key): what a settlement changes. */
 	String windows(Budget budget, String key) {
 		return tagged(budget.name(), key) + ":w";

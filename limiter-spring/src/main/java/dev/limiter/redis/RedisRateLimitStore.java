@@ -19,6 +19,8 @@ import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStoreException;
 import dev.limiter.core.RequestStoreTime;
 import dev.limiter.core.Settlement;
+import dev.limiter.core.Slice;
+import dev.limiter.core.SliceTerms;
 import dev.limiter.core.guard.AuthGuardPolicy;
 import dev.limiter.core.guard.AuthGuardStore;
 import dev.limiter.core.guard.AuthGuardStoreProvider;
@@ -123,6 +125,22 @@ public final class RedisRateLimitStore implements RateLimitStore, AuthGuardStore
 	 */
 	public boolean answersWithoutBlocking() {
 		return calls.answersWithoutBlocking();
+	}
+
+	/**
+	 * The same one script call in slice mode ({@code take.lua}, ADR 0014): the request
+	 * decided as by {@link #take}, and when admitted the slice's units counted in every
+	 * window at once; this store is one instance among those taking slices of the key.
+	 */
+	@Override
+	public Slice takeSlice(Budget budget, String key, long cost, SliceTerms terms, long nowMillis) {
+		budget.checkCost(cost);
+		TakeScriptCodec.Call call = TakeScriptCodec.encodeSlice(budget, cost, terms, leaseIdPrefix, expiryMarginMillis,
+				nowMillis);
+		List<Object> raw = calls.execute(TAKE, keys.slice(budget, key), call.args());
+		TakeScriptCodec.Reply reply = call.decode(raw);
+		Decision decision = Decision.of(budget.name(), nowMillis, reply.verdicts(), null);
+		return new Slice(decision, reply.admitted() ? TakeScriptCodec.sliceUnits(budget, raw) : 0);
 	}
 
 	/**

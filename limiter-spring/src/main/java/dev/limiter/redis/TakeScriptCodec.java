@@ -11,6 +11,7 @@ import dev.limiter.core.ConcurrencyBound;
 import dev.limiter.core.NotifyAt;
 import dev.limiter.core.Settlement;
 import dev.limiter.core.SettlementBounds;
+import dev.limiter.core.SliceTerms;
 import dev.limiter.core.ThresholdCrossing;
 import dev.limiter.core.Window;
 
@@ -112,6 +113,27 @@ final class TakeScriptCodec {
 	 */
 	static Call encodeDryRun(Budget budget, long nowMillis) {
 		return encode(budget, 1, null, budget.concurrency().orElse(null), "", 0, true, nowMillis);
+	}
+
+	/**
+	 * The arguments of a slice (ADR 0014): a decision of {@code cost} without a lease
+	 * that, when admitted, counts {@link dev.limiter.core.SliceTerms#size} units in every
+	 * window; {@code instance} names this store among those taking slices of the key, and
+	 * one counts as taking them for twice the terms' ttl.
+	 */
+	static Call encodeSlice(Budget budget, long cost, SliceTerms terms, String instance, long expiryMarginMillis,
+			long nowMillis) {
+		Call call = encode(budget, cost, null, null, "", expiryMarginMillis, false, nowMillis);
+		call.args()[6] = "s:" + terms.max() + ":" + instance + ":" + (2 * terms.ttlMillis());
+		return call;
+	}
+
+	/**
+	 * The units a slice's reply counted in every window: the one value after the windows'
+	 * (0 when refused).
+	 */
+	static long sliceUnits(Budget budget, List<Object> reply) {
+		return asLong(reply, FIXED_REPLY + REPLY_PER_WINDOW * budget.windows().size());
 	}
 
 	private static Call encode(Budget budget, long cost, long[] amounts, ConcurrencyBound leases, String leaseId,

@@ -2,6 +2,7 @@ package dev.limiter.resilience;
 
 import dev.limiter.core.OverLimitRememberingStore;
 import dev.limiter.core.RateLimitStore;
+import dev.limiter.core.SlicedRateLimitStore;
 import dev.limiter.core.guard.AuthGuardPolicy;
 import dev.limiter.core.guard.AuthGuardStore;
 import dev.limiter.core.guard.AuthGuardStoreProvider;
@@ -16,7 +17,8 @@ import dev.limiter.core.guard.StoreBackedAuthGuardStore;
  * FailOpenRateLimitStore            fallback, fail-closed budgets, the outage's one WARN and one INFO
  *   CircuitBreakingRateLimitStore   the shared breaker: an open one costs no round trip
  *     OverLimitRememberingStore     a key known over its limit is refused without a store call
- *       the raw store               Redis (or any remote store)
+ *       SlicedRateLimitStore        a budget with slices admits from this instance's slice (ADR 0014)
+ *         the raw store             Redis (or any remote store)
  * </pre>
  *
  * Why this order:
@@ -53,7 +55,7 @@ public final class StoreStack {
 
 	/** The limiter's store for a remote store, under {@code policy}. */
 	public static FailOpenRateLimitStore remote(RateLimitStore store, FailurePolicy policy) {
-		return policy.protect(new OverLimitRememberingStore(store));
+		return policy.protect(new OverLimitRememberingStore(new SlicedRateLimitStore(store)));
 	}
 
 	/**
@@ -83,7 +85,8 @@ public final class StoreStack {
 		if (inner instanceof CircuitBreakingRateLimitStore breaking) {
 			inner = breaking.delegate();
 		}
-		return inner instanceof OverLimitRememberingStore remembering ? remembering.delegate() : inner;
+		inner = inner instanceof OverLimitRememberingStore remembering ? remembering.delegate() : inner;
+		return inner instanceof SlicedRateLimitStore sliced ? sliced.delegate() : inner;
 	}
 
 }

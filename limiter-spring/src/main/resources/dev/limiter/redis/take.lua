@@ -8,7 +8,8 @@
 -- KEYS[1]  the windows: one hash, each window's fields as its algorithm's block below keeps them
 -- KEYS[2]  the leases: sorted set, member = lease id, score = expiry (epoch ms)
 -- ARGV[1] now   ARGV[2] count refused (1|0)   ARGV[3] expiry margin (ms)   ARGV[4] lease max (0 when no lease is
--- wanted)   ARGV[5] lease length (ms)   ARGV[6] lease id   ARGV[7] dry run (1|0)
+-- wanted)   ARGV[5] lease length (ms)   ARGV[6] lease id   ARGV[7] dry run (1|0), or a slice (ADR 0014)
+--   "s:<max>:<instance>:<seen ms>" with KEYS[3] (the instances that took a slice of this key, a sorted set)
 -- then per window i = 1..n, at j = 7 + 6 (i - 1): ARGV[j + 1] algorithm (a key of the algorithms table),
 --   ARGV[j + 2] limit, ARGV[j + 3] and ARGV[j + 4] its algorithm's two parameters, ARGV[j + 5] field name,
 --   ARGV[j + 6] what the request takes from this window (its cost for a window of requests, the estimate of its
@@ -17,7 +18,8 @@
 -- Returns {admitted, lease refused, leases held, earliest live lease expiry (now if none),
 --          then per window: reset, count (fixed) or remaining (the others), room (1|0),
 --          retry at (-1 for never; a fixed window: its reset, or later while it carries an excess),
---          the lowest notify-at threshold reached now (a calendar window's; 0 for none)}
+--          the lowest notify-at threshold reached now (a calendar window's; 0 for none)},
+--          then for a slice: the units it counted in every window (0 when refused)
 local now = tonumber(ARGV[1])
 local countRefused = ARGV[2] == '1'
 local margin = tonumber(ARGV[3])
@@ -50,6 +52,8 @@ local decision = { rolled = false }
 --   fields(w)               the hash fields it reads and writes
 --   read(w)                 reads its state at now; returns whether w.cost fits
 --   count(w, counting, put) counts w.cost when counting; put(field, value) for every field it writes
+--   left(w)                 after read(w): the most units that would fit now (a slice's size needs it; an
+--                           algorithm without it is never sliced beyond the request's cost)
 --   reply(w)                its reset, count (fixed) or remaining (the others), retry at (-1 for never), until
 --                           when the hash must be kept for it, and the lowest notify-at threshold it reached (or nil)
 local algorithms = {}
@@ -87,6 +91,10 @@ function fixed.read(w)
     end
   end
   return w.count + w.cost <= w.limit
+end
+
+function fixed.left(w)
+  return math.max(0, w.limit - w.count)
 end
 
 function fixed.count(w, counting, put)
@@ -218,6 +226,10 @@ function sliding.read(w)
   return sliding.alive(w) + w.cost <= w.limit
 end
 
+function sliding.left(w)
+  return math.max(0, w.limit - sliding.alive(w))
+end
+
 function sliding.count(w, counting, put)
   if not counting then
     return
@@ -299,6 +311,10 @@ function bucket.read(w)
   return bucket.debt(w) + w.cost * w.a <= w.b * w.a
 end
 
+function bucket.left(w)
+  return math.max(0, w.b - ceilDiv(bucket.debt(w), w.a))
+end
+
 function bucket.count(w, counting, put)
   if not counting then
     return
@@ -371,6 +387,30 @@ for i = 1, n do
   roomInWindows = roomInWindows and w.room
 end
 
+-- A slice (SliceTerms.size): more than the request's cost when every window has room for more, at most max and
+-- at most what is left / (2 x the instances that took a slice of this key within the last <seen> ms).
+local sliceMax, sliceInstance, sliceSeen = string.match(ARGV[7], '^s:(%d+):([^:]+):(%d+)$')
+local slice = 0
+if sliceMax and roomInWindows then
+  local instancesKey = KEYS[3]
+  redis.call('ZADD', instancesKey, int(now), sliceInstance)
+  redis.call('ZREMRANGEBYSCORE', instancesKey, '-inf', '(' .. int(now - tonumber(sliceSeen)))
+  redis.call('PEXPIRE', instancesKey, int(tonumber(sliceSeen) + margin))
+  local instances = redis.call('ZCARD', instancesKey)
+  local cost = windows[1].cost
+  local left = nil
+  for i = 1, n do
+    local w = windows[i]
+    local fits = w.algorithm.left and w.algorithm.left(w) or cost
+    left = (left == nil) and fits or math.min(left, fits)
+  end
+  slice = math.max(cost, math.min(tonumber(sliceMax), math.floor(left / (2 * instances))))
+  for i = 1, n do
+    windows[i].cost = slice
+    windows[i].room = windows[i].algorithm.read(windows[i])
+  end
+end
+
 local live = '(' .. int(now)
 local held = 0
 local leaseFree = true
@@ -429,5 +469,8 @@ end
 local result = {admitted and 1 or 0, leaseFree and 0 or 1, held, earliest}
 for i = 1, #reply do
   result[#result + 1] = reply[i]
+end
+if sliceMax then
+  result[#result + 1] = admitted and slice or 0
 end
 return result

@@ -11,6 +11,7 @@ import java.util.stream.Stream;
 
 import dev.limiter.core.CalendarPeriod;
 import dev.limiter.core.NotifyAt;
+import dev.limiter.core.SliceTerms;
 import dev.limiter.core.Window;
 import dev.limiter.core.WindowAlgorithm;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
@@ -104,6 +105,11 @@ class LimiterConfigurationResolverTests {
 				invalid("limiter.budgets.premium.concurrency.max", "limiter.budgets.premium.windows.m.limit=1",
 						"limiter.budgets.premium.windows.m.duration=1m",
 						"limiter.budgets.premium.concurrency.lease=1s"),
+				// leased quota slices (the core SliceTerms)
+				invalid("limiter.budgets.standard.slices.max", "limiter.budgets.standard.slices.enabled=true",
+						"limiter.budgets.standard.slices.max=0"),
+				invalid("limiter.budgets.standard.slices.ttl", "limiter.budgets.standard.slices.enabled=true",
+						"limiter.budgets.standard.slices.ttl=0s"),
 				// the guard (the core AuthGuardPolicy)
 				invalid("limiter.auth-guard.threshold", "limiter.auth-guard.threshold=0"),
 				invalid("limiter.auth-guard.window", "limiter.auth-guard.window=0s"),
@@ -166,6 +172,23 @@ class LimiterConfigurationResolverTests {
 		assertThat(windows.get("month").notifyAt()).contains(NotifyAt.of(List.of(80, 100)));
 		assertThat(windows.get("week").calendar())
 			.contains(CalendarPeriod.of(CalendarPeriod.Unit.WEEK, ZoneOffset.UTC, DayOfWeek.SUNDAY));
+	}
+
+	@Test
+	void resolveWhenSlicesAreEnabledWithoutAMaxShouldTakeOnePercentOfTheSmallestLimit() {
+		LimiterSettings settings = LimiterConfigurationResolver
+			.resolve(bind(List.of("limiter.budgets.standard.slices.enabled=true")));
+
+		assertThat(settings.budgets().get("standard").slices()).contains(new SliceTerms(6, SliceTerms.DEFAULT_TTL));
+		assertThat(settings.budgets().get("anonymous").slices()).isEmpty();
+	}
+
+	@Test
+	void resolveWhenSlicesAreNotEnabledShouldLeaveTheBudgetUnsliced() {
+		LimiterSettings settings = LimiterConfigurationResolver
+			.resolve(bind(List.of("limiter.budgets.standard.slices.max=50")));
+
+		assertThat(settings.budgets().get("standard").slices()).isEmpty();
 	}
 
 	private static Arguments invalid(String property, String... values) {

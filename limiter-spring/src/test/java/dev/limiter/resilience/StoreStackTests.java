@@ -1,8 +1,10 @@
 package dev.limiter.resilience;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.limiter.core.Budget;
@@ -10,7 +12,12 @@ import dev.limiter.core.Decision;
 import dev.limiter.core.ForwardingRateLimitStore;
 import dev.limiter.core.OverLimitRememberingStore;
 import dev.limiter.core.RateLimitStore;
+import dev.limiter.core.RateLimitStoreException;
 import dev.limiter.core.RateLimitStores;
+import dev.limiter.core.Slice;
+import dev.limiter.core.SliceTerms;
+import dev.limiter.core.SlicedRateLimitStore;
+import dev.limiter.core.contract.SlicingModelStore;
 import dev.limiter.core.guard.AuthGuardPolicy;
 import dev.limiter.core.guard.AuthGuardStore;
 import dev.limiter.core.guard.AuthGuardStoreProvider;
@@ -37,13 +44,14 @@ class StoreStackTests {
 	private final CountingStore raw = new CountingStore();
 
 	@Test
-	void remoteWhenBuiltShouldPutFailOpenAroundBreakerAroundOverLimitMemoryAroundTheStore() {
+	void remoteWhenBuiltShouldPutFailOpenAroundBreakerAroundOverLimitMemoryAroundSlicesAroundTheStore() {
 		FailOpenRateLimitStore stack = StoreStack.remote(raw, policy);
 
 		assertThat(stack.authoritative()).isInstanceOfSatisfying(CircuitBreakingRateLimitStore.class, breaking -> {
 			assertThat(breaking.breaker()).isSameAs(policy.breaker());
 			assertThat(breaking.delegate()).isInstanceOfSatisfying(OverLimitRememberingStore.class,
-					remembering -> assertThat(remembering.delegate()).isSameAs(raw));
+					remembering -> assertThat(remembering.delegate()).isInstanceOfSatisfying(SlicedRateLimitStore.class,
+							sliced -> assertThat(sliced.delegate()).isSameAs(raw)));
 		});
 	}
 
@@ -59,6 +67,46 @@ class StoreStackTests {
 		assertThat(refused.allowed()).isFalse();
 		assertThat(refused.degraded()).isFalse();
 		assertThat(raw.takes).hasValue(calls);
+	}
+
+	@Test
+	void remoteWhenTheStoreFailsShouldSpendTheSliceItHoldsBeforeTheFallbackDecides() {
+		Budget sliced = Budget.builder("sliced")
+			.window("minute", 1_000, Duration.ofMinutes(1))
+			.slices(new SliceTerms(10, Duration.ofSeconds(5)))
+			.build();
+		AtomicBoolean down = new AtomicBoolean();
+		RateLimitStore failing = new ForwardingRateLimitStore() {
+
+			private final RateLimitStore model = new SlicingModelStore(RateLimitStores.inMemory(100)).instance("one");
+
+			@Override
+			protected RateLimitStore delegate() {
+				return model;
+			}
+
+			@Override
+			public Slice takeSlice(Budget budget, String key, long cost, SliceTerms terms, long nowMillis) {
+				if (down.get()) {
+					throw new RateLimitStoreException("down");
+				}
+				return model.takeSlice(budget, key, cost, terms, nowMillis);
+			}
+
+		};
+		FailOpenRateLimitStore stack = StoreStack.remote(failing, policy);
+		stack.take(sliced, "a", 1, false, T0);
+		down.set(true);
+
+		List<Decision> held = new ArrayList<>();
+		for (int i = 0; i < 9; i++) {
+			held.add(stack.take(sliced, "a", 1, false, T0 + 1 + i));
+		}
+		Decision fallback = stack.take(sliced, "a", 1, false, T0 + 10);
+
+		assertThat(held).allSatisfy((decision) -> assertThat(decision.degraded()).isFalse())
+			.allSatisfy((decision) -> assertThat(decision.allowed()).isTrue());
+		assertThat(fallback.degraded()).isTrue();
 	}
 
 	@Test
