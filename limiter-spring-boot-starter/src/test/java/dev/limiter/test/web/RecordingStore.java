@@ -1,6 +1,7 @@
 package dev.limiter.test.web;
 
 import java.util.List;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import dev.limiter.core.Budget;
@@ -45,6 +46,13 @@ public final class RecordingStore extends ForwardingRateLimitStore {
 	public Decision take(Budget budget, String key, long cost, boolean expensive, long nowMillis) {
 		keys.add(budget.name() + "/" + key);
 		return delegate.take(budget, key, cost, expensive, nowMillis);
+	}
+
+	@Override
+	public CompletionStage<Decision> takeAsync(Budget budget, String key, long cost, boolean expensive,
+			long nowMillis) {
+		keys.add(budget.name() + "/" + key);
+		return super.takeAsync(budget, key, cost, expensive, nowMillis);
 	}
 
 	@Override
