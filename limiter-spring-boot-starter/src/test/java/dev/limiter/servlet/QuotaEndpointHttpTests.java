@@ -61,6 +61,10 @@ class QuotaEndpointHttpTests {
 		assertThat(minute.get("reset").asText()).isEqualTo("2030-01-01T00:01:00Z");
 		assertThat(minute.get("algorithm").asText()).isEqualTo("fixed-window");
 		assertThat(minute.get("concurrency").asBoolean()).isFalse();
+		JsonNode concurrency = bound(quota, "standard", "concurrency");
+		assertThat(concurrency.get("limit").asLong()).isEqualTo(10);
+		assertThat(concurrency.get("algorithm").asText()).isEqualTo("concurrency");
+		assertThat(concurrency.get("concurrency").asBoolean()).isTrue();
 	}
 
 	@Test
