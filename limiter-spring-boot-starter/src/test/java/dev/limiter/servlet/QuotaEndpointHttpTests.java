@@ -4,6 +4,8 @@ import java.net.http.HttpResponse;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.limiter.routes.RouteInventoryCheck;
+import dev.limiter.routes.RouteSource;
 import dev.limiter.test.web.HttpSupport;
 import dev.limiter.test.web.MutableClock;
 import dev.limiter.test.web.RecordingStore;
@@ -33,6 +35,9 @@ class QuotaEndpointHttpTests {
 
 	@Autowired
 	private RecordingStore store;
+
+	@Autowired
+	private RouteInventoryCheck inventory;
 
 	@Autowired
 	@Qualifier("limiterClock")
@@ -121,6 +126,16 @@ class QuotaEndpointHttpTests {
 			.hasValueSatisfying((type) -> assertThat(type).startsWith("application/problem+json"));
 		assertThat(json.readTree(refused.body()).get("status").asInt()).isEqualTo(401);
 		assertThat(store.keys()).isEmpty();
+	}
+
+	@Test
+	void quotaPathWhenSetShouldBeListedInTheRouteInventoryOnItsOwnBudget() {
+		assertThat(inventory.inventory().entries()).anySatisfy((entry) -> {
+			assertThat(entry.pattern()).isEqualTo("/rate-limit");
+			assertThat(entry.methods()).containsExactly("GET");
+			assertThat(entry.budget()).isEqualTo("quota-endpoint");
+			assertThat(entry.source()).isEqualTo(RouteSource.BUILT_IN);
+		});
 	}
 
 	private JsonNode bound(HttpResponse<String> quota, String budget, String window) throws Exception {

@@ -1,10 +1,13 @@
 package dev.limiter.autoconfigure;
 
 import java.time.Clock;
+import java.util.List;
 
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.quota.QuotaReport;
+import dev.limiter.routes.RouteInventory;
 import dev.limiter.routes.RouteInventoryCheck;
+import dev.limiter.routes.RouteSource;
 import dev.limiter.servlet.QuotaEndpointFilter;
 import dev.limiter.spring.CurrentRateLimitRules;
 import dev.limiter.spring.KeyResolver;
@@ -21,7 +24,8 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 
 /**
- * The quota endpoint ({@code limiter.quota-endpoint.path}): its filter, registered after
+ * The quota endpoint ({@code limiter.quota-endpoint.path}): its line in the route
+ * inventory (its own budget, source {@code built-in}) and its filter, registered after
  * Spring Security's chain (the caller is known) and just before the rate-limit filter
  * (reading the quota is not counted against it).
  */
@@ -47,6 +51,9 @@ class QuotaEndpointConfiguration {
 			throw new InvalidLimiterConfigurationException("limiter.quota-endpoint.limit",
 					"must be at least 1, was " + quota.getLimit());
 		}
+		inventory.ifAvailable((check) -> check.ownEndpoints(List.of(new RouteInventory.Entry(List.of("GET"), path,
+				QuotaEndpointFilter.class.getSimpleName(), QuotaEndpointFilter.BUDGET_NAME, false, false,
+				"a caller's own quota (" + PATH_PROPERTY + ")", RouteSource.BUILT_IN))));
 		QuotaReport report = new QuotaReport(rules, store, () -> {
 			RouteInventoryCheck check = inventory.getIfAvailable();
 			return (check != null) ? check.inventory() : null;
