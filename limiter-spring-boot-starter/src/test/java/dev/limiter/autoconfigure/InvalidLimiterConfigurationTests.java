@@ -482,6 +482,17 @@ class InvalidLimiterConfigurationTests {
 		return all.toArray(String[]::new);
 	}
 
+	@Test
+	void quotaEndpointPathWhenNotAbsoluteShouldFailNamingTheProperty() {
+		assertFailsNaming("limiter.quota-endpoint.path", "limiter.quota-endpoint.path=rate-limit");
+	}
+
+	@Test
+	void quotaEndpointLimitWhenZeroShouldFailNamingTheProperty() {
+		assertFailsNaming("limiter.quota-endpoint.limit", "limiter.quota-endpoint.path=/rate-limit",
+				"limiter.quota-endpoint.limit=0");
+	}
+
 	private void assertFailsNaming(String property, String... properties) {
 		runner.withPropertyValues(properties).run(context -> {
 			assertThat(context).hasFailed();

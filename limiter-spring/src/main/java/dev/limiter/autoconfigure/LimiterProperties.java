@@ -114,6 +114,10 @@ public class LimiterProperties {
 	@NestedConfigurationProperty
 	private final MetricsProperties metrics = new MetricsProperties();
 
+	/** A caller's own quota, read without spending it. */
+	@NestedConfigurationProperty
+	private final QuotaEndpointProperties quotaEndpoint = new QuotaEndpointProperties();
+
 	/**
 	 * The budgets that exist before any configuration: {@code standard} and
 	 * {@code anonymous}. A budget of the same name under {@code limiter.budgets} starts
@@ -249,6 +253,10 @@ public class LimiterProperties {
 
 	public MetricsProperties getMetrics() {
 		return metrics;
+	}
+
+	public QuotaEndpointProperties getQuotaEndpoint() {
+		return quotaEndpoint;
 	}
 
 }

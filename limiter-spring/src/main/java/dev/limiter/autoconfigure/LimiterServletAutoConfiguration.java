@@ -54,7 +54,7 @@ import org.springframework.core.env.Environment;
 @AutoConfiguration(after = LimiterAutoConfiguration.class)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnLimiterEnabled
-@Import({ LimiterSettingsConfiguration.class, LimiterCorsConfiguration.class })
+@Import({ LimiterSettingsConfiguration.class, LimiterCorsConfiguration.class, QuotaEndpointConfiguration.class })
 @ConditionalOnBean(BudgetRegistry.class)
 public class LimiterServletAutoConfiguration {
 

@@ -138,6 +138,15 @@ public final class RouteInventoryBuilder {
 		return this;
 	}
 
+	/**
+	 * Adds a path the limiter answers itself (the quota endpoint), as it is: no handler
+	 * mapping knows it.
+	 */
+	public RouteInventoryBuilder addOwnEndpoint(RouteInventory.Entry entry) {
+		entries.add(entry);
+		return this;
+	}
+
 	public RouteInventory build() {
 		List<String> dead = new ArrayList<>();
 		for (int i = 0; i < rules.size(); i++) {

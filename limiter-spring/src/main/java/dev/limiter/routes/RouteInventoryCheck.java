@@ -47,6 +47,9 @@ public class RouteInventoryCheck implements SmartInitializingSingleton {
 
 	private volatile RouteInventory inventory = new RouteInventory(List.of(), List.of());
 
+	/** Paths the limiter answers itself, listed beside the handlers. */
+	private volatile List<RouteInventory.Entry> ownEndpoints = List.of();
+
 	public RouteInventoryCheck(ListableBeanFactory beanFactory, List<RouteRule> rules, HandlerPolicies policies,
 			BudgetRegistry budgets, boolean strict) {
 		this(beanFactory, rules, policies, budgets, strict, () -> DocumentedPatterns.AS_REGISTERED);
@@ -64,6 +67,14 @@ public class RouteInventoryCheck implements SmartInitializingSingleton {
 		this.policies = policies;
 		this.budgets = budgets;
 		this.strict = strict;
+	}
+
+	/**
+	 * Lists {@code entries}, paths the limiter answers itself (the quota endpoint), in
+	 * every inventory built from now on.
+	 */
+	public void ownEndpoints(List<RouteInventory.Entry> entries) {
+		this.ownEndpoints = List.copyOf(entries);
 	}
 
 	/**
@@ -135,6 +146,7 @@ public class RouteInventoryCheck implements SmartInitializingSingleton {
 			.stream()
 			.sorted(AnnotationAwareOrderComparator.INSTANCE)
 			.forEach(builder::addResourceHandlers);
+		ownEndpoints.forEach(builder::addOwnEndpoint);
 		return builder.build();
 	}
 

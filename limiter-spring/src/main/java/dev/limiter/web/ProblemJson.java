@@ -58,6 +58,19 @@ public final class ProblemJson {
 		return members;
 	}
 
+	/**
+	 * {@code value} as a JSON string, escaped as every body the limiter writes
+	 * ({@code null} as {@code null}).
+	 */
+	public static String string(String value) {
+		if (value == null) {
+			return "null";
+		}
+		StringBuilder out = new StringBuilder(value.length() + 2);
+		quote(value, out);
+		return out.toString();
+	}
+
 	private static void value(Object value, StringBuilder out) {
 		if (value instanceof Number || value instanceof Boolean) {
 			out.append(value);

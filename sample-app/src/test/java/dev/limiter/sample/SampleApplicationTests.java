@@ -102,6 +102,22 @@ class SampleApplicationTests {
 	}
 
 	@Test
+	void rateLimitWhenReadShouldShowWhatTheNextCountedRequestSees() throws Exception {
+		HttpResponse<String> quota = send("GET", "/rate-limit", DEMO_TOKEN);
+		assertThat(quota.statusCode()).isEqualTo(200);
+		assertThat(header(quota, "Cache-Control")).isEqualTo("no-store");
+		JsonNode budgets = json.readTree(quota.body()).get("budgets");
+		assertThat(budgets.findValuesAsText("budget")).contains("standard", "completion");
+		JsonNode standardMinute = budgets.get(0).get("bounds").get(0);
+		assertThat(budgets.get(0).get("budget").asText()).isEqualTo("standard");
+		assertThat(standardMinute.get("name").asText()).isEqualTo("minute");
+		HttpResponse<String> counted = send("POST", "/s/recall", DEMO_TOKEN);
+		assertThat(standardMinute.get("remaining").asLong())
+			.isEqualTo(Long.parseLong(header(counted, "X-RateLimit-Remaining")) + 1);
+		assertThat(send("GET", "/rate-limit", null).statusCode()).isEqualTo(401);
+	}
+
+	@Test
 	void publicPingWhenAnonymousShouldBeBoundByTheAnonymousBudget() throws Exception {
 		for (int i = 0; i < 4; i++) {
 			HttpResponse<String> admitted = send("GET", "/public/ping", null);
