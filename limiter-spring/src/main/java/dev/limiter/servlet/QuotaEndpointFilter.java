@@ -8,6 +8,7 @@ import java.time.Duration;
 import dev.limiter.core.Budget;
 import dev.limiter.core.Decision;
 import dev.limiter.core.RateLimitStore;
+import dev.limiter.core.RateLimitStoreException;
 import dev.limiter.core.RequestStoreTime;
 import dev.limiter.core.StoreUnavailableException;
 import dev.limiter.decision.StoreDecisions;
@@ -96,6 +97,12 @@ public class QuotaEndpointFilter extends OncePerRequestFilter {
 		}
 		catch (StoreUnavailableException unavailable) {
 			responseWriter.writeUnavailable(request, response, unavailable);
+		}
+		catch (RateLimitStoreException failure) {
+			// a store without the fail-open wrapper cannot read the counters: a 503 with
+			// the contract's body, never a 500
+			responseWriter.writeUnavailable(request, response,
+					new StoreUnavailableException(bound.name(), 1000, failure));
 		}
 	}
 
