@@ -11,8 +11,9 @@ import reactor.blockhound.BlockHound;
  * such as Reactor Netty's or Lettuce's) throws
  * {@code reactor.blockhound.BlockingOperationError}. Reactor's and Netty's own
  * integrations (found on the class path) say which threads are non-blocking; nothing is
- * allowed here beyond them but Lettuce's {@code SharedLock} (see {@link #install}), so a
- * test that passes under it proves the code it runs never blocks such a thread.
+ * allowed here beyond them but Lettuce's {@code SharedLock} and Boot's lazy tracer lookup
+ * for Prometheus exemplars (see {@link #install}), so a test that passes under it proves
+ * the code it runs never blocks such a thread.
  *
  * <p>
  * The JVM needs {@code -XX:+AllowRedefinitionToAddDeleteMethods} on JDK 13 and later (the
@@ -53,6 +54,17 @@ public final class BlockHoundExtension implements BeforeAllCallback {
 			BlockHound.install((builder) -> {
 				for (String writersLock : new String[] { "incrementWriters", "decrementWriters", "doExclusive" }) {
 					builder.allowBlockingCallsInside("io.lettuce.core.protocol.SharedLock", writersLock);
+				}
+				// Boot 3's Prometheus exemplars look the tracer bean up lazily, on the
+				// first
+				// meter recorded: a Lettuce event loop recording a command's latency
+				// while
+				// the context is still being refreshed waits on the bean factory's lock
+				// (Spring's start-up, not a request's path)
+				for (String lookup : new String[] { "currentSpan", "isCurrentSpanSampled" }) {
+					builder
+						.allowBlockingCallsInside("org.springframework.boot.actuate.autoconfigure.tracing.prometheus."
+								+ "PrometheusExemplarsAutoConfiguration$LazyTracingSpanContext", lookup);
 				}
 			});
 			installed = true;
