@@ -7,8 +7,10 @@ import dev.limiter.reactive.ReactiveRateLimitFilter;
 import dev.limiter.servlet.RateLimitFilter;
 import dev.limiter.spring.RateLimitExempt;
 import dev.limiter.spring.RateLimited;
+import dev.limiter.test.reactive.BlockHoundExtension;
 import dev.limiter.test.redis.RedisServerExtension;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import reactor.core.publisher.Flux;
 
@@ -40,6 +42,7 @@ import static org.awaitility.Awaitility.await;
  * Lettuce: the contract's 429, a {@code RouterFunction} route, {@code @RateLimitExempt},
  * and an expensive stream whose client goes away mid-stream hands back its lease.
  */
+@ExtendWith(BlockHoundExtension.class)
 @SpringBootTest(classes = Boot4ReactiveEndToEndTests.ReactiveApplication.class,
 		webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "spring.main.web-application-type=reactive", "limiter.store=redis",

@@ -10,9 +10,10 @@ import dev.limiter.routes.PropertiesRouteResolver;
 import dev.limiter.spring.BudgetOptions;
 import dev.limiter.spring.BudgetRegistry;
 import dev.limiter.spring.RateLimitRules;
+import dev.limiter.test.reactive.BlockHoundExtension;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import reactor.blockhound.BlockHound;
+import org.junit.jupiter.api.extension.ExtendWith;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
@@ -28,6 +29,7 @@ import static org.assertj.core.api.Assertions.assertThatException;
  * in-memory store make no blocking call on a non-blocking thread; a handler that does
  * block is caught, which proves BlockHound is active in this JVM.
  */
+@ExtendWith(BlockHoundExtension.class)
 class ReactiveRateLimitFilterBlockHoundTests {
 
 	private static final Budget ANONYMOUS = Budget.builder("anonymous")
@@ -39,13 +41,13 @@ class ReactiveRateLimitFilterBlockHoundTests {
 		.build();
 
 	@BeforeAll
-	static void installBlockHound() {
-		// the classes an admission and a refusal load, loaded here: reading a class file
-		// is a blocking call BlockHound would report on the first request
+	static void loadTheClassesOfADecision() {
+		// the classes an admission and a refusal load, loaded here on the test's own
+		// thread: reading a class file is a blocking call BlockHound would report on the
+		// first request made from a non-blocking thread
 		ReactiveRateLimitFilter warmUp = filter();
 		warmUp.filter(exchange(), (e) -> e.getResponse().setComplete()).block();
 		warmUp.filter(exchange(), (e) -> e.getResponse().setComplete()).block();
-		BlockHound.install();
 	}
 
 	@Test

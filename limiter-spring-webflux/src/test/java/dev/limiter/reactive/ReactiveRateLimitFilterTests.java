@@ -29,7 +29,9 @@ import dev.limiter.spring.BudgetOptions;
 import dev.limiter.spring.BudgetRegistry;
 import dev.limiter.spring.RateLimitRules;
 import dev.limiter.spring.RoutePolicy;
+import dev.limiter.test.reactive.BlockHoundExtension;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
 import reactor.test.StepVerifier;
@@ -50,6 +52,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * holds (its lease, its reservation) goes back exactly once however its response ends:
  * completed, failed, or cancelled by a client that went away.
  */
+@ExtendWith(BlockHoundExtension.class)
 class ReactiveRateLimitFilterTests {
 
 	// 2030-01-01T00:00:18Z: 42 s left in the minute
@@ -343,16 +346,20 @@ class ReactiveRateLimitFilterTests {
 			return delegate;
 		}
 
+		// the reactive filter decides through the calls that do not block, which a
+		// forwarding store hands to its delegate as themselves
 		@Override
-		public Decision take(Budget budget, String key, long cost, boolean expensive, long nowMillis) {
+		public CompletionStage<Decision> takeAsync(Budget budget, String key, long cost, boolean expensive,
+				long nowMillis) {
 			keys.add(key);
-			return super.take(budget, key, cost, expensive, nowMillis);
+			return super.takeAsync(budget, key, cost, expensive, nowMillis);
 		}
 
 		@Override
-		public Decision reserve(Budget budget, String key, long[] amounts, boolean expensive, long nowMillis) {
+		public CompletionStage<Decision> reserveAsync(Budget budget, String key, long[] amounts, boolean expensive,
+				long nowMillis) {
 			keys.add(key);
-			return super.reserve(budget, key, amounts, expensive, nowMillis);
+			return super.reserveAsync(budget, key, amounts, expensive, nowMillis);
 		}
 
 		@Override

@@ -3,7 +3,9 @@ package dev.limiter.reactive;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import dev.limiter.test.reactive.BlockHoundExtension;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -13,6 +15,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * MVC: none of its classes names them, and its own tests run without them on the class
  * path.
  */
+@ExtendWith(BlockHoundExtension.class)
 class ReactiveWithoutServletTests {
 
 	private final JavaClasses reactive = new ClassFileImporter()

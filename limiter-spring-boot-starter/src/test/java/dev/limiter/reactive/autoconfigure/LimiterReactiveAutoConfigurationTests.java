@@ -10,7 +10,9 @@ import dev.limiter.reactive.ReactiveRateLimitFilter;
 import dev.limiter.reactive.ReactiveRouteResolver;
 import dev.limiter.servlet.RateLimitFilter;
 import dev.limiter.spring.CredentialIdentity;
+import dev.limiter.test.reactive.BlockHoundExtension;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
@@ -27,6 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * with both stacks), never both; and a reactive application on Jedis stops at start-up
  * with one line saying to use Lettuce.
  */
+@ExtendWith(BlockHoundExtension.class)
 class LimiterReactiveAutoConfigurationTests {
 
 	private static final AutoConfigurations LIMITER = AutoConfigurations.of(LimiterAutoConfiguration.class,

@@ -7,7 +7,9 @@ import dev.limiter.reactive.ReactiveRateLimitFilter;
 import dev.limiter.servlet.RateLimitFilter;
 import dev.limiter.spring.RateLimitExempt;
 import dev.limiter.spring.RateLimited;
+import dev.limiter.test.reactive.BlockHoundExtension;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import reactor.core.publisher.Flux;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -42,6 +44,7 @@ import static org.awaitility.Awaitility.await;
  * {@code @RateLimitExempt}, a {@code RouterFunction} route under a {@code limiter.routes}
  * rule, and an expensive stream whose client goes away mid-stream: its lease comes back.
  */
+@ExtendWith(BlockHoundExtension.class)
 @SpringBootTest(classes = ReactiveLimiterHttpTests.ReactiveApplication.class,
 		webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "spring.main.web-application-type=reactive", "limiter.auth-guard.enabled=false",

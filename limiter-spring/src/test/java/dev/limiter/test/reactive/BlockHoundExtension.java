@@ -1,7 +1,5 @@
 package dev.limiter.test.reactive;
 
-import java.util.concurrent.atomic.AtomicBoolean;
-
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import reactor.blockhound.BlockHound;
@@ -13,8 +11,9 @@ import reactor.blockhound.BlockHound;
  * such as Reactor Netty's or Lettuce's) throws
  * {@code reactor.blockhound.BlockingOperationError}. Reactor's and Netty's own
  * integrations (found on the class path) say which threads are non-blocking; nothing is
- * allowed here beyond them, so a test that passes under it proves the code it runs never
- * blocks such a thread.
+ * allowed here beyond them but Lettuce's {@code SharedLock} and Boot's lazy tracer lookup
+ * for Prometheus exemplars (see {@link #install}), so a test that passes under it proves
+ * the code it runs never blocks such a thread.
  *
  * <p>
  * The JVM needs {@code -XX:+AllowRedefinitionToAddDeleteMethods} on JDK 13 and later (the
@@ -23,21 +22,56 @@ import reactor.blockhound.BlockHound;
  */
 public final class BlockHoundExtension implements BeforeAllCallback {
 
-	private static final AtomicBoolean INSTALLED = new AtomicBoolean();
+	private static boolean installed;
+
+	/**
+	 * Why BlockHound could not be installed: every later test class fails with it too,
+	 * instead of running without BlockHound (which installs itself once per JVM and
+	 * ignores a second attempt).
+	 */
+	private static Throwable failure;
 
 	@Override
 	public void beforeAll(ExtensionContext context) {
 		install();
 	}
 
-	/** Installs BlockHound in this JVM unless it is installed already. */
-	public static void install() {
-		if (INSTALLED.compareAndSet(false, true)) {
+	/**
+	 * Installs BlockHound in this JVM unless it is installed already; fails, each time it
+	 * is called, if it could not be (the JVM flag missing from surefire's argLine).
+	 */
+	public static synchronized void install() {
+		if (failure != null) {
+			throw new IllegalStateException("BlockHound could not be installed in this JVM", failure);
+		}
+		if (installed) {
+			return;
+		}
+		try {
+			// Lettuce parks briefly in SharedLock around each command's hand-off to its
+			// channel, on every write path; a BlockingOperationError thrown inside it
+			// would leave the lock held and wedge the shared connection
 			BlockHound.install((builder) -> {
 				for (String writersLock : new String[] { "incrementWriters", "decrementWriters", "doExclusive" }) {
 					builder.allowBlockingCallsInside("io.lettuce.core.protocol.SharedLock", writersLock);
 				}
+				// Boot 3's Prometheus exemplars look the tracer bean up lazily, on the
+				// first
+				// meter recorded: a Lettuce event loop recording a command's latency
+				// while
+				// the context is still being refreshed waits on the bean factory's lock
+				// (Spring's start-up, not a request's path)
+				for (String lookup : new String[] { "currentSpan", "isCurrentSpanSampled" }) {
+					builder
+						.allowBlockingCallsInside("org.springframework.boot.actuate.autoconfigure.tracing.prometheus."
+								+ "PrometheusExemplarsAutoConfiguration$LazyTracingSpanContext", lookup);
+				}
 			});
+			installed = true;
+		}
+		catch (RuntimeException | Error ex) {
+			failure = ex;
+			throw ex;
 		}
 	}
 

@@ -6,7 +6,9 @@ import java.time.ZoneOffset;
 import java.util.Map;
 
 import dev.limiter.sample.SampleApplication;
+import dev.limiter.test.reactive.BlockHoundExtension;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
@@ -25,6 +27,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * address, then the contract's 429; the demo token on the standard budget; a trial token
  * counted as the address that minted it; a completion reporting its tokens).
  */
+@ExtendWith(BlockHoundExtension.class)
 @SpringBootTest(classes = { SampleApplication.class, ReactiveSampleApplicationTests.OneMinute.class },
 		webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = "sample.expensive-delay=10ms")
 class ReactiveSampleApplicationTests {

@@ -2,7 +2,9 @@ package dev.limiter.sample.webflux;
 
 import dev.limiter.sample.SampleApplication;
 import dev.limiter.sample.SampleHttpContract;
+import dev.limiter.test.reactive.BlockHoundExtension;
 import dev.limiter.test.redis.RedisServerExtension;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.test.context.SpringBootTest;
@@ -12,6 +14,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /** The shared HTTP contract on the WebFlux sample, counting in a real redis-server. */
+@ExtendWith(BlockHoundExtension.class)
 @SpringBootTest(classes = { SampleApplication.class, SampleHttpContract.OneMinute.class },
 		webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = "sample.expensive-delay=0ms")
 @ActiveProfiles("redis")
