@@ -363,20 +363,6 @@ class ReactiveRateLimitFilterTests {
 		}
 
 		@Override
-		public CompletionStage<Decision> takeAsync(Budget budget, String key, long cost, boolean expensive,
-				long nowMillis) {
-			keys.add(key);
-			return super.takeAsync(budget, key, cost, expensive, nowMillis);
-		}
-
-		@Override
-		public CompletionStage<Decision> reserveAsync(Budget budget, String key, long[] amounts, boolean expensive,
-				long nowMillis) {
-			keys.add(key);
-			return super.reserveAsync(budget, key, amounts, expensive, nowMillis);
-		}
-
-		@Override
 		public void release(Lease lease, long nowMillis) {
 			releases.incrementAndGet();
 			super.release(lease, nowMillis);
