@@ -29,7 +29,7 @@ class JedisWithoutLettuceTests {
 			|| entry.contains("lettuce-core-") || entry.contains(File.separator + "io" + File.separator + "netty")
 			// Reactor Netty (the reactive tests' server) needs Netty itself: without it,
 			// Boot's reactive HTTP client configuration cannot even be evaluated
-			|| entry.contains(File.separator + "projectreactor" + File.separator + "netty");
+			|| entry.contains("reactor-netty");
 
 	@Test
 	void applicationWhenOnJedisWithoutLettuceShouldCountExactlyDegradeAndHeal() throws Exception {

@@ -27,6 +27,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.web.embedded.netty.NettyReactiveWebServerFactory;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -228,6 +229,15 @@ class ReactiveStoreFailureTests {
 	@SpringBootConfiguration(proxyBeanMethods = false)
 	@EnableAutoConfiguration
 	static class ReactiveApplication {
+
+		/**
+		 * Reactor Netty, as a WebFlux application runs: with Tomcat also on this module's
+		 * test class path, Boot would otherwise serve the reactive application on Tomcat.
+		 */
+		@Bean
+		NettyReactiveWebServerFactory reactorNettyServer() {
+			return new NettyReactiveWebServerFactory();
+		}
 
 		@Bean(name = "limiterClock")
 		Clock limiterClock() {

@@ -275,20 +275,11 @@ public final class RedisScriptCalls {
 	}
 
 	/**
-	 * Reads the script once, with this class's own class loader: a resource resolved
-	 * later through a thread's context class loader may belong to a web application that
-	 * has since been stopped.
+	 * A script of this package, read once, its digest computed once
+	 * ({@link LoadedScript}).
 	 */
 	public static RedisScript<List> script(String name) {
-		try (var in = RedisScriptCalls.class.getResourceAsStream(name)) {
-			if (in == null) {
-				throw new IllegalStateException("missing script dev/limiter/redis/" + name);
-			}
-			return RedisScript.of(new String(in.readAllBytes(), StandardCharsets.UTF_8), List.class);
-		}
-		catch (java.io.IOException ex) {
-			throw new IllegalStateException("cannot read script dev/limiter/redis/" + name, ex);
-		}
+		return LoadedScript.load(name);
 	}
 
 	/** A script sent without waiting, whose reply is read once, either way. */

@@ -15,6 +15,7 @@ import reactor.core.publisher.Flux;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.web.embedded.netty.NettyReactiveWebServerFactory;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ApplicationContext;
@@ -176,6 +177,15 @@ class ReactiveLimiterHttpTests {
 	@EnableAutoConfiguration
 	@Import(Handlers.class)
 	static class ReactiveApplication {
+
+		/**
+		 * Reactor Netty, as a WebFlux application runs: with Tomcat also on this module's
+		 * test class path, Boot would otherwise serve the reactive application on Tomcat.
+		 */
+		@Bean
+		NettyReactiveWebServerFactory reactorNettyServer() {
+			return new NettyReactiveWebServerFactory();
+		}
 
 		@Bean
 		SecurityWebFilterChain securityWebFilterChain(ServerHttpSecurity http) {
