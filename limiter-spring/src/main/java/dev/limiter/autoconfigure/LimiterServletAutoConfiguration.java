@@ -6,13 +6,10 @@ import java.time.Clock;
 import dev.limiter.core.LeaseRenewer;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.routes.PropertiesRouteResolver;
-import dev.limiter.servlet.AuthenticationCredentialIdentity;
 import dev.limiter.servlet.BudgetDefinitions;
 import dev.limiter.servlet.DecisionInstrumentation;
 import dev.limiter.servlet.DefaultKeyResolver;
 import dev.limiter.servlet.DefaultRateLimitResponseWriter;
-import dev.limiter.servlet.JwtCredentialIdentity;
-import dev.limiter.servlet.OAuth2TokenCredentialIdentity;
 import dev.limiter.servlet.RateLimitFilter;
 import dev.limiter.servlet.SecurityContextPrincipals;
 import dev.limiter.spring.BudgetDefinitionSelector;
@@ -41,8 +38,6 @@ import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
-import org.springframework.core.Ordered;
-import org.springframework.core.annotation.Order;
 import org.springframework.core.env.Environment;
 
 /**
@@ -54,14 +49,13 @@ import org.springframework.core.env.Environment;
 @AutoConfiguration(after = LimiterAutoConfiguration.class)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnLimiterEnabled
-@Import({ LimiterSettingsConfiguration.class, LimiterCorsConfiguration.class, QuotaEndpointConfiguration.class })
+@Import({ LimiterSettingsConfiguration.class, LimiterCorsConfiguration.class, QuotaEndpointConfiguration.class,
+		CredentialIdentityConfiguration.class })
 @ConditionalOnBean(BudgetRegistry.class)
 public class LimiterServletAutoConfiguration {
 
 	/** How far after Spring Security's filter chain the limiter runs. */
 	public static final int ORDER_AFTER_SECURITY = 10;
-
-	private static final String OAUTH2_TOKEN_AUTHENTICATION = "org.springframework.security.oauth2.server.resource.authentication.AbstractOAuth2TokenAuthenticationToken";
 
 	/**
 	 * Name of the filter's registration bean; define a bean with this name to register
@@ -162,45 +156,6 @@ public class LimiterServletAutoConfiguration {
 				Principal principal = SecurityContextPrincipals.authenticated(request);
 				return principal != null ? principal : request.getUserPrincipal();
 			}, identities.orderedStream().toList());
-		}
-
-		/** An authentication whose principal exposes its credential. */
-		@Bean
-		@Order(Ordered.LOWEST_PRECEDENCE - 10)
-		@ConditionalOnMissingBean(name = "limiterAuthenticationCredentialIdentity")
-		CredentialIdentity limiterAuthenticationCredentialIdentity() {
-			return new AuthenticationCredentialIdentity();
-		}
-
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnClass(
-			name = { "org.springframework.security.core.context.SecurityContextHolder", OAUTH2_TOKEN_AUTHENTICATION })
-	static class OAuth2CredentialIdentityConfiguration {
-
-		/** An opaque (or any other) OAuth2 token authentication: its token value. */
-		@Bean
-		@Order(Ordered.LOWEST_PRECEDENCE - 20)
-		@ConditionalOnMissingBean(name = "limiterOAuth2TokenCredentialIdentity")
-		CredentialIdentity limiterOAuth2TokenCredentialIdentity() {
-			return new OAuth2TokenCredentialIdentity();
-		}
-
-		@Configuration(proxyBeanMethods = false)
-		@ConditionalOnClass(name = "org.springframework.security.oauth2.jwt.Jwt")
-		static class JwtCredentialIdentityConfiguration {
-
-			/**
-			 * A decoded JWT: its canonical header and claims, or its issuer and subject.
-			 */
-			@Bean
-			@Order(Ordered.LOWEST_PRECEDENCE - 30)
-			@ConditionalOnMissingBean(name = "limiterJwtCredentialIdentity")
-			CredentialIdentity limiterJwtCredentialIdentity() {
-				return new JwtCredentialIdentity();
-			}
-
 		}
 
 	}

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 
 import dev.limiter.autoconfigure.ConditionalOnLimiterEnabled;
+import dev.limiter.autoconfigure.CredentialIdentityConfiguration;
 import dev.limiter.autoconfigure.InvalidLimiterConfigurationException;
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
 import dev.limiter.autoconfigure.LimiterSettings;
@@ -21,9 +22,6 @@ import dev.limiter.reactive.ReactiveRouteResolver;
 import dev.limiter.reactive.SecurityPrincipals;
 import dev.limiter.routes.HandlerPolicies;
 import dev.limiter.routes.PropertiesRouteResolver;
-import dev.limiter.servlet.AuthenticationCredentialIdentity;
-import dev.limiter.servlet.JwtCredentialIdentity;
-import dev.limiter.servlet.OAuth2TokenCredentialIdentity;
 import dev.limiter.spring.BudgetOptions;
 import dev.limiter.spring.BudgetRegistry;
 import dev.limiter.spring.CredentialIdentity;
@@ -42,8 +40,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplicat
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
-import org.springframework.core.Ordered;
-import org.springframework.core.annotation.Order;
 import org.springframework.web.reactive.HandlerMapping;
 import org.springframework.web.server.WebFilter;
 
@@ -59,11 +55,9 @@ import org.springframework.web.server.WebFilter;
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
 @ConditionalOnClass(WebFilter.class)
 @ConditionalOnLimiterEnabled
-@Import({ LimiterSettingsConfiguration.class, ReactiveRedisClientCheck.class })
+@Import({ LimiterSettingsConfiguration.class, ReactiveRedisClientCheck.class, CredentialIdentityConfiguration.class })
 @ConditionalOnBean(BudgetRegistry.class)
 public class LimiterReactiveAutoConfiguration {
-
-	private static final String OAUTH2_TOKEN_AUTHENTICATION = "org.springframework.security.oauth2.server.resource.authentication.AbstractOAuth2TokenAuthenticationToken";
 
 	/**
 	 * The budgets, options and {@code limiter.routes} rules the filter reads once per
@@ -140,45 +134,6 @@ public class LimiterReactiveAutoConfiguration {
 		@ConditionalOnMissingBean
 		ReactiveKeyResolver limiterReactiveKeyResolver(ObjectProvider<CredentialIdentity> identities) {
 			return new PrincipalKeyResolver(SecurityPrincipals::authenticated, identities.orderedStream().toList());
-		}
-
-		/** An authentication whose principal exposes its credential. */
-		@Bean
-		@Order(Ordered.LOWEST_PRECEDENCE - 10)
-		@ConditionalOnMissingBean(name = "limiterAuthenticationCredentialIdentity")
-		CredentialIdentity limiterAuthenticationCredentialIdentity() {
-			return new AuthenticationCredentialIdentity();
-		}
-
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnClass(name = { "org.springframework.security.core.context.ReactiveSecurityContextHolder",
-			OAUTH2_TOKEN_AUTHENTICATION })
-	static class OAuth2CredentialIdentityConfiguration {
-
-		/** An opaque (or any other) OAuth2 token authentication: its token value. */
-		@Bean
-		@Order(Ordered.LOWEST_PRECEDENCE - 20)
-		@ConditionalOnMissingBean(name = "limiterOAuth2TokenCredentialIdentity")
-		CredentialIdentity limiterOAuth2TokenCredentialIdentity() {
-			return new OAuth2TokenCredentialIdentity();
-		}
-
-		@Configuration(proxyBeanMethods = false)
-		@ConditionalOnClass(name = "org.springframework.security.oauth2.jwt.Jwt")
-		static class JwtCredentialIdentityConfiguration {
-
-			/**
-			 * A decoded JWT: its canonical header and claims, or its issuer and subject.
-			 */
-			@Bean
-			@Order(Ordered.LOWEST_PRECEDENCE - 30)
-			@ConditionalOnMissingBean(name = "limiterJwtCredentialIdentity")
-			CredentialIdentity limiterJwtCredentialIdentity() {
-				return new JwtCredentialIdentity();
-			}
-
 		}
 
 	}
