@@ -170,7 +170,11 @@ class ReactiveLimiterHttpTests {
 	}
 
 	private WebTestClient client() {
-		return WebTestClient.bindToServer().baseUrl("http://127.0.0.1:" + port).build();
+		// a generous wait: a build that runs test JVMs side by side can be slow to answer the first request
+		return WebTestClient.bindToServer()
+			.baseUrl("http://127.0.0.1:" + port)
+			.responseTimeout(Duration.ofSeconds(30))
+			.build();
 	}
 
 	@SpringBootConfiguration(proxyBeanMethods = false)
