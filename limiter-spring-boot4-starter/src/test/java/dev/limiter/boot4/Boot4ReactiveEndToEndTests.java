@@ -137,7 +137,8 @@ class Boot4ReactiveEndToEndTests {
 	}
 
 	private WebTestClient client() {
-		// a generous wait: a build that runs test JVMs side by side can be slow to answer the first request
+		// a generous wait: a build that runs test JVMs side by side can be slow to answer
+		// the first request
 		return WebTestClient.bindToServer()
 			.baseUrl("http://127.0.0.1:" + port)
 			.responseTimeout(Duration.ofSeconds(30))

@@ -170,7 +170,8 @@ class ReactiveLimiterHttpTests {
 	}
 
 	private WebTestClient client() {
-		// a generous wait: a build that runs test JVMs side by side can be slow to answer the first request
+		// a generous wait: a build that runs test JVMs side by side can be slow to answer
+		// the first request
 		return WebTestClient.bindToServer()
 			.baseUrl("http://127.0.0.1:" + port)
 			.responseTimeout(Duration.ofSeconds(30))
