@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -472,6 +473,49 @@ public abstract class ReserveSettleContractTests {
 		assertThat(nextWindow.crossings()).extracting(ThresholdCrossing::percent).containsExactly(50);
 		assertThat(nextWindow.crossings()).extracting(ThresholdCrossing::periodEndMillis)
 			.containsExactly(notifying.windows().get(0).resetAt(T0 + 61_000));
+	}
+
+	@Test
+	void settleWhenThreadsReserveAndSettleConcurrentlyShouldReportEachThresholdOnce() throws Exception {
+		Budget notifying = Budget.builder("notifying-concurrent")
+			.window(Window.of("hour", 10_000, Duration.ofHours(1))
+				.inUnit("tokens")
+				.withNotifyAt(NotifyAt.of(List.of(25, 50, 80, 100))))
+			.build();
+		long start = notifying.windows().get(0).resetAt(T0) - 3_600_000L;
+		List<ThresholdCrossing> reported = Collections.synchronizedList(new ArrayList<>());
+		ExecutorService pool = Executors.newFixedThreadPool(32);
+		CountDownLatch go = new CountDownLatch(1);
+		try {
+			List<Future<?>> running = new ArrayList<>();
+			for (int t = 0; t < 32; t++) {
+				long at = start + t;
+				running.add(pool.submit(() -> {
+					go.await();
+					for (int i = 0; i < 5; i++) {
+						Decision decision = store.reserve(notifying, key, new long[] { 1 }, false, at);
+						reported.addAll(decision.crossings());
+						Reservation reservation = Reservation.of(notifying, key, decision, new long[] { 1 })
+							.orElse(null);
+						if (reservation != null) {
+							reported.addAll(
+									settled(store, reservation.settle(Map.of("tokens", 100L)).orElseThrow(), at + 1));
+						}
+					}
+					return null;
+				}));
+			}
+			go.countDown();
+			for (Future<?> future : running) {
+				future.get(60, TimeUnit.SECONDS);
+			}
+		}
+		finally {
+			pool.shutdownNow();
+		}
+
+		// 160 reservations of 100 used: 16,000 tokens tried against 10,000
+		assertThat(reported).extracting(ThresholdCrossing::percent).containsExactlyInAnyOrder(25, 50, 80, 100);
 	}
 
 	@Test
