@@ -40,6 +40,9 @@ public final class QuotaThresholdEvents implements RateLimitObserver, AutoClosea
 	 */
 	static final int MAX_PENDING = 4_096;
 
+	/** How long {@link #close} waits for the events still waiting to be published. */
+	static final long CLOSE_WAIT_SECONDS = 5;
+
 	private static final Log logger = LogFactory.getLog(QuotaThresholdEvents.class);
 
 	private final ApplicationEventPublisher publisher;
@@ -93,10 +96,19 @@ public final class QuotaThresholdEvents implements RateLimitObserver, AutoClosea
 		return null;
 	}
 
-	/** Publishes what is waiting, then stops the publishing thread. */
+	/**
+	 * Publishes what is waiting (for at most {@link #CLOSE_WAIT_SECONDS}), then stops the
+	 * publishing thread.
+	 */
 	@Override
 	public void close() {
 		settlementEvents.shutdown();
+		try {
+			settlementEvents.awaitTermination(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
 	}
 
 }
