@@ -484,6 +484,7 @@ public abstract class ReserveSettleContractTests {
 			.build();
 		long start = notifying.windows().get(0).resetAt(T0) - 3_600_000L;
 		List<ThresholdCrossing> reported = Collections.synchronizedList(new ArrayList<>());
+		List<ThresholdCrossing> bySettlements = Collections.synchronizedList(new ArrayList<>());
 		ExecutorService pool = Executors.newFixedThreadPool(32);
 		CountDownLatch go = new CountDownLatch(1);
 		try {
@@ -498,8 +499,10 @@ public abstract class ReserveSettleContractTests {
 						Reservation reservation = Reservation.of(notifying, key, decision, new long[] { 1 })
 							.orElse(null);
 						if (reservation != null) {
-							reported.addAll(
-									settled(store, reservation.settle(Map.of("tokens", 100L)).orElseThrow(), at + 1));
+							List<ThresholdCrossing> settled = settled(store,
+									reservation.settle(Map.of("tokens", 100L)).orElseThrow(), at + 1);
+							reported.addAll(settled);
+							bySettlements.addAll(settled);
 						}
 					}
 					return null;
@@ -516,6 +519,8 @@ public abstract class ReserveSettleContractTests {
 
 		// 160 reservations of 100 used: 16,000 tokens tried against 10,000
 		assertThat(reported).extracting(ThresholdCrossing::percent).containsExactlyInAnyOrder(25, 50, 80, 100);
+		// 99 of every 100 tokens arrive by a settlement: settlements cross thresholds
+		assertThat(bySettlements).isNotEmpty();
 	}
 
 	@Test
