@@ -247,7 +247,7 @@ public final class AlgorithmRedisCosts {
 			long waited = 0;
 			long unwaited = 0;
 			long pendingAtReturn = 0;
-			List<CompletableFuture<Void>> settlements = new ArrayList<>();
+			List<CompletableFuture<?>> settlements = new ArrayList<>();
 			for (int i = 0; i < DECISIONS; i++) {
 				String key = keyMode.equals("hot") ? CallerKeys.key(-10) : CallerKeys.key(i);
 				long before = sent.sum();
@@ -255,7 +255,7 @@ public final class AlgorithmRedisCosts {
 				long reserved = sent.sum();
 				waited += reserved - before;
 				Reservation reservation = Reservation.of(budget, key, decision, amounts).orElseThrow();
-				CompletableFuture<Void> settled = store.settle(reservation.settle(actuals).orElseThrow(), now)
+				CompletableFuture<?> settled = store.settle(reservation.settle(actuals).orElseThrow(), now)
 					.toCompletableFuture();
 				unwaited += sent.sum() - reserved;
 				if (!settled.isDone()) {
@@ -263,7 +263,7 @@ public final class AlgorithmRedisCosts {
 				}
 				settlements.add(settled);
 			}
-			for (CompletableFuture<Void> settled : settlements) {
+			for (CompletableFuture<?> settled : settlements) {
 				settled.get(30, TimeUnit.SECONDS);
 			}
 			// read before the peeks below, which are script calls too

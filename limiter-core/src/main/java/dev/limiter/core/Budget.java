@@ -36,6 +36,9 @@ public final class Budget {
 	/** Whether some window counts a unit other than requests. */
 	private final boolean hasUnits;
 
+	/** Whether some window has {@code notify-at} thresholds. */
+	private final boolean notifies;
+
 	private Budget(Builder builder) {
 		this.name = builder.name;
 		this.windows = Collections.unmodifiableList(new ArrayList<>(builder.windows));
@@ -44,6 +47,7 @@ public final class Budget {
 		this.slices = builder.slices;
 		this.allFixed = this.windows.stream().allMatch(Window::fixed);
 		this.hasUnits = !this.windows.stream().allMatch(Window::countsRequests);
+		this.notifies = this.windows.stream().anyMatch((w) -> w.notifyAt().isPresent());
 	}
 
 	public static Builder builder(String name) {
@@ -74,6 +78,14 @@ public final class Budget {
 	 */
 	public boolean hasUnits() {
 		return hasUnits;
+	}
+
+	/**
+	 * Whether some window has {@link Window#notifyAt() notify-at} thresholds: a decision
+	 * and a settlement then look for the thresholds they reached in the same store step.
+	 */
+	public boolean notifies() {
+		return notifies;
 	}
 
 	/**

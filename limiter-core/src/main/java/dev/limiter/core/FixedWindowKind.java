@@ -14,6 +14,15 @@ final class FixedWindowKind implements WindowKind {
 		WindowChecks.rejectResolution(name, resolution, WindowAlgorithm.FIXED_WINDOW);
 	}
 
+	/**
+	 * A fixed window has periods: its thresholds are reached once per window instance,
+	 * counted as a calendar window's are (ADR 0015).
+	 */
+	@Override
+	public boolean takesNotifyAt() {
+		return true;
+	}
+
 	@Override
 	public long reservedInstance(Window window, BoundVerdict verdict) {
 		return verdict.resetAtMillis();

@@ -1,5 +1,6 @@
 package dev.limiter.core;
 
+import java.util.List;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -42,7 +43,7 @@ public abstract class ForwardingRateLimitStore implements RateLimitStore {
 	}
 
 	@Override
-	public CompletionStage<Void> settle(Settlement settlement, long nowMillis) {
+	public CompletionStage<List<ThresholdCrossing>> settle(Settlement settlement, long nowMillis) {
 		return delegate().settle(settlement, nowMillis);
 	}
 

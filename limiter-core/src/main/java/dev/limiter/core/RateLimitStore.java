@@ -1,5 +1,6 @@
 package dev.limiter.core;
 
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -69,13 +70,17 @@ public interface RateLimitStore extends Lease.Issuer {
 	 * dropped. Never below zero: a refund larger than what is counted leaves nothing. A
 	 * key reset or forgotten since drops the whole settlement. Implementations backed by
 	 * a network send it without waiting; it is never on the response path. Settling the
-	 * same reservation once is the caller's part ({@link Reservation#settle}).
-	 * @return completes once applied (or dropped); exceptionally with a
-	 * {@link RateLimitStoreException} when the store could not tell within its timeout
+	 * same reservation once is the caller's part ({@link Reservation#settle}). The
+	 * {@code notify-at} thresholds the settlement moved the key's usage across are
+	 * decided in the same atomic step, once per key, period and threshold whichever
+	 * instance settles (a later decision does not report them again).
+	 * @return completes once applied (or dropped) with the thresholds it reached (empty
+	 * for none); exceptionally with a {@link RateLimitStoreException} when the store
+	 * could not tell within its timeout
 	 * @throws UnsupportedOperationException from a store that does not count units (the
 	 * default)
 	 */
-	default CompletionStage<Void> settle(Settlement settlement, long nowMillis) {
+	default CompletionStage<List<ThresholdCrossing>> settle(Settlement settlement, long nowMillis) {
 		throw new UnsupportedOperationException("the " + name() + " store does not count units other than requests");
 	}
 

@@ -105,6 +105,28 @@ class InvalidLimiterConfigurationTests {
 	}
 
 	@Test
+	void windowNotifyAtWhenTheWindowHasNoPeriodShouldFailNamingThePropertyAndTheKindsThatTakeIt() {
+		for (String algorithm : List.of("sliding-window", "token-bucket")) {
+			runner
+				.withPropertyValues("limiter.budgets.standard.windows.minute.algorithm=" + algorithm,
+						"limiter.budgets.standard.windows.minute.notify-at=80%")
+				.run(context -> {
+					assertThat(context).hasFailed();
+					assertThat(context.getStartupFailure()).rootCause()
+						.isInstanceOf(InvalidLimiterConfigurationException.class)
+						.hasMessageContaining("'limiter.budgets.standard.windows.minute.notify-at'")
+						.hasMessageContaining("fixed-window or calendar window only, this one is " + algorithm);
+				});
+		}
+	}
+
+	@Test
+	void windowNotifyAtOnAFixedWindowShouldStart() {
+		runner.withPropertyValues("limiter.budgets.standard.windows.minute.notify-at=50%,100%")
+			.run(context -> assertThat(context).hasNotFailed());
+	}
+
+	@Test
 	void routeBudgetWhenUnknownShouldFailNamingTheProperty() {
 		assertFailsNaming("limiter.routes[1].budget", "limiter.routes[0].pattern=/a", "limiter.routes[1].pattern=/b",
 				"limiter.routes[1].budget=gold");

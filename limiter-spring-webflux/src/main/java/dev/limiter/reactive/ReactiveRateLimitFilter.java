@@ -149,11 +149,12 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 					(unavailable) -> ReactiveResponses.write(exchange, responses.decisions().unavailable(unavailable))
 						.then(Mono.<Decision>empty()))
 			.flatMap((decision) -> admitOrRefuse(exchange, chain, options, route, budget, counterKey, reserved,
-					decision, System.nanoTime() - started));
+					decision, System.nanoTime() - started, principalName(caller)));
 	}
 
 	private Mono<Void> admitOrRefuse(ServerWebExchange exchange, WebFilterChain chain, BudgetOptions options,
-			RoutePolicy route, Budget budget, String counterKey, long[] amounts, Decision decision, long storeNanos) {
+			RoutePolicy route, Budget budget, String counterKey, long[] amounts, Decision decision, long storeNanos,
+			String principalName) {
 		boolean shadowRefused = !decision.allowed() && options.shadow(budget.name());
 		observers.decided(route, decision, shadowRefused, storeNanos);
 		if (!decision.allowed() && !shadowRefused) {
@@ -168,12 +169,17 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 			observers.reserved(reservation);
 		}
 		AdmissionEnds.End end = admissionEnds.of(budget, decision, reservation, null,
-				(usage) -> exchange.getAttributes().put(RateLimitUsage.ATTRIBUTE, usage));
+				(usage) -> exchange.getAttributes().put(RateLimitUsage.ATTRIBUTE, usage), principalName);
 		exchange.getResponse()
 			.beforeCommit(() -> Mono.fromRunnable(() -> responses.writeCounters(exchange, decision, shadowRefused)));
 		Mono<Void> handled = chain.filter(exchange);
 		// complete, error or cancel: exactly once
 		return (end != null) ? handled.doFinally((signal) -> end.run()) : handled;
+	}
+
+	/** The authenticated caller's principal's name, {@code null} for an anonymous one. */
+	private static String principalName(CallerKey caller) {
+		return (caller.authenticated()) ? caller.principal().getName() : null;
 	}
 
 	/** What an admission the request no longer waits for holds goes back at once. */
@@ -184,7 +190,7 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 		Reservation reservation = (amounts != null) ? Reservation.of(budget, counterKey, decision, amounts).orElse(null)
 				: null;
 		AdmissionEnds.End end = admissionEnds.of(budget, decision, reservation, null, (usage) -> {
-		});
+		}, null);
 		if (end != null) {
 			end.run();
 		}

@@ -19,6 +19,7 @@ import dev.limiter.core.Lease;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStores;
 import dev.limiter.core.Settlement;
+import dev.limiter.core.ThresholdCrossing;
 import dev.limiter.core.Window;
 import dev.limiter.core.contract.DownRateLimitStore;
 import dev.limiter.decision.CallerKeys;
@@ -369,7 +370,7 @@ class ReactiveRateLimitFilterTests {
 		}
 
 		@Override
-		public CompletionStage<Void> settle(Settlement settlement, long nowMillis) {
+		public CompletionStage<List<ThresholdCrossing>> settle(Settlement settlement, long nowMillis) {
 			settlements.add(settlement);
 			return super.settle(settlement, nowMillis);
 		}

@@ -75,7 +75,7 @@ public class LimiterAutoConfiguration {
 
 	/**
 	 * Publishes a {@code QuotaThresholdEvent} for each {@code notify-at} threshold a
-	 * decision reached: an observer of every decision.
+	 * decision or a settlement reached: an observer of every decision and settlement.
 	 */
 	@Bean
 	@ConditionalOnMissingBean

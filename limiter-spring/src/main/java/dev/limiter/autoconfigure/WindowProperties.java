@@ -34,7 +34,7 @@ public class WindowProperties {
 	/**
 	 * Shares of the limit at which the application is told, once per key and period, that
 	 * a key's usage reached them (a QuotaThresholdEvent), such as [80%, 100%]; whole
-	 * percentages in (0%, 100%]. A calendar window only.
+	 * percentages in (0%, 100%]. A fixed-window or calendar window only.
 	 */
 	private List<String> notifyAt;
 

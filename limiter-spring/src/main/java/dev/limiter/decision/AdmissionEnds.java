@@ -54,9 +54,11 @@ public final class AdmissionEnds {
 	 * starts renewing its lease, and hands {@code usageSink} the {@link RateLimitUsage}
 	 * its handler reports to when it reserved units.
 	 * @param followed told of the lease's release and the settlement; {@code null}: none
+	 * @param principalName the request's authenticated principal's name, for the
+	 * thresholds its settlement reaches; {@code null} when none
 	 */
 	public End of(Budget budget, Decision decision, Reservation reservation, AfterResponseWork followed,
-			Consumer<RateLimitUsage> usageSink) {
+			Consumer<RateLimitUsage> usageSink, String principalName) {
 		Lease lease = decision.withLeaseIssuedBy(store).lease().orElse(null);
 		if (lease == null && reservation == null) {
 			return null;
@@ -79,7 +81,7 @@ public final class AdmissionEnds {
 			}
 			finally {
 				if (reservation != null) {
-					settle(reservation, reported, work);
+					settle(reservation, reported, work, principalName);
 				}
 			}
 		});
@@ -110,9 +112,11 @@ public final class AdmissionEnds {
 	/**
 	 * Settles what {@code usage} reported against {@code reservation}, once: sent to the
 	 * store without waiting (the in-process store applies it at once, under the key's
-	 * lock); a failure is counted, never retried, never thrown at the response.
+	 * lock); a failure is counted, never retried, never thrown at the response. The
+	 * thresholds the store says it reached go to the observers when its answer arrives.
 	 */
-	private void settle(Reservation reservation, RateLimitUsage usage, AfterResponseWork followed) {
+	private void settle(Reservation reservation, RateLimitUsage usage, AfterResponseWork followed,
+			String principalName) {
 		Map<String, Long> reported = usage.close().orElse(Map.of());
 		Settlement settlement = reservation.settle(reported).orElse(null);
 		if (settlement == null) {
@@ -125,9 +129,12 @@ public final class AdmissionEnds {
 			observers.notCounted(reservation.budget(), reported.keySet());
 			observers.settled(reservation, settlement, now);
 			if (settlement.changesAnything()) {
-				store.settle(settlement, now).whenComplete((done, failure) -> {
+				store.settle(settlement, now).whenComplete((crossings, failure) -> {
 					if (failure != null) {
 						observers.settlementFailed(budget, failure);
+					}
+					else {
+						observers.settlementCrossed(settlement, crossings, principalName);
 					}
 					ending.done(failure);
 				});

@@ -9,6 +9,7 @@ import dev.limiter.core.Budget;
 import dev.limiter.core.Decision;
 import dev.limiter.core.Reservation;
 import dev.limiter.core.Settlement;
+import dev.limiter.core.ThresholdCrossing;
 import dev.limiter.core.Window;
 import dev.limiter.spring.RateLimitObserver;
 import dev.limiter.spring.RateLimitOutcome;
@@ -122,6 +123,18 @@ public final class RateLimitObservers {
 	public void reserved(Reservation reservation) {
 		String budget = reservation.budget().name();
 		reservation.estimates().forEach((unit, amount) -> each(observer -> observer.onReserved(budget, unit, amount)));
+	}
+
+	/**
+	 * The thresholds {@code settlement} reached, as its store's answer told: passed on
+	 * unless there are none or the degraded fallback applied it (its crossings are this
+	 * instance's alone, as a degraded decision's).
+	 */
+	public void settlementCrossed(Settlement settlement, List<ThresholdCrossing> crossings, String principalName) {
+		if (crossings == null || crossings.isEmpty() || settlement.degraded()) {
+			return;
+		}
+		each(observer -> observer.onSettlementCrossings(crossings, principalName));
 	}
 
 	public void settlementFailed(String budget, Throwable failure) {

@@ -1,5 +1,6 @@
 package dev.limiter.metrics;
 
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -12,7 +13,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 
 /**
- * Counts the {@code notify-at} thresholds decisions reached (each a
+ * Counts the {@code notify-at} thresholds decisions and settlements reached (each a
  * {@code QuotaThresholdEvent}) in {@value #QUOTA_THRESHOLDS}, tagged by budget, window
  * and threshold: tags as few as the configured thresholds.
  */
@@ -31,10 +32,18 @@ public final class QuotaThresholdMeters implements RateLimitObserver {
 
 	@Override
 	public void onDecision(RoutePolicy route, Decision decision, RateLimitOutcome outcome, long storeNanos) {
-		if (decision.degraded()) {
-			return;
+		if (!decision.degraded()) {
+			count(decision.crossings());
 		}
-		for (ThresholdCrossing crossing : decision.crossings()) {
+	}
+
+	@Override
+	public void onSettlementCrossings(List<ThresholdCrossing> crossings, String principalName) {
+		count(crossings);
+	}
+
+	private void count(List<ThresholdCrossing> crossings) {
+		for (ThresholdCrossing crossing : crossings) {
 			counters
 				.computeIfAbsent(new Tags(crossing.budget(), crossing.window(), crossing.percent()),
 						(tags) -> Counter.builder(QUOTA_THRESHOLDS)

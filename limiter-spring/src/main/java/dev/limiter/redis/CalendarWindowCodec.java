@@ -1,9 +1,6 @@
 package dev.limiter.redis;
 
-import java.util.stream.Collectors;
-
 import dev.limiter.core.BoundVerdict;
-import dev.limiter.core.NotifyAt;
 import dev.limiter.core.Window;
 import dev.limiter.core.WindowAlgorithm;
 
@@ -13,8 +10,10 @@ import dev.limiter.core.WindowAlgorithm;
  * where the field is {@code <window>:<period>} (such as
  * {@code month:month@Europe/Berlin}), and {@code <field>:n}, the highest notify-at
  * threshold reached in the period; parameters: the end of the period that contains now
- * (the script has no time-zone database: Java computes it), and the notify-at thresholds
- * in units (nothing is carried into the next period); settled as {@code limit:0}.
+ * (the script has no time-zone database: Java computes it), and a fixed window's carry of
+ * 0 (nothing is carried into the next period) with the notify-at thresholds in units;
+ * settled as {@code limit:0} with the same thresholds. The script decides it with the
+ * fixed window's block.
  */
 final class CalendarWindowCodec implements WindowCodec {
 
@@ -38,20 +37,18 @@ final class CalendarWindowCodec implements WindowCodec {
 		return Long.toString(window.resetAt(nowMillis));
 	}
 
-	/** Its notify-at thresholds in units, ascending and comma-separated; "" for none. */
+	/**
+	 * A fixed window's second parameter that carries nothing, with its notify-at
+	 * thresholds.
+	 */
 	@Override
 	public String secondParameter(Window window) {
-		return window.notifyAt()
-			.map((notifyAt) -> notifyAt.percents()
-				.stream()
-				.map((percent) -> Long.toString(NotifyAt.units(window.limit(), percent)))
-				.collect(Collectors.joining(",")))
-			.orElse("");
+		return WindowCodec.withThresholds("0", window);
 	}
 
 	@Override
 	public String settleParameter(Window window) {
-		return window.limit() + ":0";
+		return WindowCodec.withThresholds(window.limit() + ":0", window);
 	}
 
 	@Override

@@ -7,9 +7,11 @@ import dev.limiter.core.WindowAlgorithm;
 /**
  * A fixed window in the scripts: code {@code f}; two fields {@code <field>:r} (the end of
  * the window counted in) and {@code <field>:c} (its count), where the field is
- * {@code <window>:<millis>}; parameters: the end of the window that contains now, and its
- * duration when it carries its excess into the windows after it (a window in a unit other
- * than requests; {@code FixedWindowDebt}), else 0.
+ * {@code <window>:<millis>}, and {@code <field>:n}, the highest notify-at threshold
+ * reached in the window, for a window with thresholds; parameters: the end of the window
+ * that contains now, and its duration when it carries its excess into the windows after
+ * it (a window in a unit other than requests; {@code FixedWindowDebt}), else 0, followed
+ * by its notify-at thresholds in units ({@link WindowCodec#withThresholds}).
  */
 final class FixedWindowCodec implements WindowCodec {
 
@@ -35,7 +37,14 @@ final class FixedWindowCodec implements WindowCodec {
 
 	@Override
 	public String secondParameter(Window window) {
-		return window.countsRequests() ? "0" : Long.toString(window.durationMillis());
+		return WindowCodec.withThresholds(window.countsRequests() ? "0" : Long.toString(window.durationMillis()),
+				window);
+	}
+
+	/** Its rate, what its excess is carried by, with its notify-at thresholds. */
+	@Override
+	public String settleParameter(Window window) {
+		return WindowCodec.withThresholds(window.limit() + ":" + window.durationMillis(), window);
 	}
 
 	/**

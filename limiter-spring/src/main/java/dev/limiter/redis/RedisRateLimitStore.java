@@ -21,6 +21,7 @@ import dev.limiter.core.RequestStoreTime;
 import dev.limiter.core.Settlement;
 import dev.limiter.core.Slice;
 import dev.limiter.core.SliceTerms;
+import dev.limiter.core.ThresholdCrossing;
 import dev.limiter.core.guard.AuthGuardPolicy;
 import dev.limiter.core.guard.AuthGuardStore;
 import dev.limiter.core.guard.AuthGuardStoreProvider;
@@ -144,18 +145,21 @@ public final class RedisRateLimitStore implements RateLimitStore, AuthGuardStore
 	}
 
 	/**
-	 * Sent without waiting, like a release ({@code settle.lua}); the stage fails with a
-	 * {@link RateLimitStoreException} when no answer came within the store's timeout, and
-	 * is never retried (a script that timed out may have run: ADR 0012).
+	 * Sent without waiting, like a release ({@code settle.lua}, which also decides the
+	 * notify-at thresholds the settlement reached); its reply is read when it arrives,
+	 * never waited for. The stage fails with a {@link RateLimitStoreException} when no
+	 * answer came within the store's timeout, and is never retried (a script that timed
+	 * out may have run: ADR 0012).
 	 */
 	@Override
-	public CompletionStage<Void> settle(Settlement settlement, long nowMillis) {
-		Object[] args = TakeScriptCodec.encodeSettle(settlement, expiryMarginMillis, nowMillis);
-		if (args == null) {
-			return CompletableFuture.completedFuture(null);
+	public CompletionStage<List<ThresholdCrossing>> settle(Settlement settlement, long nowMillis) {
+		TakeScriptCodec.SettleCall call = TakeScriptCodec.encodeSettle(settlement, expiryMarginMillis, nowMillis);
+		if (call == null) {
+			return CompletableFuture.completedFuture(List.of());
 		}
-		return calls.sendWithoutWaiting(SETTLE, List.of(keys.windows(settlement.budget(), settlement.key())), args)
-			.thenApply((reply) -> null);
+		return calls
+			.sendWithoutWaiting(SETTLE, List.of(keys.windows(settlement.budget(), settlement.key())), call.args())
+			.thenApply(call::crossings);
 	}
 
 	/**

@@ -2,6 +2,7 @@ package dev.limiter.redis;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -45,6 +46,12 @@ final class TakeScriptCodec {
 	 */
 	private static final int SETTLE_ARGS_PER_WINDOW = 5;
 
+	/**
+	 * {@code settle.lua}'s reply: the windows settled, then per window sent the lowest
+	 * notify-at threshold reached (0 for none) and its count after the settlement.
+	 */
+	private static final int SETTLE_REPLY_PER_WINDOW = 2;
+
 	/** Reply[0..3]: admitted, lease refused, leases held, earliest live lease expiry. */
 	private static final int FIXED_REPLY = 4;
 
@@ -82,12 +89,14 @@ final class TakeScriptCodec {
 	}
 
 	/**
-	 * {@code settle.lua}'s arguments: only the windows with a delta whose instance still
+	 * {@code settle.lua}'s call: only the windows with a delta whose instance still
 	 * counts at {@code nowMillis} ({@link Settlement#lands}); {@code null} when none has.
 	 */
-	static Object[] encodeSettle(Settlement settlement, long expiryMarginMillis, long nowMillis) {
+	static SettleCall encodeSettle(Settlement settlement, long expiryMarginMillis, long nowMillis) {
 		List<Window> windows = settlement.windows();
 		List<Object> args = new ArrayList<>(SETTLE_FIXED_ARGS + SETTLE_ARGS_PER_WINDOW * windows.size());
+		int[] sent = new int[windows.size()];
+		int count = 0;
 		args.add(Long.toString(nowMillis));
 		args.add(Long.toString(expiryMarginMillis));
 		for (int i = 0; i < windows.size(); i++) {
@@ -102,8 +111,9 @@ final class TakeScriptCodec {
 			args.add(Long.toString(settlement.instances()[i]));
 			args.add(Long.toString(delta));
 			args.add(codec.settleParameter(w));
+			sent[count++] = i;
 		}
-		return (args.size() > SETTLE_FIXED_ARGS) ? args.toArray() : null;
+		return (count > 0) ? new SettleCall(args.toArray(), settlement, Arrays.copyOf(sent, count)) : null;
 	}
 
 	/**
@@ -209,6 +219,35 @@ final class TakeScriptCodec {
 	}
 
 	/**
+	 * One encoded call of {@code settle.lua}, which knows how to read its own reply.
+	 *
+	 * @param args the script's arguments
+	 * @param settlement what it applies
+	 * @param windows the indices of the windows sent, in the order sent
+	 */
+	record SettleCall(Object[] args, Settlement settlement, int[] windows) {
+
+		/**
+		 * The notify-at thresholds the settlement reached: per window sent, every
+		 * threshold from the lowest the script reached up to the count it answered, in
+		 * the instance the settlement was for.
+		 */
+		List<ThresholdCrossing> crossings(List<Object> reply) {
+			List<ThresholdCrossing> crossings = null;
+			for (int k = 0; k < windows.length; k++) {
+				int at = 1 + SETTLE_REPLY_PER_WINDOW * k;
+				long lowest = asLong(reply, at);
+				if (lowest > 0) {
+					int i = windows[k];
+					crossings = reached(settlement.budget(), settlement.key(), i, lowest, asLong(reply, at + 1),
+							settlement.instances()[i], crossings);
+				}
+			}
+			return (crossings != null) ? crossings : List.of();
+		}
+	}
+
+	/**
 	 * @param admitted whether the request was admitted (and, with a lease, holds it);
 	 * never in a dry run
 	 * @param verdicts the per-bound verdicts, ready for
@@ -224,26 +263,38 @@ final class TakeScriptCodec {
 			if (reached == null) {
 				return List.of();
 			}
-			List<ThresholdCrossing> crossings = new ArrayList<>();
-			List<Window> windows = budget.windows();
-			for (int i = 0; i < windows.size(); i++) {
-				Window w = windows.get(i);
-				long lowest = reached[3 * i];
-				long usage = reached[3 * i + 1];
-				if (lowest == 0 || w.notifyAt().isEmpty()) {
-					continue;
-				}
-				for (int percent : w.notifyAt().get().percents()) {
-					long units = NotifyAt.units(w.limit(), percent);
-					if (units >= lowest && units <= usage) {
-						crossings.add(new ThresholdCrossing(budget.name(), key, w.name(), percent, usage, w.limit(),
-								reached[3 * i + 2]));
-					}
+			List<ThresholdCrossing> crossings = null;
+			for (int i = 0; i < budget.windows().size(); i++) {
+				if (reached[3 * i] > 0) {
+					crossings = TakeScriptCodec.reached(budget, key, i, reached[3 * i], reached[3 * i + 1],
+							reached[3 * i + 2], crossings);
 				}
 			}
-			return crossings;
+			return (crossings != null) ? crossings : List.of();
 		}
 
+	}
+
+	/**
+	 * Adds to {@code crossings} (made when {@code null} and one is reached) every
+	 * notify-at threshold of window {@code i} from {@code lowest}, the lowest a script
+	 * reached, up to {@code usage}, the count it answered.
+	 */
+	private static List<ThresholdCrossing> reached(Budget budget, String key, int i, long lowest, long usage,
+			long periodEnd, List<ThresholdCrossing> crossings) {
+		Window w = budget.windows().get(i);
+		if (w.notifyAt().isEmpty()) {
+			return crossings;
+		}
+		for (int percent : w.notifyAt().get().percents()) {
+			long units = NotifyAt.units(w.limit(), percent);
+			if (units >= lowest && units <= usage) {
+				crossings = (crossings != null) ? crossings : new ArrayList<>(2);
+				crossings
+					.add(new ThresholdCrossing(budget.name(), key, w.name(), percent, usage, w.limit(), periodEnd));
+			}
+		}
+		return crossings;
 	}
 
 }

@@ -1,8 +1,10 @@
 package dev.limiter.redis;
 
 import java.util.List;
+import java.util.stream.Collectors;
 
 import dev.limiter.core.BoundVerdict;
+import dev.limiter.core.NotifyAt;
 import dev.limiter.core.Window;
 import dev.limiter.core.WindowAlgorithm;
 
@@ -41,6 +43,22 @@ sealed interface WindowCodec permits FixedWindowCodec, SlidingWindowCodec, Token
 	 */
 	static String nameAndLength(Window window) {
 		return window.name() + ":" + window.durationMillis();
+	}
+
+	/**
+	 * {@code parameter} followed by the window's notify-at thresholds in units, ascending
+	 * and comma-separated, after a {@code /}: the form in which a fixed or a calendar
+	 * window sends a parameter with its thresholds ({@code 0/80,100}); the parameter
+	 * alone for a window without any.
+	 */
+	static String withThresholds(String parameter, Window window) {
+		return window.notifyAt()
+			.map((notifyAt) -> parameter + "/"
+					+ notifyAt.percents()
+						.stream()
+						.map((percent) -> Long.toString(NotifyAt.units(window.limit(), percent)))
+						.collect(Collectors.joining(",")))
+			.orElse(parameter);
 	}
 
 	WindowAlgorithm algorithm();

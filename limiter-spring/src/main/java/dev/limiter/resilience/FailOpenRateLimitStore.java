@@ -1,5 +1,6 @@
 package dev.limiter.resilience;
 
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -18,6 +19,7 @@ import dev.limiter.core.StoreMode;
 import dev.limiter.core.StoreModeListener;
 import dev.limiter.core.StoreNotCalledException;
 import dev.limiter.core.StoreUnavailableException;
+import dev.limiter.core.ThresholdCrossing;
 
 /**
  * Fail open, degraded and loud: decides with the authoritative store while it answers,
@@ -102,7 +104,7 @@ public final class FailOpenRateLimitStore implements RateLimitStore {
 	 * breaker's accounting of decisions: a settlement is sent without waiting.
 	 */
 	@Override
-	public CompletionStage<Void> settle(Settlement settlement, long nowMillis) {
+	public CompletionStage<List<ThresholdCrossing>> settle(Settlement settlement, long nowMillis) {
 		try {
 			return (settlement.degraded() ? fallback : authoritative).settle(settlement, nowMillis);
 		}

@@ -11,6 +11,8 @@ import java.util.concurrent.atomic.LongAdder;
 
 import dev.limiter.core.Budget;
 import dev.limiter.core.ConcurrencyBound;
+import dev.limiter.core.InvalidValueException;
+import dev.limiter.core.NotifyAt;
 import dev.limiter.core.Window;
 import dev.limiter.spring.BudgetDefinition;
 import dev.limiter.spring.BudgetDefinitionSelector;
@@ -154,7 +156,7 @@ public final class BudgetDefinitions {
 				throw new IllegalArgumentException("window '" + window.name()
 						+ "' duration must be a whole number of seconds, was " + window.duration());
 			}
-			builder.window(built);
+			builder.window(withNotifyAt(built, window.notifyAt()));
 		}
 		if (definition.concurrencyMax() != null) {
 			Duration lease = definition.concurrencyLease() != null ? definition.concurrencyLease()
@@ -162,6 +164,22 @@ public final class BudgetDefinitions {
 			builder.concurrency(new ConcurrencyBound(definition.concurrencyMax(), lease));
 		}
 		return builder.build();
+	}
+
+	/**
+	 * {@code window} with the thresholds at {@code percents} (none when empty), checked
+	 * as {@code notify-at} is: percentages in (0, 100].
+	 */
+	private static Window withNotifyAt(Window window, List<Integer> percents) {
+		if (percents.isEmpty()) {
+			return window;
+		}
+		try {
+			return window.withNotifyAt(NotifyAt.of(percents));
+		}
+		catch (InvalidValueException ex) {
+			throw new IllegalArgumentException("window '" + window.name() + "' " + ex.getMessage(), ex);
+		}
 	}
 
 	/**

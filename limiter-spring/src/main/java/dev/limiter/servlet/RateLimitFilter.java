@@ -1,6 +1,7 @@
 package dev.limiter.servlet;
 
 import java.io.IOException;
+import java.security.Principal;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Supplier;
@@ -247,8 +248,10 @@ public class RateLimitFilter extends OncePerRequestFilter {
 			throws ServletException, IOException {
 		AfterResponseWork work = (followed != null)
 				? (kind, budgetName) -> followed.afterResponse(kind, budgetName)::done : null;
+		Principal principal = (reservation != null) ? request.getUserPrincipal() : null;
 		AdmissionEnds.End end = admissionEnds.of(budget, decision, reservation, work,
-				(usage) -> request.setAttribute(RateLimitUsage.ATTRIBUTE, usage));
+				(usage) -> request.setAttribute(RateLimitUsage.ATTRIBUTE, usage),
+				(principal != null) ? principal.getName() : null);
 		RequestEnd release = (end != null) ? RequestEnd.of(end) : null;
 		CommitHookResponseWrapper wrapped = new CommitHookResponseWrapper(response,
 				() -> counterHeaders.write(request, response, decision, shadowRefused));

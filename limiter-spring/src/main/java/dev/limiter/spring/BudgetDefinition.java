@@ -2,6 +2,8 @@ package dev.limiter.spring;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 
 import dev.limiter.core.CalendarPeriod;
@@ -79,8 +81,17 @@ public final class BudgetDefinition {
 	 * @param unit what the window counts: {@code requests}, or a unit the application
 	 * reports after the handler ({@code tokens}; ADR 0012)
 	 * @param calendar a calendar window's periods, {@code null} for a fixed window
+	 * @param notifyAt its {@code notify-at} thresholds, whole percentages of the limit in
+	 * (0, 100] ({@code QuotaThresholdEvent} once per key, period and threshold);
+	 * {@code null} or empty for none
 	 */
-	public record WindowDefinition(String name, long limit, Duration duration, String unit, CalendarPeriod calendar) {
+	public record WindowDefinition(String name, long limit, Duration duration, String unit, CalendarPeriod calendar,
+			List<Integer> notifyAt) {
+
+		public WindowDefinition {
+			// copied as given, nulls included: the limiter's check names what is wrong
+			notifyAt = (notifyAt != null) ? Collections.unmodifiableList(new ArrayList<>(notifyAt)) : List.of();
+		}
 
 		/** A fixed window of requests. */
 		public WindowDefinition(String name, long limit, Duration duration) {
@@ -90,6 +101,16 @@ public final class BudgetDefinition {
 		/** A fixed window counting {@code unit}. */
 		public WindowDefinition(String name, long limit, Duration duration, String unit) {
 			this(name, limit, duration, unit, null);
+		}
+
+		/** A window without {@code notify-at} thresholds. */
+		public WindowDefinition(String name, long limit, Duration duration, String unit, CalendarPeriod calendar) {
+			this(name, limit, duration, unit, calendar, List.of());
+		}
+
+		/** The same window with {@code notify-at} thresholds at {@code percents}. */
+		public WindowDefinition withNotifyAt(List<Integer> percents) {
+			return new WindowDefinition(name, limit, duration, unit, calendar, percents);
 		}
 
 	}
@@ -128,6 +149,21 @@ public final class BudgetDefinition {
 		 */
 		public Builder window(String windowName, long limit, CalendarPeriod calendar, String unit) {
 			windows.add(new WindowDefinition(windowName, limit, null, unit, calendar));
+			return this;
+		}
+
+		/**
+		 * {@code notify-at} thresholds, whole percentages of the limit, for the window
+		 * added last: a {@code QuotaThresholdEvent} once per key, period and threshold.
+		 * Checked as the property is when the limiter uses the definition.
+		 * @throws IllegalStateException when no window was added yet
+		 */
+		public Builder notifyAt(Integer... percents) {
+			if (windows.isEmpty()) {
+				throw new IllegalStateException("notifyAt applies to the window added last: add a window first");
+			}
+			int last = windows.size() - 1;
+			windows.set(last, windows.get(last).withNotifyAt(Arrays.asList(percents)));
 			return this;
 		}
 

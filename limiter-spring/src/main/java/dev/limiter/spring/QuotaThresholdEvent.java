@@ -8,10 +8,12 @@ import org.springframework.context.ApplicationEvent;
 /**
  * A key's usage of a window reached one of its {@code notify-at} thresholds: published
  * once per key, window period and threshold across every instance sharing the store (the
- * store decides the crossing in the same step as the decision), on the request thread of
- * the decision that reached it, before the handler runs. Listen with
- * {@code @EventListener}; a listener that is slow or may fail should hand the event on
- * ({@code @Async}, a queue): it runs on the request's time.
+ * store decides the crossing in the same step as the decision or the settlement that
+ * moved the count across it). A decision's is published on its request thread, before the
+ * handler runs; a settlement's once the store answered it, after the response, on the
+ * limiter's {@code limiter-quota-events} thread. Listen with {@code @EventListener}; a
+ * listener that is slow or may fail should hand the event on ({@code @Async}, a queue):
+ * it runs on the request's time, or holds up the settlements' events queued behind it.
  */
 public class QuotaThresholdEvent extends ApplicationEvent {
 
@@ -39,7 +41,8 @@ public class QuotaThresholdEvent extends ApplicationEvent {
 	 * it (a credential's hash, never the credential)
 	 * @param principalName the authenticated principal's name, {@code null} when none
 	 * @param thresholdPercent the threshold reached, a percentage of the limit
-	 * @param usage what the window counted once the decision was taken, in its unit
+	 * @param usage what the window counted once the decision or settlement was applied,
+	 * in its unit
 	 * @param limit the window's limit, in its unit
 	 * @param periodEnd when the period the usage counts in ends: its reset
 	 */

@@ -1,6 +1,9 @@
 package dev.limiter.spring;
 
+import java.util.List;
+
 import dev.limiter.core.Decision;
+import dev.limiter.core.ThresholdCrossing;
 
 /**
  * Told of every request the limiter handles, on the request thread, after the decision
@@ -50,6 +53,20 @@ public interface RateLimitObserver {
 	 * counted its maximum, the rest is dropped).
 	 */
 	default void onSettlementDropped(String budget, String window, String reason) {
+	}
+
+	/**
+	 * A settlement moved a key's usage across {@code notify-at} thresholds: decided by
+	 * the store step that applied it, once per key, window period and threshold across
+	 * every instance sharing the store (no later decision reports them again). Called
+	 * when the store's answer arrives, after the request ended, on the thread that answer
+	 * arrived on (a Redis client's event loop): never block here. Not called for a
+	 * settlement the degraded fallback applied.
+	 * @param crossings the thresholds reached, never empty
+	 * @param principalName the name of the authenticated principal of the request that
+	 * settled, {@code null} when none
+	 */
+	default void onSettlementCrossings(List<ThresholdCrossing> crossings, String principalName) {
 	}
 
 	/** A settlement could not be applied: the store failed or did not answer in time. */

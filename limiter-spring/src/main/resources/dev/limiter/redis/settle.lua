@@ -15,7 +15,8 @@
 -- writes saturates at SettlementBounds.MAX_COUNT (2^52) and 0, as SettlementBounds.settledCount does: exact in
 -- doubles, and every expiry it sets within 2^52 ms, so PEXPIRE cannot fail on its value.
 --
--- Returns the number of windows settled.
+-- Returns {the number of windows settled, then per window sent: the lowest notify-at threshold the settlement reached
+-- there (0 for none), its count after the settlement (0 where it did not settle)}.
 local now = tonumber(ARGV[1])
 local margin = tonumber(ARGV[2])
 local n = (#ARGV - 2) / 5
@@ -42,28 +43,52 @@ end
 --                                              hash must now be kept for it (0: no longer than it is)
 local algorithms = {}
 
--- Fixed window: the instance is the window's end, the parameter "limit:duration", what its excess is carried by
--- (FixedWindowDebt).
+-- Fixed window: the instance is the window's end, the parameter "limit:duration" (what its excess is carried by,
+-- FixedWindowDebt) or "limit:duration/<thresholds>" (its notify-at thresholds in units, ascending, comma-separated).
+-- A threshold is reached as take.lua's fixed block decides it, with <field>:n, the highest reached in the window:
+-- once per window, by the settlement that moved its count across it.
 local fixed = {}
 algorithms.f = fixed
 
 function fixed.settle(field, instance, delta, parameter)
-  local stored = redis.call('HMGET', key, field .. ':r', field .. ':c')
+  local stored = redis.call('HMGET', key, field .. ':r', field .. ':c', field .. ':n')
   if tonumber(stored[1]) ~= instance then
     return false, 0
   end
   local count = settledCount(tonumber(stored[2]) or 0, delta)
   redis.call('HSET', key, field .. ':c', int(count))
+  local limit, duration, list = string.match(parameter, '^(%d+):(%d+)/?([%d,]*)$')
+  limit, duration = tonumber(limit), tonumber(duration)
+  local reached = fixed.reach(field, count, tonumber(stored[3]) or 0, list)
   -- FixedWindowDebt.keepUntil: the excess is carried into the windows after this one until paid
-  local limit, duration = rate(parameter)
   if count > limit then
-    return true, instance + math.min(MAX_COUNT, math.floor((count - 1) / limit) * duration)
+    return true, instance + math.min(MAX_COUNT, math.floor((count - 1) / limit) * duration), reached, count
   end
-  return true, 0
+  return true, 0, reached, count
 end
 
--- Calendar window: as a fixed window, the instance the period's end, the parameter "limit:0" (nothing carried).
-algorithms.c = { settle = fixed.settle }
+-- ThresholdCrossings: the lowest threshold count reaches above notified (0 for none); the highest written to
+-- <field>:n when it changed.
+function fixed.reach(field, count, notified, list)
+  local lowest, highest = 0, notified
+  for t in string.gmatch(list, '%d+') do
+    t = tonumber(t)
+    if t > notified and t <= count then
+      if lowest == 0 then
+        lowest = t
+      end
+      highest = t
+    end
+  end
+  if highest ~= notified then
+    redis.call('HSET', key, field .. ':n', int(highest))
+  end
+  return lowest
+end
+
+-- Calendar window: as a fixed window, the instance the period's end, the parameter "limit:0" (nothing carried) or
+-- "limit:0/<thresholds>".
+algorithms.c = fixed
 
 -- Sliding window: the instance is the bucket, the parameter "0"; buckets as take.lua keeps them, "b|o:c,o:c,..."
 -- (the oldest bucket b, then each bucket's offset from b and units).
@@ -114,16 +139,20 @@ end
 
 local settled = 0
 local latest = 0
+local reply = {0}
 for i = 1, n do
   local j = 2 + 5 * (i - 1)
   local algorithm = algorithms[ARGV[j + 1]]
   if algorithm == nil then
     return redis.error_reply('settle.lua: no algorithm ' .. tostring(ARGV[j + 1]))
   end
-  local done, keep = algorithm.settle(ARGV[j + 2], tonumber(ARGV[j + 3]), tonumber(ARGV[j + 4]), ARGV[j + 5])
+  local done, keep, reached, count = algorithm.settle(ARGV[j + 2], tonumber(ARGV[j + 3]), tonumber(ARGV[j + 4]),
+    ARGV[j + 5])
   if done then
     settled = settled + 1
   end
+  reply[#reply + 1] = reached or 0
+  reply[#reply + 1] = done and (count or 0) or 0
   if keep > latest then
     latest = keep
   end
@@ -135,4 +164,5 @@ if latest > 0 then
     redis.call('PEXPIRE', key, int(latest - now + margin))
   end
 end
-return {settled}
+reply[1] = settled
+return reply

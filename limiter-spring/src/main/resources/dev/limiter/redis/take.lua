@@ -18,7 +18,7 @@
 -- Returns {admitted, lease refused, leases held, earliest live lease expiry (now if none),
 --          then per window: reset, count (fixed) or remaining (the others), room (1|0),
 --          retry at (-1 for never; a fixed window: its reset, or later while it carries an excess),
---          the lowest notify-at threshold reached now (a calendar window's; 0 for none)},
+--          the lowest notify-at threshold reached now (a fixed or calendar window's; 0 for none)},
 --          then for a slice: the units it counted in every window (0 when refused)
 local now = tonumber(ARGV[1])
 local countRefused = ARGV[2] == '1'
@@ -58,14 +58,29 @@ local decision = { rolled = false }
 --                           when the hash must be kept for it, and the lowest notify-at threshold it reached (or nil)
 local algorithms = {}
 
--- Fixed window (FixedWindowArithmetic, FixedWindowDebt): <field>:r = end of the window counted in (epoch ms),
--- <field>:c = units counted in it. a = end of the window that contains now, b = its duration when it carries
--- what it counted beyond its limit into the windows after it (a window in a unit other than requests), else 0.
+-- Fixed window (FixedWindowArithmetic, FixedWindowDebt, ThresholdCrossings): <field>:r = end of the window counted
+-- in (epoch ms), <field>:c = units counted in it and, for a window with notify-at thresholds, <field>:n = the highest
+-- threshold (in units) reached in the window <field>:r names. a = end of the window that contains now; the second
+-- parameter, as text, "<carry>" or "<carry>/<thresholds>": carry = its duration when it carries what it counted
+-- beyond its limit into the windows after it (a window in a unit other than requests), else 0; thresholds = its
+-- notify-at thresholds in units, ascending, comma-separated. A threshold is reached once per window: when the count
+-- after this decision is at least it and no earlier call in that window reached it or a higher one; the reply adds
+-- the lowest threshold reached now (0 for none), never in a dry run.
 local fixed = {}
 algorithms.f = fixed
 
 function fixed.fields(w)
-  return { w.field .. ':r', w.field .. ':c' }
+  -- the second parameter's two parts, read before anything else reads w.b
+  local carry, list = string.match(w.text, '^(%d+)/?([%d,]*)$')
+  w.b = tonumber(carry)
+  w.thresholds = {}
+  for t in string.gmatch(list, '%d+') do
+    w.thresholds[#w.thresholds + 1] = tonumber(t)
+  end
+  if #w.thresholds == 0 then
+    return { w.field .. ':r', w.field .. ':c' }
+  end
+  return { w.field .. ':r', w.field .. ':c', w.field .. ':n' }
 end
 
 -- FixedWindowDebt.carried: what the window ending at w.reset starts with after one that ended at storedReset
@@ -79,11 +94,14 @@ end
 function fixed.read(w)
   w.reset = w.a
   w.count = 0
+  w.notified = 0
   local storedReset = tonumber(w.stored[1])
   -- A clock that went backwards keeps counting in the newest window this key has seen.
-  if storedReset ~= nil and storedReset >= w.reset then
+  w.fresh = storedReset == nil or storedReset < w.reset
+  if not w.fresh then
     w.reset = storedReset
     w.count = tonumber(w.stored[2]) or 0
+    w.notified = tonumber(w.stored[3]) or 0
   else
     decision.rolled = true
     if storedReset ~= nil then
@@ -105,6 +123,32 @@ function fixed.count(w, counting, put)
     put(w.field .. ':r', int(w.reset))
     put(w.field .. ':c', int(w.count))
   end
+  w.reached = 0
+  if not dryRun then
+    w.reached = fixed.reach(w, put)
+  end
+end
+
+-- ThresholdCrossings: the lowest threshold w.count reaches that no earlier call in its window reached (0 for none);
+-- writes the highest reached to <field>:n when it changed or the window is new.
+function fixed.reach(w, put)
+  if #w.thresholds == 0 then
+    return 0
+  end
+  local lowest, highest = 0, w.notified
+  for k = 1, #w.thresholds do
+    local t = w.thresholds[k]
+    if t > w.notified and t <= w.count then
+      if lowest == 0 then
+        lowest = t
+      end
+      highest = t
+    end
+  end
+  if highest ~= w.notified or w.fresh then
+    put(w.field .. ':n', int(highest))
+  end
+  return lowest
 end
 
 function fixed.reply(w)
@@ -121,63 +165,13 @@ function fixed.reply(w)
   if w.b ~= 0 and w.count > w.limit then
     keep = w.reset + math.min(MAX_KEEP, math.floor((w.count - 1) / w.limit) * w.b)
   end
-  return w.reset, w.count, retry, keep
+  return w.reset, w.count, retry, keep, w.reached
 end
 
--- Calendar window (CalendarWindows, ThresholdCrossings): a fixed window with explicit bounds, its fields the fixed
--- window's and <field>:n, the highest notify-at threshold (in units) reached in the period <field>:r names. a = end
--- of the calendar period that contains now (the caller computes it in the window's time zone: this script has no
--- time-zone database); its second parameter, as text, the notify-at thresholds in units, ascending, comma-separated
--- ("" for none). A new period starts at zero, nothing carried. A threshold is reached once per period: when the count
--- after this decision is at least it and no earlier decision reached it or a higher one; its reply adds the lowest
--- threshold reached now (0 for none), never in a dry run.
-local calendar = {}
-algorithms.c = calendar
-
-function calendar.fields(w)
-  return { w.field .. ':r', w.field .. ':c', w.field .. ':n' }
-end
-
-function calendar.read(w)
-  w.thresholds = {}
-  for t in string.gmatch(w.text, '%d+') do
-    w.thresholds[#w.thresholds + 1] = tonumber(t)
-  end
-  w.b = 0
-  local storedReset = tonumber(w.stored[1])
-  w.fresh = storedReset == nil or storedReset < w.a
-  w.notified = 0
-  if not w.fresh then
-    w.notified = tonumber(w.stored[3]) or 0
-  end
-  return fixed.read(w)
-end
-
-function calendar.count(w, counting, put)
-  fixed.count(w, counting, put)
-  w.reached = 0
-  if dryRun or #w.thresholds == 0 then
-    return
-  end
-  local highest = w.notified
-  for k = 1, #w.thresholds do
-    local t = w.thresholds[k]
-    if t > w.notified and t <= w.count then
-      if w.reached == 0 then
-        w.reached = t
-      end
-      highest = t
-    end
-  end
-  if highest ~= w.notified or w.fresh then
-    put(w.field .. ':n', int(highest))
-  end
-end
-
-function calendar.reply(w)
-  local reset, count, retry, keep = fixed.reply(w)
-  return reset, count, retry, keep, w.reached
-end
+-- Calendar window (CalendarWindows): a fixed window with explicit bounds. a = end of the calendar period that
+-- contains now (the caller computes it in the window's time zone: this script has no time-zone database); its
+-- carry is 0: a new period starts at zero, nothing carried.
+algorithms.c = fixed
 
 -- Sliding window (SlidingWindowArithmetic): one field, its buckets "b|o:c,o:c,..." (the oldest bucket's index b,
 -- then per bucket its offset from b and its units, oldest first). a = duration, b = resolution. Bucket k counts

@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.List;
 
 import dev.limiter.core.Budget;
+import dev.limiter.core.NotifyAt;
+import dev.limiter.core.Window;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 
@@ -36,6 +38,14 @@ class RedisRateLimitStoreDifferentialTests extends StoreSequenceDifferentialTest
 				.window("odd", 7, Duration.ofMillis(1_700))
 				.window("long", 20, Duration.ofMillis(7_300))
 				.concurrency(3, Duration.ofMillis(900))
+				.build(),
+			// notify-at on fixed windows: off the fixed windows' tuned path, reached once
+			// per window instance
+			Budget.builder("diff-notifying")
+				.window(Window.of("second", 4, Duration.ofSeconds(1)).withNotifyAt(NotifyAt.of(List.of(50, 100))))
+				.window(Window.of("tens", 9, Duration.ofSeconds(10)).withNotifyAt(NotifyAt.of(List.of(30, 60, 90))))
+				.concurrency(2, Duration.ofMillis(2_500))
+				.countRefused(true)
 				.build());
 
 	@Override

@@ -17,6 +17,7 @@ import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStores;
 import dev.limiter.core.Reservation;
 import dev.limiter.core.Settlement;
+import dev.limiter.core.ThresholdCrossing;
 import dev.limiter.core.Window;
 import dev.limiter.test.redis.SharedRedis;
 import net.jqwik.api.Arbitraries;
@@ -38,9 +39,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * reservations (a random estimate), settlements of any open reservation (a random actual
  * amount, sometimes none reported, sometimes settled twice) and peeks, over a few keys
  * and budgets of units in each algorithm and mixed with requests, must get identical
- * answers from the in-memory store and the Redis store. Time moves forward, often across
- * a window end or a bucket's age, so that settlements land, and are dropped, on both
- * sides alike.
+ * answers from the in-memory store and the Redis store, the notify-at thresholds a
+ * decision or a settlement reached included. Time moves forward, often across a window
+ * end or a bucket's age, so that settlements land, and are dropped, on both sides alike.
  */
 class RedisReserveSettleDifferentialTests {
 
@@ -50,6 +51,12 @@ class RedisReserveSettleDifferentialTests {
 			Budget.builder("rs-fixed")
 				.window("second", 20, Duration.ofSeconds(1))
 				.window(Window.of("tokens", 300, Duration.ofSeconds(2)).inUnit("tokens"))
+				.build(),
+			Budget.builder("rs-fixed-notifying")
+				.window(Window.of("second", 20, Duration.ofSeconds(1)).withNotifyAt(NotifyAt.of(List.of(50))))
+				.window(Window.of("tokens", 300, Duration.ofSeconds(2))
+					.inUnit("tokens")
+					.withNotifyAt(NotifyAt.of(List.of(10, 50, 90, 100))))
 				.build(),
 			Budget.builder("rs-sliding")
 				.window(Window.sliding("tokens", 300, Duration.ofSeconds(2), Duration.ofMillis(200)).inUnit("tokens"))
@@ -83,6 +90,14 @@ class RedisReserveSettleDifferentialTests {
 					.inUnit("rows")
 					.withMaxReport(5_000L))
 				.countRefused(true)
+				.build(),
+			Budget.builder("rs-x-fixed-notifying")
+				.window(Window.of("tokens", 2_000, Duration.ofMinutes(1))
+					.inUnit("tokens")
+					.withNotifyAt(NotifyAt.of(List.of(1, 50, 100))))
+				.window(Window.of("rows", 40, Duration.ofSeconds(3))
+					.inUnit("rows")
+					.withNotifyAt(NotifyAt.of(List.of(75))))
 				.build(),
 			Budget.builder("rs-x-sliding")
 				.window(Window.sliding("tokens", 300, Duration.ofSeconds(2), Duration.ofMillis(200)).inUnit("tokens"))
@@ -183,8 +198,11 @@ class RedisReserveSettleDifferentialTests {
 						Settlement inRedis = pair[1].settle(actuals).orElse(null);
 						assertThat(inRedis == null).isEqualTo(inMemory == null);
 						if (inMemory != null) {
-							memory.settle(inMemory, now);
-							settleAndWait(redis, inRedis, now);
+							List<ThresholdCrossing> expected = memory.settle(inMemory, now)
+								.toCompletableFuture()
+								.join();
+							assertThat(settleAndWait(redis, inRedis, now)).as("step %d %s", step, op)
+								.isEqualTo(expected);
 						}
 					}
 				}
@@ -194,9 +212,9 @@ class RedisReserveSettleDifferentialTests {
 		}
 	}
 
-	private static void settleAndWait(RateLimitStore redis, Settlement settlement, long now) {
+	private static List<ThresholdCrossing> settleAndWait(RateLimitStore redis, Settlement settlement, long now) {
 		try {
-			redis.settle(settlement, now).toCompletableFuture().get(30, TimeUnit.SECONDS);
+			return redis.settle(settlement, now).toCompletableFuture().get(30, TimeUnit.SECONDS);
 		}
 		catch (Exception ex) {
 			throw new AssertionError(ex);

@@ -1,6 +1,7 @@
 package dev.limiter.redis;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -11,6 +12,7 @@ import dev.limiter.core.Budget;
 import dev.limiter.core.Decision;
 import dev.limiter.core.RateLimitStoreException;
 import dev.limiter.core.Reservation;
+import dev.limiter.core.ThresholdCrossing;
 import dev.limiter.core.Window;
 import dev.limiter.test.redis.RedisClientKind;
 import dev.limiter.test.redis.RedisServerExtension;
@@ -52,7 +54,7 @@ class RedisSettleFrozenTests {
 		Reservation second = reserve(store, key);
 
 		redis.server().pause();
-		CompletableFuture<Void> sent;
+		CompletableFuture<List<ThresholdCrossing>> sent;
 		try {
 			sent = store.settle(first.settle(Map.of("tokens", 5_000L)).orElseThrow(), NOW).toCompletableFuture();
 			// returned without an answer: nothing on the response path waited for Redis

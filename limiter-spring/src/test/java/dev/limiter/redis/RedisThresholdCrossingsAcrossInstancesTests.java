@@ -1,5 +1,6 @@
 package dev.limiter.redis;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.ArrayList;
@@ -21,6 +22,7 @@ import dev.limiter.core.Decision;
 import dev.limiter.core.NotifyAt;
 import dev.limiter.core.OverLimitRememberingStore;
 import dev.limiter.core.RateLimitStore;
+import dev.limiter.core.Reservation;
 import dev.limiter.core.ThresholdCrossing;
 import dev.limiter.core.Window;
 import dev.limiter.test.redis.RedisServerExtension;
@@ -33,7 +35,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Two instances (two stores, each on its own connection), 32 threads each, one key near
  * its monthly limit on one Redis: the month admits exactly what is left, and every
  * notify-at threshold is reported by exactly one decision across both instances, since
- * the script decides the crossing in the same call as the admission.
+ * the script decides the crossing in the same call as the admission; and with
+ * reservations settled above their estimates, every threshold of a fixed window is
+ * reported exactly once across both instances, by the decision or the settlement
+ * ({@code settle.lua}) that crossed it.
  */
 class RedisThresholdCrossingsAcrossInstancesTests {
 
@@ -46,11 +51,83 @@ class RedisThresholdCrossingsAcrossInstancesTests {
 			.withNotifyAt(NotifyAt.of(List.of(80, 90, 100))))
 		.build();
 
+	/**
+	 * Tokens an hour in a fixed window, reserved at an estimate and settled at what was
+	 * used: thresholds crossed by decisions and by settlements alike.
+	 */
+	private static final Budget HOURLY_TOKENS = Budget.builder("hourly-tokens")
+		.window(Window.of("hour", 20_000, Duration.ofHours(1))
+			.inUnit("tokens")
+			.withNotifyAt(NotifyAt.of(List.of(25, 50, 80, 100))))
+		.build();
+
 	private static final long NOW = Instant.parse("2024-02-20T12:00:00Z").toEpochMilli();
 
 	private RateLimitStore instance() {
 		return new OverLimitRememberingStore(
 				RedisRateLimitStore.builder(redis.connectionFactory()).timeout(RedisTestTimeouts.GENEROUS).build());
+	}
+
+	@Test
+	void crossingsWhenTwoInstancesReserveAndSettleShouldBeReportedOncePerThresholdByDecisionsAndSettlements()
+			throws Exception {
+		List<RateLimitStore> instances = List.of(instance(), instance());
+		String key = "k-" + UUID.randomUUID();
+		Map<Integer, AtomicInteger> reported = new ConcurrentHashMap<>();
+		AtomicInteger bySettlements = new AtomicInteger();
+		AtomicLong clock = new AtomicLong(NOW);
+		ExecutorService threads = Executors.newFixedThreadPool(64);
+		CountDownLatch start = new CountDownLatch(1);
+		try {
+			List<Future<?>> running = new ArrayList<>();
+			for (int t = 0; t < 64; t++) {
+				RateLimitStore store = instances.get(t % 2);
+				running.add(threads.submit(() -> {
+					start.await();
+					for (int i = 0; i < 5; i++) {
+						Decision decision = store.reserve(HOURLY_TOKENS, key, new long[] { 1 }, false,
+								clock.incrementAndGet());
+						count(decision.crossings(), reported);
+						Reservation reservation = Reservation.of(HOURLY_TOKENS, key, decision, new long[] { 1 })
+							.orElse(null);
+						if (reservation != null) {
+							// 1 reserved, 100 used: nearly all the usage arrives by
+							// settlements
+							List<ThresholdCrossing> settled = store
+								.settle(reservation.settle(Map.of("tokens", 100L)).orElseThrow(),
+										clock.incrementAndGet())
+								.toCompletableFuture()
+								.get(30, TimeUnit.SECONDS);
+							count(settled, reported);
+							bySettlements.addAndGet(settled.size());
+						}
+					}
+					return null;
+				}));
+			}
+			start.countDown();
+			for (Future<?> future : running) {
+				future.get(60, TimeUnit.SECONDS);
+			}
+		}
+		finally {
+			threads.shutdownNow();
+		}
+
+		// up to 320 reservations of 100 used: 32,000 tokens tried against 20,000, every
+		// threshold reached
+		assertThat(reported).containsOnlyKeys(25, 50, 80, 100);
+		assertThat(reported.values()).extracting(AtomicInteger::get).containsOnly(1);
+		assertThat(bySettlements.get()).as("thresholds reported by settlements").isPositive();
+		assertThat(instances.get(0)
+			.reserve(HOURLY_TOKENS, key, new long[] { 1 }, false, clock.incrementAndGet())
+			.crossings()).as("a later decision reports nothing again").isEmpty();
+	}
+
+	private static void count(List<ThresholdCrossing> crossings, Map<Integer, AtomicInteger> reported) {
+		for (ThresholdCrossing crossing : crossings) {
+			reported.computeIfAbsent(crossing.percent(), (p) -> new AtomicInteger()).incrementAndGet();
+		}
 	}
 
 	@Test

@@ -22,6 +22,7 @@ import dev.limiter.core.ForwardingRateLimitStore;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStores;
 import dev.limiter.core.Settlement;
+import dev.limiter.core.ThresholdCrossing;
 import dev.limiter.core.Window;
 import dev.limiter.spring.BudgetDefinition;
 import dev.limiter.spring.BudgetDefinitionSelector;
@@ -176,7 +177,7 @@ class RateLimitFilterRunTimeEstimateTests {
 
 		final List<String> keys = new CopyOnWriteArrayList<>();
 
-		private final List<CompletableFuture<Void>> settlements = new CopyOnWriteArrayList<>();
+		private final List<CompletableFuture<List<ThresholdCrossing>>> settlements = new CopyOnWriteArrayList<>();
 
 		SettledStore(RateLimitStore delegate) {
 			this.delegate = delegate;
@@ -196,14 +197,15 @@ class RateLimitFilterRunTimeEstimateTests {
 		}
 
 		@Override
-		public CompletionStage<Void> settle(Settlement settlement, long nowMillis) {
-			CompletableFuture<Void> applied = super.settle(settlement, nowMillis).toCompletableFuture();
+		public CompletionStage<List<ThresholdCrossing>> settle(Settlement settlement, long nowMillis) {
+			CompletableFuture<List<ThresholdCrossing>> applied = super.settle(settlement, nowMillis)
+				.toCompletableFuture();
 			settlements.add(applied);
 			return applied;
 		}
 
 		void awaitSettlements() throws Exception {
-			for (CompletableFuture<Void> settlement : settlements) {
+			for (CompletableFuture<List<ThresholdCrossing>> settlement : settlements) {
 				settlement.get(30, TimeUnit.SECONDS);
 			}
 		}

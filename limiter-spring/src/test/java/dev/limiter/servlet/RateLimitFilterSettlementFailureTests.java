@@ -17,6 +17,7 @@ import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStoreException;
 import dev.limiter.core.RateLimitStores;
 import dev.limiter.core.Settlement;
+import dev.limiter.core.ThresholdCrossing;
 import dev.limiter.core.Window;
 import dev.limiter.metrics.MicrometerRateLimitObserver;
 import dev.limiter.spring.BudgetOptions;
@@ -97,7 +98,7 @@ class RateLimitFilterSettlementFailureTests {
 
 		private final RateLimitStore delegate = RateLimitStores.inMemory(100);
 
-		final List<CompletableFuture<Void>> sent = new CopyOnWriteArrayList<>();
+		final List<CompletableFuture<List<ThresholdCrossing>>> sent = new CopyOnWriteArrayList<>();
 
 		@Override
 		protected RateLimitStore delegate() {
@@ -110,8 +111,8 @@ class RateLimitFilterSettlementFailureTests {
 		}
 
 		@Override
-		public CompletionStage<Void> settle(Settlement settlement, long nowMillis) {
-			CompletableFuture<Void> answer = new CompletableFuture<>();
+		public CompletionStage<List<ThresholdCrossing>> settle(Settlement settlement, long nowMillis) {
+			CompletableFuture<List<ThresholdCrossing>> answer = new CompletableFuture<>();
 			sent.add(answer);
 			return answer;
 		}

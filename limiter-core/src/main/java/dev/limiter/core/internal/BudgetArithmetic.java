@@ -36,7 +36,7 @@ public final class BudgetArithmetic {
 	/** Decides and counts one request against {@code state}, mutating it. */
 	public static Decision take(Budget budget, String key, CounterState state, long cost, boolean expensive,
 			long nowMillis, Supplier<String> leaseIds) {
-		if (budget.allFixed() && !budget.hasUnits()) {
+		if (fixedOnly(budget)) {
 			return FixedWindowArithmetic.take(budget, key, state, cost, expensive, nowMillis, leaseIds);
 		}
 		if (!budget.hasUnits()) {
@@ -72,11 +72,14 @@ public final class BudgetArithmetic {
 	 * delta goes to the instance it was reserved in when that instance still counts
 	 * ({@link Settlement#lands}) and is still the one stored, saturating as
 	 * {@link SettlementBounds} says: never below zero, never wrapping.
+	 * @return the {@code notify-at} thresholds the settlement reached in the windows it
+	 * applied a delta to ({@link ThresholdCrossings#settled})
 	 */
-	public static void settle(CounterState state, Settlement settlement, long nowMillis) {
+	public static List<ThresholdCrossing> settle(CounterState state, Settlement settlement, long nowMillis) {
 		List<Window> windows = settlement.windows();
 		long[] deltas = settlement.deltas();
 		long[] instances = settlement.instances();
+		boolean[] sent = settlement.budget().notifies() ? new boolean[windows.size()] : null;
 		for (int i = 0; i < windows.size(); i++) {
 			Window w = windows.get(i);
 			long delta = SettlementBounds.clampDelta(w, deltas[i]);
@@ -84,7 +87,11 @@ public final class BudgetArithmetic {
 				continue;
 			}
 			WindowArithmetic.of(w).settle(w, state, i, instances[i], delta, nowMillis);
+			if (sent != null) {
+				sent[i] = true;
+			}
 		}
+		return (sent != null) ? ThresholdCrossings.settled(settlement, state, sent) : List.of();
 	}
 
 	/**
@@ -93,7 +100,7 @@ public final class BudgetArithmetic {
 	 * @param state the key's counters, {@code null} when the store holds none
 	 */
 	public static KeyState peek(Budget budget, String key, CounterState state, long nowMillis) {
-		if (budget.allFixed() && !budget.hasUnits()) {
+		if (fixedOnly(budget)) {
 			return FixedWindowArithmetic.peek(budget, key, state, nowMillis);
 		}
 		long[] ones = new long[budget.windows().size()];
@@ -103,22 +110,22 @@ public final class BudgetArithmetic {
 	}
 
 	/**
+	 * Whether {@code budget} takes {@link FixedWindowArithmetic}'s tuned path: fixed
+	 * windows of requests only, none with {@code notify-at} thresholds (which only
+	 * {@link #decide} looks for).
+	 */
+	private static boolean fixedOnly(Budget budget) {
+		return budget.allFixed() && !budget.hasUnits() && !budget.notifies();
+	}
+
+	/**
 	 * Whether a decision of {@code budget} is {@link #decideWindows}' case: one or two
 	 * windows, no concurrency bound taking part, and no {@code notify-at} threshold to
 	 * look for after counting ({@link ThresholdCrossings}, which only {@link #decide}
 	 * asks).
 	 */
 	private static boolean windowsOnly(Budget budget, boolean expensive) {
-		List<Window> windows = budget.windows();
-		if (windows.size() > 2 || (expensive && budget.concurrency().isPresent())) {
-			return false;
-		}
-		for (int i = 0; i < windows.size(); i++) {
-			if (windows.get(i).notifyAt().isPresent()) {
-				return false;
-			}
-		}
-		return true;
+		return budget.windows().size() <= 2 && !(expensive && budget.concurrency().isPresent()) && !budget.notifies();
 	}
 
 	/**

@@ -1,5 +1,6 @@
 package dev.limiter.core.internal;
 
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -14,6 +15,7 @@ import dev.limiter.core.InProcessRateLimitStore;
 import dev.limiter.core.KeyState;
 import dev.limiter.core.Lease;
 import dev.limiter.core.Settlement;
+import dev.limiter.core.ThresholdCrossing;
 
 /**
  * Counters in this process: a lock-free index finds a key's entry, whose own lock
@@ -52,8 +54,11 @@ public final class InMemoryRateLimitStore implements InProcessRateLimitStore {
 	 */
 	static final long EXPIRY_MARGIN_MILLIS = 2_000;
 
-	/** What every settlement answers: applied (or dropped) before it returns. */
-	private static final CompletionStage<Void> SETTLED = CompletableFuture.completedStage(null);
+	/**
+	 * What a settlement that reached no threshold answers: applied (or dropped) before it
+	 * returns.
+	 */
+	private static final CompletionStage<List<ThresholdCrossing>> SETTLED = CompletableFuture.completedStage(List.of());
 
 	/** Per budget name, its keys' entries. */
 	private final Map<String, Map<String, StoreEntry>> index = new ConcurrentHashMap<>();
@@ -89,24 +94,25 @@ public final class InMemoryRateLimitStore implements InProcessRateLimitStore {
 	}
 
 	@Override
-	public CompletionStage<Void> settle(Settlement settlement, long nowMillis) {
+	public CompletionStage<List<ThresholdCrossing>> settle(Settlement settlement, long nowMillis) {
 		Budget budget = settlement.budget();
 		StoreEntry entry = find(budget.name(), settlement.key());
 		if (entry == null || !settlement.changesAnything()) {
 			return SETTLED;
 		}
+		List<ThresholdCrossing> crossings = List.of();
 		entry.lock();
 		try {
 			// A removed entry forgot the reservation, and one whose windows a refresh
 			// changed since counts it under windows it was not reserved in: dropped.
 			if (!entry.removed && WindowLayout.counts(entry, budget.windows())) {
-				BudgetArithmetic.settle(entry, settlement, nowMillis);
+				crossings = BudgetArithmetic.settle(entry, settlement, nowMillis);
 			}
 		}
 		finally {
 			entry.unlock();
 		}
-		return SETTLED;
+		return crossings.isEmpty() ? SETTLED : CompletableFuture.completedStage(crossings);
 	}
 
 	/** {@code amounts} when the request reserves per window, else {@code cost}. */

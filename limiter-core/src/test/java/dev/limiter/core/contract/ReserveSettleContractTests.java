@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -115,9 +116,9 @@ public abstract class ReserveSettleContractTests {
 	 * Settles and waits for the store to say it is done: a store may send a settlement
 	 * without waiting, and the test reads its effect next, perhaps on another connection.
 	 */
-	protected static void settled(RateLimitStore store, Settlement settlement, long now) {
+	protected static List<ThresholdCrossing> settled(RateLimitStore store, Settlement settlement, long now) {
 		try {
-			store.settle(settlement, now).toCompletableFuture().get(30, TimeUnit.SECONDS);
+			return store.settle(settlement, now).toCompletableFuture().get(30, TimeUnit.SECONDS);
 		}
 		catch (Exception ex) {
 			throw new AssertionError("settlement failed", ex);
@@ -425,7 +426,7 @@ public abstract class ReserveSettleContractTests {
 	}
 
 	@Test
-	void settleWhenItTakesACalendarWindowAcrossAThresholdShouldBeReportedByTheNextDecisionOnce() {
+	void settleWhenItTakesACalendarWindowAcrossAThresholdShouldReportItOnceItself() {
 		Budget notifying = Budget.builder("notifying-tokens")
 			.window(Window
 				.calendar("month", 1_000, CalendarPeriod.of(CalendarPeriod.Unit.MONTH, ZoneId.of("Europe/Berlin")))
@@ -434,16 +435,108 @@ public abstract class ReserveSettleContractTests {
 			.build();
 		Decision first = store.reserve(notifying, key, new long[] { 100 }, false, FEBRUARY_END - 10_000);
 		Reservation reservation = Reservation.of(notifying, key, first, new long[] { 100 }).orElseThrow();
-		reservation.settle(Map.of("tokens", 1_200L)).ifPresent((s) -> settled(store, s, FEBRUARY_END - 9_000));
+		List<ThresholdCrossing> settled = settled(store, reservation.settle(Map.of("tokens", 1_200L)).orElseThrow(),
+				FEBRUARY_END - 9_000);
 
 		Decision refused = store.reserve(notifying, key, new long[] { 1 }, false, FEBRUARY_END - 8_000);
-		Decision again = store.reserve(notifying, key, new long[] { 1 }, false, FEBRUARY_END - 7_000);
 
 		assertThat(first.crossings()).isEmpty();
+		assertThat(settled).extracting(ThresholdCrossing::percent).containsExactly(80, 100);
+		assertThat(settled).extracting(ThresholdCrossing::usage).containsOnly(1_200L);
+		assertThat(settled).extracting(ThresholdCrossing::periodEndMillis).containsOnly(FEBRUARY_END);
+		assertThat(settled).extracting(ThresholdCrossing::key).containsOnly(key);
 		assertThat(refused.allowed()).isFalse();
-		assertThat(refused.crossings()).extracting(ThresholdCrossing::percent).containsExactly(80, 100);
-		assertThat(refused.crossings()).extracting(ThresholdCrossing::usage).containsOnly(1_200L);
-		assertThat(again.crossings()).isEmpty();
+		assertThat(refused.crossings()).isEmpty();
+	}
+
+	@Test
+	void settleWhenItTakesAFixedWindowAcrossAThresholdShouldReportItOnceAndTheNextWindowAfresh() {
+		Budget notifying = Budget.builder("notifying-fixed-tokens")
+			.window(Window.of("tokens", 1_000, Duration.ofMinutes(1))
+				.inUnit("tokens")
+				.withNotifyAt(NotifyAt.of(List.of(50, 90))))
+			.build();
+		Reservation first = reserved(notifying, 300, T0 + 1_000);
+		Reservation second = reserved(notifying, 100, T0 + 2_000);
+		List<ThresholdCrossing> up = settled(store, first.settle(Map.of("tokens", 450L)).orElseThrow(), T0 + 3_000);
+		List<ThresholdCrossing> down = settled(store, second.settle(Map.of("tokens", 10L)).orElseThrow(), T0 + 4_000);
+		Decision below90 = reserve(notifying, 400, T0 + 5_000);
+		Decision nextWindow = reserve(notifying, 600, T0 + 61_000);
+
+		// 300 + 100 reserved, the first settled at 450: 550 (50 %); a refund of 90: 460;
+		// 400 more: 860, below 90 % (900)
+		assertThat(up).extracting(ThresholdCrossing::percent).containsExactly(50);
+		assertThat(up).extracting(ThresholdCrossing::usage).containsExactly(550L);
+		assertThat(down).isEmpty();
+		assertThat(below90.allowed()).isTrue();
+		assertThat(below90.crossings()).isEmpty();
+		assertThat(nextWindow.crossings()).extracting(ThresholdCrossing::percent).containsExactly(50);
+		assertThat(nextWindow.crossings()).extracting(ThresholdCrossing::periodEndMillis)
+			.containsExactly(notifying.windows().get(0).resetAt(T0 + 61_000));
+	}
+
+	@Test
+	void settleWhenThreadsReserveAndSettleConcurrentlyShouldReportEachThresholdOnce() throws Exception {
+		Budget notifying = Budget.builder("notifying-concurrent")
+			.window(Window.of("hour", 10_000, Duration.ofHours(1))
+				.inUnit("tokens")
+				.withNotifyAt(NotifyAt.of(List.of(25, 50, 80, 100))))
+			.build();
+		long start = notifying.windows().get(0).resetAt(T0) - 3_600_000L;
+		List<ThresholdCrossing> reported = Collections.synchronizedList(new ArrayList<>());
+		List<ThresholdCrossing> bySettlements = Collections.synchronizedList(new ArrayList<>());
+		ExecutorService pool = Executors.newFixedThreadPool(32);
+		CountDownLatch go = new CountDownLatch(1);
+		try {
+			List<Future<?>> running = new ArrayList<>();
+			for (int t = 0; t < 32; t++) {
+				long at = start + t;
+				running.add(pool.submit(() -> {
+					go.await();
+					for (int i = 0; i < 5; i++) {
+						Decision decision = store.reserve(notifying, key, new long[] { 1 }, false, at);
+						reported.addAll(decision.crossings());
+						Reservation reservation = Reservation.of(notifying, key, decision, new long[] { 1 })
+							.orElse(null);
+						if (reservation != null) {
+							List<ThresholdCrossing> settled = settled(store,
+									reservation.settle(Map.of("tokens", 100L)).orElseThrow(), at + 1);
+							reported.addAll(settled);
+							bySettlements.addAll(settled);
+						}
+					}
+					return null;
+				}));
+			}
+			go.countDown();
+			for (Future<?> future : running) {
+				future.get(60, TimeUnit.SECONDS);
+			}
+		}
+		finally {
+			pool.shutdownNow();
+		}
+
+		// 160 reservations of 100 used: 16,000 tokens tried against 10,000
+		assertThat(reported).extracting(ThresholdCrossing::percent).containsExactlyInAnyOrder(25, 50, 80, 100);
+		// 99 of every 100 tokens arrive by a settlement: settlements cross thresholds
+		assertThat(bySettlements).isNotEmpty();
+	}
+
+	@Test
+	void settleWhenItsWindowInstanceEndedShouldReportNothing() {
+		Budget notifying = Budget.builder("notifying-late")
+			.window(Window.of("tokens", 100, Duration.ofMinutes(1))
+				.inUnit("tokens")
+				.withNotifyAt(NotifyAt.of(List.of(50))))
+			.build();
+		Reservation reservation = reserved(notifying, 10, T0 + 1_000);
+
+		List<ThresholdCrossing> late = settled(store, reservation.settle(Map.of("tokens", 90L)).orElseThrow(),
+				T0 + 60_000);
+
+		assertThat(late).isEmpty();
+		assertThat(reserve(notifying, 10, T0 + 60_001).crossings()).isEmpty();
 	}
 
 	@Test

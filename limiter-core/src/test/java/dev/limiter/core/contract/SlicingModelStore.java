@@ -1,6 +1,7 @@
 package dev.limiter.core.contract;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionStage;
 
@@ -12,6 +13,7 @@ import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.Settlement;
 import dev.limiter.core.Slice;
 import dev.limiter.core.SliceTerms;
+import dev.limiter.core.ThresholdCrossing;
 
 /**
  * The slice rule of ADR 0014 in Java, over any exact store (the in-memory one in the
@@ -56,7 +58,7 @@ public final class SlicingModelStore {
 			}
 
 			@Override
-			public CompletionStage<Void> settle(Settlement settlement, long nowMillis) {
+			public CompletionStage<List<ThresholdCrossing>> settle(Settlement settlement, long nowMillis) {
 				synchronized (SlicingModelStore.this) {
 					return store.settle(settlement, nowMillis);
 				}

@@ -497,6 +497,50 @@ public abstract class WindowAlgorithmContractTests {
 		assertThat(store.take(notifying, key, 1, false, T0 + 2).crossings()).isEmpty();
 	}
 
+	@Test
+	void fixedWindowWhenUsageReachesItsThresholdsShouldReportEachOncePerWindow() {
+		Budget notifying = Budget.builder("notifying-fixed")
+			.window(Window.of("minute", 10, Duration.ofMinutes(1)).withNotifyAt(NotifyAt.of(List.of(50, 80, 100))))
+			.build();
+		long start = Window.of("minute", 10, Duration.ofMinutes(1)).resetAt(T0);
+
+		List<List<Integer>> reported = new ArrayList<>();
+		for (long cost : new long[] { 4, 1, 4, 1, 1 }) {
+			reported.add(percents(store.take(notifying, key, cost, false, start + reported.size())));
+		}
+		Decision nextWindow = store.take(notifying, key, 5, false, start + 60_000);
+
+		// 4, 5 (50 %), 9 (80 %), 10 (100 %), then refused at 10; the next minute afresh
+		assertThat(reported).containsExactly(List.of(), List.of(50), List.of(80), List.of(100), List.of());
+		assertThat(nextWindow.crossings()).singleElement().satisfies((crossing) -> {
+			assertThat(crossing.percent()).isEqualTo(50);
+			assertThat(crossing.window()).isEqualTo("minute");
+			assertThat(crossing.usage()).isEqualTo(5);
+			assertThat(crossing.limit()).isEqualTo(10);
+			assertThat(crossing.periodEndMillis()).isEqualTo(start + 120_000);
+		});
+	}
+
+	@Test
+	void fixedWindowWithThresholdsBesideAnotherFixedWindowShouldReportOnlyItsOwn() {
+		Budget notifying = Budget.builder("notifying-two-fixed")
+			.window("second", 3, Duration.ofSeconds(1))
+			.window(Window.of("hour", 6, Duration.ofHours(1)).withNotifyAt(NotifyAt.of(List.of(50))))
+			.build();
+		long start = Window.of("hour", 6, Duration.ofHours(1)).resetAt(T0) - 3_600_000L;
+
+		Decision first = store.take(notifying, key, 2, false, start);
+		Decision crossing = store.take(notifying, key, 1, false, start + 1_000);
+		Decision after = store.take(notifying, key, 1, false, start + 2_000);
+
+		assertThat(percents(first)).isEmpty();
+		assertThat(crossing.crossings()).singleElement().satisfies((reached) -> {
+			assertThat(reached.window()).isEqualTo("hour");
+			assertThat(reached.usage()).isEqualTo(3);
+		});
+		assertThat(percents(after)).isEmpty();
+	}
+
 	private static List<Integer> percents(Decision decision) {
 		return decision.crossings().stream().map(ThresholdCrossing::percent).toList();
 	}

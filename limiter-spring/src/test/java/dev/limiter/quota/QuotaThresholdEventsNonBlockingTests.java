@@ -1,0 +1,62 @@
+package dev.limiter.quota;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import dev.limiter.core.ThresholdCrossing;
+import dev.limiter.spring.QuotaThresholdEvent;
+import dev.limiter.test.reactive.BlockHoundExtension;
+import dev.limiter.test.reactive.NonBlockingThreads;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import reactor.core.publisher.Flux;
+import reactor.core.scheduler.Schedulers;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A settlement's crossings arrive on the thread its store answered on, which may be an
+ * event loop: handing them to {@link QuotaThresholdEvents} never blocks that thread, even
+ * from many non-blocking threads at once and with a listener that blocks (it runs on the
+ * publisher's own thread).
+ */
+@ExtendWith(BlockHoundExtension.class)
+class QuotaThresholdEventsNonBlockingTests {
+
+	private static final List<ThresholdCrossing> CROSSED = List
+		.of(new ThresholdCrossing("pro", "p:caller", "hour", 80, 85, 100, 1_700_000_000_000L));
+
+	@Test
+	void onSettlementCrossingsWhenCalledFromNonBlockingThreadsShouldNeverBlockThemAndPublishEveryEvent() {
+		List<QuotaThresholdEvent> published = new CopyOnWriteArrayList<>();
+		QuotaThresholdEvents events = new QuotaThresholdEvents((event) -> {
+			try {
+				// a listener that blocks: on the publisher's thread, never the caller's
+				Thread.sleep(1);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+			published.add((QuotaThresholdEvent) event);
+		});
+		try {
+			NonBlockingThreads.run(() -> {
+				events.onSettlementCrossings(CROSSED, "alice");
+				return true;
+			});
+			Flux.range(0, 256)
+				.parallel()
+				.runOn(Schedulers.parallel())
+				.doOnNext((i) -> events.onSettlementCrossings(CROSSED, "alice"))
+				.sequential()
+				.blockLast();
+		}
+		finally {
+			events.close();
+		}
+
+		assertThat(published).hasSize(257)
+			.allSatisfy((event) -> assertThat(event.getPrincipalName()).contains("alice"));
+	}
+
+}
