@@ -7,7 +7,6 @@ import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.web.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.annotation.Order;
@@ -36,7 +35,9 @@ class GatewayApplication {
 	}
 
 	static int port(ConfigurableApplicationContext gateway) {
-		return ((WebServerApplicationContext) gateway).getWebServer().getPort();
+		// read from the environment: the web server context's type moved between Boot 3
+		// and 4
+		return gateway.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
 	}
 
 	/**
