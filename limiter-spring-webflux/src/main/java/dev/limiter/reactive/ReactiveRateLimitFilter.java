@@ -25,6 +25,7 @@ import dev.limiter.spring.RateLimitUsage;
 import dev.limiter.spring.RoutePolicy;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 import org.springframework.core.Ordered;
@@ -50,6 +51,12 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 	/** Spring Security's {@code WebFilterChainProxy} order, plus ten. */
 	public static final int ORDER_AFTER_SECURITY = -100 + 10;
 
+	/**
+	 * The exchange attribute holding the {@link Budget} an admitted request was counted
+	 * against (a selector's, the anonymous one, the route's).
+	 */
+	public static final String BUDGET_ATTRIBUTE = ReactiveRateLimitFilter.class.getName() + ".budget";
+
 	private static final Log logger = LogFactory.getLog(ReactiveRateLimitFilter.class);
 
 	private final Supplier<RateLimitRules> rules;
@@ -74,6 +81,8 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 
 	private final List<ReactiveBudgetSelector> budgetSelectors;
 
+	private final List<ReactiveCountedFurtherOn> countedFurtherOn;
+
 	ReactiveRateLimitFilter(ReactiveRateLimitFilterBuilder builder) {
 		this.rules = builder.rules;
 		this.keyResolver = builder.keyResolver;
@@ -85,6 +94,7 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 				ReactiveRateLimitFilter.class);
 		this.order = builder.order;
 		this.budgetSelectors = builder.budgetSelectors;
+		this.countedFurtherOn = builder.countedFurtherOn;
 	}
 
 	/**
@@ -106,18 +116,39 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 		if (CorsUtils.isPreFlightRequest(exchange.getRequest())) {
 			return chain.filter(exchange);
 		}
+		if (countedFurtherOn.isEmpty()) {
+			return resolvedAndFiltered(exchange, chain);
+		}
+		return Flux.fromIterable(countedFurtherOn)
+			.concatMap((claim) -> claim.countedFurtherOn(exchange))
+			.any(Boolean::booleanValue)
+			.flatMap((later) -> later ? chain.filter(exchange) : resolvedAndFiltered(exchange, chain));
+	}
+
+	private Mono<Void> resolvedAndFiltered(ServerWebExchange exchange, WebFilterChain chain) {
+		return routeResolver.resolve(exchange)
+			.defaultIfEmpty(RoutePolicy.DEFAULT)
+			.flatMap((route) -> filter(exchange, route, chain));
+	}
+
+	/**
+	 * Decides {@code exchange} on {@code route} as this filter decides the requests whose
+	 * route it resolves itself, and runs {@code next} on an admission: for a filter that
+	 * learns a request's route only after the {@code WebFilter}s ran (a gateway route's
+	 * {@code Limiter} filter, which a {@link ReactiveCountedFurtherOn} keeps this filter
+	 * from counting first).
+	 */
+	public Mono<Void> filter(ServerWebExchange exchange, RoutePolicy route, WebFilterChain next) {
+		if (route.exempt()) {
+			observers.exempt(route);
+			return next.filter(exchange);
+		}
 		// One read: this request is decided by these rules even if a refresh swaps them.
 		RateLimitRules rules = this.rules.get();
-		return routeResolver.resolve(exchange).defaultIfEmpty(RoutePolicy.DEFAULT).flatMap((route) -> {
-			if (route.exempt()) {
-				observers.exempt(route);
-				return chain.filter(exchange);
-			}
-			return keyResolver.resolve(exchange)
-				.switchIfEmpty(Mono.error(() -> new IllegalStateException(
-						"ReactiveKeyResolver " + keyResolver.getClass().getName() + " answered no caller key")))
-				.flatMap((caller) -> decide(exchange, chain, rules, route, caller));
-		});
+		return keyResolver.resolve(exchange)
+			.switchIfEmpty(Mono.error(() -> new IllegalStateException(
+					"ReactiveKeyResolver " + keyResolver.getClass().getName() + " answered no caller key")))
+			.flatMap((caller) -> decide(exchange, next, rules, route, caller));
 	}
 
 	private Mono<Void> decide(ServerWebExchange exchange, WebFilterChain chain, RateLimitRules rules, RoutePolicy route,
@@ -168,6 +199,7 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 		if (reservation != null) {
 			observers.reserved(reservation);
 		}
+		exchange.getAttributes().put(BUDGET_ATTRIBUTE, budget);
 		AdmissionEnds.End end = admissionEnds.of(budget, decision, reservation, null,
 				(usage) -> exchange.getAttributes().put(RateLimitUsage.ATTRIBUTE, usage), principalName);
 		exchange.getResponse()

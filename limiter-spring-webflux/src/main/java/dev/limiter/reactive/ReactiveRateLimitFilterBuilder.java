@@ -35,6 +35,8 @@ public final class ReactiveRateLimitFilterBuilder {
 
 	List<ReactiveBudgetSelector> budgetSelectors = List.of();
 
+	List<ReactiveCountedFurtherOn> countedFurtherOn = List.of();
+
 	LeaseRenewer leaseRenewer;
 
 	int order = ReactiveRateLimitFilter.ORDER_AFTER_SECURITY;
@@ -61,6 +63,15 @@ public final class ReactiveRateLimitFilterBuilder {
 	/** Asked in order for an authenticated caller's budget. */
 	public ReactiveRateLimitFilterBuilder budgetSelectors(List<ReactiveBudgetSelector> budgetSelectors) {
 		this.budgetSelectors = List.copyOf(budgetSelectors);
+		return this;
+	}
+
+	/**
+	 * Asked first, in order: a request one of them says is counted further on is left to
+	 * that filter, so that it is counted once.
+	 */
+	public ReactiveRateLimitFilterBuilder countedFurtherOn(List<ReactiveCountedFurtherOn> countedFurtherOn) {
+		this.countedFurtherOn = List.copyOf(countedFurtherOn);
 		return this;
 	}
 

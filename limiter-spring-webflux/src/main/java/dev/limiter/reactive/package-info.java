@@ -7,7 +7,9 @@
  * which route policy applies ({@link dev.limiter.reactive.ReactiveRouteResolver}:
  * {@code limiter.routes}, then the annotations of the handler WebFlux's mappings find),
  * and what a handler reports of the units it used
- * ({@link dev.limiter.reactive.ReactiveRateLimitUsage}). Nothing here needs the Servlet
- * API, Tomcat or Spring MVC.
+ * ({@link dev.limiter.reactive.ReactiveRateLimitUsage}), and which requests a filter
+ * further on counts instead ({@link dev.limiter.reactive.ReactiveCountedFurtherOn}: a
+ * Spring Cloud Gateway route's {@code Limiter}). Nothing here needs the Servlet API,
+ * Tomcat or Spring MVC.
  */
 package dev.limiter.reactive;

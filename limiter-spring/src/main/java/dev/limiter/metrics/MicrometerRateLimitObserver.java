@@ -176,7 +176,7 @@ public class MicrometerRateLimitObserver implements RateLimitObserver {
 			.computeIfAbsent(List.of(SETTLEMENTS_DROPPED, budget, window, reason),
 					(tags) -> Counter.builder(SETTLEMENTS_DROPPED)
 						.description("Settlement deltas and reports dropped, by budget, window and reason "
-								+ "(window-ended, reported-after-end, unit-not-counted, clamped)")
+								+ "(window-ended, reported-after-end, unit-not-counted, clamped, missing, malformed)")
 						.tag("budget", budget)
 						.tag("window", window)
 						.tag("reason", reason)

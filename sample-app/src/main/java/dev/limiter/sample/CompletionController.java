@@ -29,6 +29,9 @@ import org.springframework.web.bind.annotation.RestController;
 @RateLimited(budget = "completion")
 class CompletionController {
 
+	/** The header a gateway in front settles the completion's tokens from. */
+	static final String USAGE_HEADER = "X-Usage-Tokens";
+
 	@PostMapping(path = "/s/complete", consumes = MediaType.APPLICATION_JSON_VALUE)
 	void complete(@RequestBody CompletionRequest body, HttpServletRequest request, HttpServletResponse response)
 			throws IOException {
@@ -37,6 +40,9 @@ class CompletionController {
 			return;
 		}
 		response.setContentType(MediaType.APPLICATION_JSON_VALUE);
+		// the same usage in a header, before the body: what a gateway in front reads
+		// (sample-gateway's limiter.gateway.report-header), with no limiter code here
+		response.setHeader(USAGE_HEADER, String.valueOf(body.tokens()));
 		response.getOutputStream()
 			.write(("{\"completion\":\"ok\",\"tokens\":" + body.tokens() + "}").getBytes(StandardCharsets.UTF_8));
 		// after the answer was written: what a completion's usage says it cost
@@ -55,6 +61,7 @@ class CompletionController {
 
 	private static void completedNothing(HttpServletRequest request, HttpServletResponse response) throws IOException {
 		RateLimitUsage.report(request, "tokens", 0);
+		response.setHeader(USAGE_HEADER, "0");
 		Problems.badRequest(response,
 				"The body must be one JSON object {\"tokens\": N}, N a whole number of at least 0, written once.");
 	}

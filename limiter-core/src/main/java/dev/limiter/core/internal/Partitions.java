@@ -51,6 +51,9 @@ final class Partitions {
 			addressSegments[i] = new Segment(maxKeys / count, held);
 		}
 		this.segmentMask = count - 1;
+		// the per-process seed is read from SecureRandom (a file read) now, while the
+		// store is made, never by the first decision, which may run on an event loop
+		SipHash.keyed("", "");
 	}
 
 	/**

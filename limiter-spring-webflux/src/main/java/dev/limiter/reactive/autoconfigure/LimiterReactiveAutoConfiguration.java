@@ -16,6 +16,7 @@ import dev.limiter.decision.DecisionResponses;
 import dev.limiter.reactive.HandlerMappingRouteResolver;
 import dev.limiter.reactive.PrincipalKeyResolver;
 import dev.limiter.reactive.ReactiveBudgetSelector;
+import dev.limiter.reactive.ReactiveCountedFurtherOn;
 import dev.limiter.reactive.ReactiveKeyResolver;
 import dev.limiter.reactive.ReactiveRateLimitFilter;
 import dev.limiter.reactive.ReactiveRouteResolver;
@@ -94,7 +95,7 @@ public class LimiterReactiveAutoConfiguration {
 			ObjectProvider<RateLimitStore> stores, @Qualifier(LimiterAutoConfiguration.CLOCK_BEAN_NAME) Clock clock,
 			ReactiveKeyResolver keyResolver, ReactiveRouteResolver routeResolver,
 			ObjectProvider<ReactiveBudgetSelector> budgetSelectors, ObjectProvider<RateLimitObserver> observers,
-			ObjectProvider<LeaseRenewer> leaseRenewer) {
+			ObjectProvider<LeaseRenewer> leaseRenewer, ObjectProvider<ReactiveCountedFurtherOn> countedFurtherOn) {
 		RateLimitStore store = stores.getIfAvailable();
 		if (store == null) {
 			throw new InvalidLimiterConfigurationException("limiter.store", "is '"
@@ -106,6 +107,7 @@ public class LimiterReactiveAutoConfiguration {
 			.clock(clock)
 			.responses(new DecisionResponses(settings.headers().xRateLimit(), settings.headers().ietf()))
 			.budgetSelectors(budgetSelectors.orderedStream().toList())
+			.countedFurtherOn(countedFurtherOn.orderedStream().toList())
 			.observers(observers.orderedStream().toList())
 			.leaseRenewer(leaseRenewer.getIfAvailable())
 			.build();

@@ -25,7 +25,9 @@ import org.springframework.context.annotation.Bean;
 		afterName = { "org.springframework.boot.actuate.autoconfigure.observation.ObservationAutoConfiguration",
 				"org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration" },
 		before = LimiterServletAutoConfiguration.class)
-@ConditionalOnClass(ObservationRegistry.class)
+// the servlet filter's instrumentation (DecisionInstrumentation names the servlet
+// request): a WebFlux application without the Servlet API has none yet
+@ConditionalOnClass(value = ObservationRegistry.class, name = "jakarta.servlet.http.HttpServletRequest")
 @ConditionalOnBean(ObservationRegistry.class)
 @ConditionalOnLimiterEnabled
 public class LimiterObservationAutoConfiguration {
