@@ -768,8 +768,11 @@ def sliced_section(sliced):
     w("**Leased quota slices on Redis** (`SlicedRedisDecisionBenchmark`, ADR 0014: a budget with `slices.max` 1,000 "
       "and limits out of reach, every call a counted admission, through over-limit memory → slices → Redis on the "
       "shared Lettuce connection; the baseline is the same budget without slices through the same stack and Redis, "
-      "in the same JMH run). Script calls per request are counted (`take.lua` calls, slice or not, over decisions) "
-      "and do not depend on the machine's load; decisions per second do, so they are given only as sliced / "
+      "in the same JMH run). Script calls per request are counted (`take.lua` calls, slice or not, over decisions): "
+      "at one thread they do not depend on the machine's load; at 32 threads on a busy machine they do a little (a "
+      "thread that waited for its instance's slice and wakes to find it spent by the others decides by one plain "
+      "call). Spread keys are each visited about once a run, so every request takes its key's first slice: "
+      "slices save nothing there. Decisions per second depend on the load, so they are given only as sliced / "
       "unsliced, with the 1-minute load average before → after the run.")
     w("")
     w("| keys | threads | algorithm | script calls / request, sliced | unsliced | decisions/s sliced / unsliced "
