@@ -88,14 +88,7 @@ public final class SlicedRateLimitStore extends ForwardingRateLimitStore {
 			// rather than make a call of our own.
 			inFlight.exceptionally((ex) -> null).join();
 			local = spend(budget, key, cost, nowMillis);
-			if (local != null) {
-				return local;
-			}
-			if (slicing.putIfAbsent(at, taken) != null) {
-				return store.take(budget, key, cost, false, nowMillis);
-			}
-			// Spent by the others before this thread ran, and no slice on its way: its
-			// one call takes the next slice rather than decide this request alone.
+			return (local != null) ? local : store.take(budget, key, cost, false, nowMillis);
 		}
 		try {
 			local = spend(budget, key, cost, nowMillis);
@@ -126,37 +119,16 @@ public final class SlicedRateLimitStore extends ForwardingRateLimitStore {
 			}
 			CompletableFuture<Void> inFlight = slicing.putIfAbsent(at, taken);
 			if (inFlight != null) {
-				// As take: the slice on its way, then the next one if none is.
 				return inFlight.exceptionally((ex) -> null).thenCompose((ignored) -> {
 					Decision spent = spend(budget, key, cost, nowMillis);
-					if (spent != null) {
-						return CompletableFuture.completedFuture(spent);
-					}
-					return (slicing.putIfAbsent(at, taken) == null) ? slice(budget, key, cost, terms, nowMillis, taken)
+					return (spent != null) ? CompletableFuture.completedFuture(spent)
 							: store.takeAsync(budget, key, cost, false, nowMillis);
 				});
 			}
-			return slice(budget, key, cost, terms, nowMillis, taken);
-		}
-		catch (RuntimeException ex) {
-			slicing.remove(at, taken);
-			taken.complete(null);
-			return CompletableFuture.failedFuture(ex);
-		}
-	}
-
-	/**
-	 * Takes this instance's next slice of the key, registered in {@link #slicing} as
-	 * {@code taken}, which completes (and leaves) once the store has answered or failed.
-	 */
-	private CompletionStage<Decision> slice(Budget budget, String key, long cost, SliceTerms terms, long nowMillis,
-			CompletableFuture<Void> taken) {
-		HeldKey at = new HeldKey(budget.name(), key);
-		try {
 			return store.takeSliceAsync(budget, key, cost, terms, nowMillis)
 				.thenApply((slice) -> hold(budget, key, cost, terms, slice, nowMillis))
 				.whenComplete((decision, ex) -> {
-					slicing.remove(at, taken);
+					slicing.remove(at);
 					taken.complete(null);
 				});
 		}
