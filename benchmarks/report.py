@@ -609,9 +609,17 @@ def window_algorithms_section():
       "`benchmarks/results/algorithms/`): read the ratios, not the last digit.")
     w("")
     jm = defaultdict(dict)
+    sliced = defaultdict(dict)  # (keys, threads) -> {(algorithm, method): (score, error, script calls / request)}
     for r in rows:
         cls, name = r["benchmark"].rsplit(".", 2)[1:]
         params = r.get("params", {})
+        if cls == "SlicedRedisDecisionBenchmark":
+            score = float(r["primaryMetric"]["score"])
+            calls = r.get("secondaryMetrics", {}).get("scriptCalls", {}).get("score")
+            sliced[(params.get("keys", "1"), r["threads"])][(params.get("algorithm"), name)] = (
+                score, float(r["primaryMetric"]["scoreError"]),
+                float(calls) / score if calls is not None and score else None)
+            continue
         peer = "bucket4j" if name.startswith("bucket4j") else name if cls == "ReserveSettleRedisBenchmark" \
             else params.get("algorithm")
         key = (cls, params.get("keys", "1"), params.get("limits", "open"), r["threads"])
@@ -660,6 +668,8 @@ def window_algorithms_section():
             w(f"| {int(key[1]):,} | {key[3]} | " + " | ".join(cell(v.get(a), 0) for a in algorithms)
               + f" | {cell(v.get('bucket4j'), 0)} | {ratio(v, 'bucket4j')} |")
         w("")
+    if sliced:
+        sliced_section(sliced)
     if costs or jvm:
         rt = (costs or {}).get("roundTrips", {})
         mu = (costs or {}).get("memoryUsage", {})
@@ -750,6 +760,41 @@ def window_algorithms_section():
                                  f"{r['tokensCounted']:,} of {r['tokensReported']:,}",
                                  r["tokensCounted"] == r["tokensReported"]))
             w("")
+
+
+def sliced_section(sliced):
+    """Issue 38's leased slices on Redis (SlicedRedisDecisionBenchmark): script calls per request, counted, and
+    decisions per second only as a ratio against the same budget unsliced in the same JMH run."""
+    w("**Leased quota slices on Redis** (`SlicedRedisDecisionBenchmark`, ADR 0014: a budget with `slices.max` 1,000 "
+      "and limits out of reach, every call a counted admission, through over-limit memory → slices → Redis on the "
+      "shared Lettuce connection; the baseline is the same budget without slices through the same stack and Redis, "
+      "in the same JMH run). Script calls per request are counted (`take.lua` calls, slice or not, over decisions): "
+      "at one thread they do not depend on the machine's load; at 32 threads on a busy machine they do a little (a "
+      "thread that waited for its instance's slice and wakes to find it spent by the others decides by one plain "
+      "call). Spread keys are each visited about once a run, so every request takes its key's first slice: "
+      "slices save nothing there. Decisions per second depend on the load, so they are given only as sliced / "
+      "unsliced, with the 1-minute load average before → after the run.")
+    w("")
+    w("| keys | threads | algorithm | script calls / request, sliced | unsliced | decisions/s sliced / unsliced "
+      "| load |")
+    w("|---:|---:|---|---:|---:|---:|---|")
+    for (keys, threads) in sorted(sliced, key=lambda k: (int(k[0]), k[1])):
+        v = sliced[(keys, threads)]
+        lo = load(os.path.join("algorithms", f"sliced-load-t{threads}.json"))
+        load_text = f"{lo['loadBefore']:.1f} → {lo['loadAfter']:.1f}" if lo else "-"
+        for algorithm in ("fixed-window", "sliding-window", "token-bucket"):
+            s, u = v.get((algorithm, "limiterRedisSliced")), v.get((algorithm, "limiterRedisUnsliced"))
+            if not s:
+                continue
+            calls = f"{s[2]:.4f}" if s[2] is not None else "-"
+            base = f"{u[2]:.2f}" if u and u[2] is not None else "-"
+            ratio = f"{s[0] / u[0]:.1f}×" if u and u[0] else "-"
+            w(f"| {int(keys):,} | {threads} | {algorithm} | {calls} | {base} | {ratio} | {load_text} |")
+            if int(keys) == 1 and s[2] is not None:
+                verdicts.append((f"Slices: ≤ 0.02 script calls per request on a hot key far from its limit "
+                                 f"({algorithm}, {threads} thread{'s' if threads != 1 else ''})",
+                                 f"{s[2]:.4f}", s[2] <= 0.02))
+    w("")
 
 
 window_algorithms_section()

@@ -37,10 +37,13 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * Leased quota slices on Redis (ADR 0014): the same decisions as
  * {@link AlgorithmRedisDecisionBenchmark}'s {@code limiterRedis}, every call a counted
  * admission (limits far above what a run can spend), but for a budget with slices, so
- * that most decisions are taken locally from a slice. The store stack is the
+ * that most decisions are taken locally from a slice ({@code limiterRedisSliced}), beside
+ * the same budget without slices through the same stack and Redis
+ * ({@code limiterRedisUnsliced}: one script call per decision), so that the two are
+ * measured in the same run and compared as a ratio. The store stack is the
  * auto-configuration's below the breaker (over-limit memory, slices, Redis), on one hot
- * key or spread over 100,000 keys. Its {@code scriptCalls} counter (events, per second
- * like the score) over the score is the script calls per request. Starts its own
+ * key or spread over 100,000 keys. Its {@code scriptCalls} counter (operations, per
+ * second like the score) over the score is the script calls per request. Starts its own
  * {@code redis-server}; threads from the command line.
  */
 @State(Scope.Benchmark)
@@ -73,6 +76,9 @@ public class SlicedRedisDecisionBenchmark {
 
 	private Budget budget;
 
+	/** {@link #budget} without slices: the path every decision took before them. */
+	private Budget unsliced;
+
 	private String[] keyNames;
 
 	@Setup(Level.Trial)
@@ -87,6 +93,7 @@ public class SlicedRedisDecisionBenchmark {
 			.window(window)
 			.slices(new SliceTerms(sliceMax, Duration.ofSeconds(1)))
 			.build();
+		unsliced = Budget.builder("unsliced").window(window).build();
 		RateLimitStore redis = RedisRateLimitStore.builder(connectionFactory).build();
 		limiter = new OverLimitRememberingStore(new SlicedRateLimitStore(new ForwardingRateLimitStore() {
 
@@ -119,7 +126,7 @@ public class SlicedRedisDecisionBenchmark {
 
 	/** Each thread's script calls, reported by JMH beside the score. */
 	@State(Scope.Thread)
-	@AuxCounters(AuxCounters.Type.EVENTS)
+	@AuxCounters(AuxCounters.Type.OPERATIONS)
 	public static class Calls {
 
 		static final ThreadLocal<Calls> CURRENT = ThreadLocal.withInitial(Calls::new);
@@ -160,6 +167,12 @@ public class SlicedRedisDecisionBenchmark {
 	@Benchmark
 	public boolean limiterRedisSliced(Cursor cursor, Calls calls) {
 		return limiter.take(budget, keyNames[cursor.advance(keys)], 1, false, System.currentTimeMillis()).allowed();
+	}
+
+	/** The same budget without slices: one {@code take.lua} call per decision. */
+	@Benchmark
+	public boolean limiterRedisUnsliced(Cursor cursor, Calls calls) {
+		return limiter.take(unsliced, keyNames[cursor.advance(keys)], 1, false, System.currentTimeMillis()).allowed();
 	}
 
 }

@@ -10,6 +10,8 @@ import dev.limiter.core.ConcurrencyBound;
 import dev.limiter.core.Decision;
 import dev.limiter.core.Lease;
 import dev.limiter.core.RateLimitStoreException;
+import dev.limiter.core.Slice;
+import dev.limiter.core.SliceTerms;
 import dev.limiter.core.ThresholdCrossing;
 
 import org.springframework.data.redis.core.script.RedisScript;
@@ -19,7 +21,8 @@ import org.springframework.data.redis.core.script.RedisScript;
  * encoded and decoded the same way whether the answer is waited for on the calling thread
  * ({@link RedisScriptCalls#execute}) or arrives later without blocking it
  * ({@link RedisScriptCalls#executeWithoutBlocking}, Lettuce only): a decision
- * ({@code take.lua}) and a lease's renewal ({@code renew.lua}).
+ * ({@code take.lua}), a slice ({@code take.lua} in slice mode, ADR 0014) and a lease's
+ * renewal ({@code renew.lua}).
  */
 @SuppressWarnings("rawtypes")
 final class RedisDecisions {
@@ -36,14 +39,18 @@ final class RedisDecisions {
 
 	private final Supplier<String> leaseIds;
 
+	/** This store among the instances taking slices of a key. */
+	private final String instance;
+
 	RedisDecisions(RedisScriptCalls calls, RedisKeys keys, RedisScript<List> take, RedisScript<List> renew,
-			long expiryMarginMillis, Supplier<String> leaseIds) {
+			long expiryMarginMillis, Supplier<String> leaseIds, String instance) {
 		this.calls = calls;
 		this.keys = keys;
 		this.take = take;
 		this.renew = renew;
 		this.expiryMarginMillis = expiryMarginMillis;
 		this.leaseIds = leaseIds;
+		this.instance = instance;
 	}
 
 	Decision take(Budget budget, String key, long cost, boolean expensive, long nowMillis) {
@@ -75,6 +82,27 @@ final class RedisDecisions {
 		requireNonBlocking();
 		try {
 			return decideAsync(reserveCall(budget, key, amounts, expensive, nowMillis));
+		}
+		catch (IllegalArgumentException callersMistake) {
+			return CompletableFuture.failedFuture(callersMistake);
+		}
+	}
+
+	Slice takeSlice(Budget budget, String key, long cost, SliceTerms terms, long nowMillis) {
+		ScriptSlice call = sliceCall(budget, key, cost, terms, nowMillis);
+		return call.slice(calls.execute(take, keys.slice(budget, key), call.call().args()));
+	}
+
+	/**
+	 * {@link #takeSlice} without blocking: the same script call through the path of
+	 * {@link #takeAsync}, with its deadline per call.
+	 */
+	CompletionStage<Slice> takeSliceAsync(Budget budget, String key, long cost, SliceTerms terms, long nowMillis) {
+		requireNonBlocking();
+		try {
+			ScriptSlice call = sliceCall(budget, key, cost, terms, nowMillis);
+			return calls.executeWithoutBlocking(take, keys.slice(budget, key), call.call().args())
+				.thenApply(call::slice);
 		}
 		catch (IllegalArgumentException callersMistake) {
 			return CompletableFuture.failedFuture(callersMistake);
@@ -123,6 +151,12 @@ final class RedisDecisions {
 				TakeScriptCodec.encode(budget, amounts, bound, leaseId, expiryMarginMillis, nowMillis));
 	}
 
+	private ScriptSlice sliceCall(Budget budget, String key, long cost, SliceTerms terms, long nowMillis) {
+		budget.checkCost(cost);
+		return new ScriptSlice(budget, nowMillis,
+				TakeScriptCodec.encodeSlice(budget, cost, terms, instance, expiryMarginMillis, nowMillis));
+	}
+
 	private List<String> leases(Lease lease) {
 		return List.of(keys.leases(lease.budget(), lease.key()));
 	}
@@ -150,6 +184,20 @@ final class RedisDecisions {
 			Decision decision = Decision.of(budget.name(), nowMillis, reply.verdicts(), lease);
 			List<ThresholdCrossing> crossings = reply.crossings(key);
 			return crossings.isEmpty() ? decision : decision.withCrossings(crossings);
+		}
+
+	}
+
+	/**
+	 * One slice's script call, and what its slice needs once the reply is in; a reply
+	 * that cannot be read throws a {@link RateLimitStoreException}.
+	 */
+	private record ScriptSlice(Budget budget, long nowMillis, TakeScriptCodec.Call call) {
+
+		Slice slice(List<Object> raw) {
+			TakeScriptCodec.Reply reply = call.decode(raw);
+			Decision decision = Decision.of(budget.name(), nowMillis, reply.verdicts(), null);
+			return new Slice(decision, reply.admitted() ? TakeScriptCodec.sliceUnits(budget, raw) : 0);
 		}
 
 	}

@@ -78,7 +78,8 @@ public final class RedisRateLimitStore implements RateLimitStore, AuthGuardStore
 		this.expiryMarginMillis = builder.expiryMargin.toMillis();
 		this.calls = new RedisScriptCalls(builder.connectionFactory, builder.timeout, builder.maxBlockingCalls,
 				List.of(TAKE, SETTLE, GuardScriptCodec.SCRIPT, RENEW));
-		this.decisions = new RedisDecisions(calls, keys, TAKE, RENEW, expiryMarginMillis, this::nextLeaseId);
+		this.decisions = new RedisDecisions(calls, keys, TAKE, RENEW, expiryMarginMillis, this::nextLeaseId,
+				leaseIdPrefix);
 	}
 
 	public static Builder builder(RedisConnectionFactory connectionFactory) {
@@ -135,13 +136,14 @@ public final class RedisRateLimitStore implements RateLimitStore, AuthGuardStore
 	 */
 	@Override
 	public Slice takeSlice(Budget budget, String key, long cost, SliceTerms terms, long nowMillis) {
-		budget.checkCost(cost);
-		TakeScriptCodec.Call call = TakeScriptCodec.encodeSlice(budget, cost, terms, leaseIdPrefix, expiryMarginMillis,
-				nowMillis);
-		List<Object> raw = calls.execute(TAKE, keys.slice(budget, key), call.args());
-		TakeScriptCodec.Reply reply = call.decode(raw);
-		Decision decision = Decision.of(budget.name(), nowMillis, reply.verdicts(), null);
-		return new Slice(decision, reply.admitted() ? TakeScriptCodec.sliceUnits(budget, raw) : 0);
+		return decisions.takeSlice(budget, key, cost, terms, nowMillis);
+	}
+
+	/** {@link #takeSlice} without blocking, as {@link #takeAsync}. */
+	@Override
+	public CompletionStage<Slice> takeSliceAsync(Budget budget, String key, long cost, SliceTerms terms,
+			long nowMillis) {
+		return decisions.takeSliceAsync(budget, key, cost, terms, nowMillis);
 	}
 
 	/**

@@ -26,6 +26,7 @@ import dev.limiter.core.Window;
 import dev.limiter.test.redis.RedisClientKind;
 import dev.limiter.test.redis.RedisClusterExtension;
 import dev.limiter.test.redis.RedisServerExtension;
+import dev.limiter.test.redis.RedisServerProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -36,12 +37,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * ADR 0014 on real Redis: two instances (each its own connection factory, sliced store
  * and over-limit memory, as {@code StoreStack} stacks them) × 32 threads on one hot key,
- * for every algorithm, on standalone Redis and a three-master Cluster, through Lettuce
- * and Jedis. Away from the limit a request costs far less than one script call; demand
- * beyond the bound admits at most the bound and at least the bound less two slices; near
- * the limit slices shrink (to the request itself, or the waiting threads ask the store
- * for their request alone, as without slices). An instance that dies holding a slice
- * loses at most what it held, and the other keeps admitting.
+ * for every algorithm, on standalone Redis, the master a Sentinel names and a
+ * three-master Cluster, through Lettuce and Jedis. Away from the limit a request costs
+ * far less than one script call; demand beyond the bound admits at most the bound and at
+ * least the bound less two slices; near the limit slices shrink (to the request itself,
+ * or the waiting threads ask the store for their request alone, as without slices). An
+ * instance that dies holding a slice loses at most what it held, and the other keeps
+ * admitting.
  */
 class RedisSliceExactnessTests {
 
@@ -98,6 +100,18 @@ class RedisSliceExactnessTests {
 	}
 
 	@Test
+	void twoInstancesWhenSlicingOnTheMasterASentinelNamesThroughLettuceShouldStayWithinTheBoundAndOffTheScript()
+			throws Exception {
+		assertSlicedThroughSentinel(RedisClientKind.LETTUCE);
+	}
+
+	@Test
+	void twoInstancesWhenSlicingOnTheMasterASentinelNamesThroughJedisShouldStayWithinTheBoundAndOffTheScript()
+			throws Exception {
+		assertSlicedThroughSentinel(RedisClientKind.JEDIS);
+	}
+
+	@Test
 	void anInstanceWhenKilledHoldingASliceShouldLoseAtMostWhatItHeldWhileTheOtherKeepsAdmitting() {
 		Budget budget = Budget.builder("slices-killed")
 			.window("minute", 1_000, Duration.ofMinutes(1))
@@ -120,6 +134,27 @@ class RedisSliceExactnessTests {
 
 		assertThat(held).isPositive().isLessThanOrEqualTo(50);
 		assertThat(admitted).isEqualTo(1_000 - held);
+	}
+
+	/**
+	 * A master and a Sentinel of their own, each instance's connection factory asking the
+	 * Sentinel for the master, as {@code spring.data.redis.sentinel.*} configures it.
+	 */
+	private void assertSlicedThroughSentinel(RedisClientKind client) throws Exception {
+		try (RedisServerProcess master = RedisServerProcess.start();
+				RedisServerProcess sentinel = RedisServerProcess.startSentinel("limiter-slices", master.port())) {
+			List<RedisConnectionFactory> factories = new ArrayList<>();
+			try {
+				assertSliced(() -> {
+					RedisConnectionFactory factory = client.sentinel("limiter-slices", sentinel);
+					factories.add(factory);
+					return factory;
+				});
+			}
+			finally {
+				factories.forEach(RedisClientKind::destroy);
+			}
+		}
 	}
 
 	private void assertSliced(Supplier<RedisConnectionFactory> factories) throws Exception {

@@ -8,6 +8,7 @@ import java.util.UUID;
 import dev.limiter.core.Budget;
 import dev.limiter.core.Decision;
 import dev.limiter.core.Lease;
+import dev.limiter.core.SliceTerms;
 import dev.limiter.core.guard.AuthGuard;
 import dev.limiter.core.guard.GuardAdmission;
 import dev.limiter.redis.RedisRateLimitStore;
@@ -41,6 +42,11 @@ class StoreStackNonBlockingStandaloneTests extends StoreStackNonBlockingTests {
 		.build();
 
 	private static final Budget FROZEN = Budget.builder("frozen").window("minute", 5, Duration.ofMinutes(1)).build();
+
+	private static final Budget FROZEN_SLICED = Budget.builder("frozen-sliced")
+		.window("minute", 1_000, Duration.ofMinutes(1))
+		.slices(new SliceTerms(5, Duration.ofSeconds(30)))
+		.build();
 
 	@Override
 	protected RedisConnectionFactory connectionFactory() {
@@ -93,6 +99,31 @@ class StoreStackNonBlockingStandaloneTests extends StoreStackNonBlockingTests {
 
 			assertThat(decision.allowed()).isTrue();
 			assertThat(decision.degraded()).isTrue();
+			assertThat(tookMillis).isLessThan(TIMEOUT.toMillis() + 100);
+		}
+		finally {
+			redis.server().resume();
+		}
+	}
+
+	@Test
+	void takeAsyncWhenTheBudgetIsSlicedAndRedisIsFrozenShouldSpendTheSliceThenAnswerDegradedWithinTheTimeout() {
+		// the first request takes a slice of five: itself and four more
+		assertThat(take(FROZEN_SLICED, false).degraded()).isFalse();
+
+		redis.server().pause();
+		try {
+			for (int i = 0; i < 4; i++) {
+				Decision local = take(FROZEN_SLICED, false);
+				assertThat(local.allowed()).as("admitted from the slice, request %d", i + 2).isTrue();
+				assertThat(local.degraded()).as("counted in Redis already").isFalse();
+			}
+			long start = System.nanoTime();
+			Decision decision = take(FROZEN_SLICED, false);
+			long tookMillis = (System.nanoTime() - start) / 1_000_000;
+
+			assertThat(decision.allowed()).isTrue();
+			assertThat(decision.degraded()).as("the next slice never came").isTrue();
 			assertThat(tookMillis).isLessThan(TIMEOUT.toMillis() + 100);
 		}
 		finally {

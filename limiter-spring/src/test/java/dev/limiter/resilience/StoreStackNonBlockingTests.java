@@ -11,6 +11,7 @@ import dev.limiter.core.Decision;
 import dev.limiter.core.Lease;
 import dev.limiter.core.Reservation;
 import dev.limiter.core.Settlement;
+import dev.limiter.core.SliceTerms;
 import dev.limiter.core.StoreMode;
 import dev.limiter.core.Window;
 import dev.limiter.core.guard.AuthGuard;
@@ -56,6 +57,11 @@ abstract class StoreStackNonBlockingTests {
 
 	private static final Budget TOKENS = Budget.builder("tokens")
 		.window(Window.of("tokens", 1_000, Duration.ofMinutes(1)).inUnit("tokens"))
+		.build();
+
+	private static final Budget SLICED_THIRTY_A_MINUTE = Budget.builder("sliced")
+		.window("minute", 30, Duration.ofMinutes(1))
+		.slices(new SliceTerms(10, Duration.ofSeconds(5)))
 		.build();
 
 	protected static final AuthGuardPolicy GUARD = new AuthGuardPolicy(3, Duration.ofMinutes(1), Duration.ofMinutes(2),
@@ -106,6 +112,29 @@ abstract class StoreStackNonBlockingTests {
 		assertThat(refused.degraded()).isFalse();
 		assertThat(refusedFromMemory.allowed()).isFalse();
 		assertThat(refusedFromMemory.retryAfterMillis()).isPositive();
+	}
+
+	@Test
+	void takeAsyncWhenTheBudgetIsSlicedShouldTakeSlicesFromRedisAndAdmitToTheLimitWithoutBlocking() {
+		Decision first = take(SLICED_THIRTY_A_MINUTE, false);
+
+		assertThat(first.allowed()).isTrue();
+		assertThat(first.degraded()).isFalse();
+		assertThat(stack.peek(SLICED_THIRTY_A_MINUTE, key, now).bounds().get(0).remaining())
+			.as("a whole slice counted in Redis by the first request")
+			.isEqualTo(20);
+		for (int i = 1; i < 30; i++) {
+			Decision admitted = take(SLICED_THIRTY_A_MINUTE, false);
+			assertThat(admitted.allowed()).as("request %d", i + 1).isTrue();
+			assertThat(admitted.degraded()).isFalse();
+		}
+
+		Decision refused = take(SLICED_THIRTY_A_MINUTE, false);
+
+		assertThat(refused.allowed()).isFalse();
+		assertThat(refused.degraded()).isFalse();
+		assertThat(refused.retryAfterMillis()).isPositive();
+		assertThat(stack.peek(SLICED_THIRTY_A_MINUTE, key, now).bounds().get(0).remaining()).isZero();
 	}
 
 	@Test

@@ -54,6 +54,9 @@ public final class InMemoryRateLimitStore implements InProcessRateLimitStore {
 	 */
 	static final long EXPIRY_MARGIN_MILLIS = 2_000;
 
+	/** Slots of {@link #recentBudgets}, a power of two. */
+	private static final int RECENT_BUDGETS = 16;
+
 	/**
 	 * What a settlement that reached no threshold answers: applied (or dropped) before it
 	 * returns.
@@ -62,6 +65,15 @@ public final class InMemoryRateLimitStore implements InProcessRateLimitStore {
 
 	/** Per budget name, its keys' entries. */
 	private final Map<String, Map<String, StoreEntry>> index = new ConcurrentHashMap<>();
+
+	/**
+	 * Recently used budgets' entries, by the budget name's hash ({@link #home}): a budget
+	 * decided again finds its entries without a lookup in {@link #index}, and budgets
+	 * whose names differ in these bits never displace each other, so a steady mix of
+	 * budgets writes nothing here. Plain slots on purpose: a thread that sees an older
+	 * pair only looks up again, and a pair's final fields make any pair it sees whole.
+	 */
+	private final BudgetEntries[] recentBudgets = new BudgetEntries[RECENT_BUDGETS];
 
 	private final Partitions partitions;
 
@@ -270,8 +282,17 @@ public final class InMemoryRateLimitStore implements InProcessRateLimitStore {
 	}
 
 	private Map<String, StoreEntry> home(String budget) {
+		int slot = budget.hashCode() & (RECENT_BUDGETS - 1);
+		BudgetEntries recent = recentBudgets[slot];
+		if (recent != null && recent.budget.equals(budget)) {
+			return recent.entries;
+		}
 		Map<String, StoreEntry> home = index.get(budget);
-		return home != null ? home : index.computeIfAbsent(budget, (name) -> new ConcurrentHashMap<>());
+		if (home == null) {
+			home = index.computeIfAbsent(budget, (name) -> new ConcurrentHashMap<>());
+		}
+		recentBudgets[slot] = new BudgetEntries(budget, home);
+		return home;
 	}
 
 	private StoreEntry find(String budget, String key) {
@@ -281,6 +302,10 @@ public final class InMemoryRateLimitStore implements InProcessRateLimitStore {
 
 	private String nextLeaseId() {
 		return leaseIdPrefix + Long.toHexString(leaseSequence.incrementAndGet());
+	}
+
+	/** A budget's name and its keys' entries; {@link #index} never drops them. */
+	private record BudgetEntries(String budget, Map<String, StoreEntry> entries) {
 	}
 
 }

@@ -16,12 +16,17 @@ import dev.limiter.core.Window;
  * admission would hold it. {@code take.lua} is the only other implementation.
  *
  * <p>
- * State per window: {@code [n, b_1, c_1, ..., b_n, c_n]}, buckets in ascending order. A
- * clock that went back counts in the newest bucket seen and reads the buckets as at its
- * start; only buckets that had expired by the newest bucket's start are ever dropped, so
- * a clock going back never sees fewer admissions than a later one would.
+ * State per window: {@code [n, total, b_1, c_1, ..., b_n, c_n]}, buckets in ascending
+ * order, {@code total} the sum of the {@code c_j} held: what still counts is the total
+ * less the few aged-out buckets in front, read without a pass over every bucket. A clock
+ * that went back counts in the newest bucket seen and reads the buckets as at its start;
+ * only buckets that had expired by the newest bucket's start are ever dropped, so a clock
+ * going back never sees fewer admissions than a later one would.
  */
 final class SlidingWindowArithmetic {
+
+	/** The state's slots before its first bucket: {@code n}, {@code total}. */
+	private static final int HEADER = 2;
 
 	private SlidingWindowArithmetic() {
 	}
@@ -45,10 +50,10 @@ final class SlidingWindowArithmetic {
 			return 0;
 		}
 		long at = effectiveNow(w, buckets, nowMillis);
-		long alive = 0;
+		long alive = buckets[1];
 		int n = (int) buckets[0];
-		for (int j = oldestAlive(w, buckets, at); j < n; j++) {
-			alive += buckets[2 + 2 * j];
+		for (int j = 0; j < n && expiry(w, bucket(buckets, j)) <= at; j++) {
+			alive -= units(buckets, j);
 		}
 		return alive;
 	}
@@ -61,7 +66,7 @@ final class SlidingWindowArithmetic {
 	private static int oldestAlive(Window w, long[] buckets, long at) {
 		int n = (int) buckets[0];
 		int j = 0;
-		while (j < n && expiry(w, buckets[1 + 2 * j]) <= at) {
+		while (j < n && expiry(w, bucket(buckets, j)) <= at) {
 			j++;
 		}
 		return j;
@@ -73,39 +78,41 @@ final class SlidingWindowArithmetic {
 		long at = effectiveNow(w, buckets, nowMillis);
 		long current = Math.floorDiv(at, w.resolutionMillis());
 		if (buckets == null) {
-			buckets = new long[5];
+			buckets = new long[HEADER + 2 * 2];
 		}
 		int n = (int) buckets[0];
-		if (n > 0 && buckets[1 + 2 * (n - 1)] == current) {
-			buckets[2 + 2 * (n - 1)] += cost;
+		if (n > 0 && bucket(buckets, n - 1) == current) {
+			buckets[HEADER + 2 * (n - 1) + 1] += cost;
 		}
 		else {
-			if (1 + 2 * (n + 1) > buckets.length) {
+			if (HEADER + 2 * (n + 1) > buckets.length) {
 				// Doubling, up to the most buckets the window can hold (the steps in its
 				// duration and the current one): a full minute of one-second buckets
-				// takes
-				// 1 KB, not the next power of two.
+				// takes 1 KB, not the next power of two.
 				long most = -Math.floorDiv(-w.durationMillis(), w.resolutionMillis()) + 2;
-				int length = (int) Math.min(buckets.length * 2L + 1, 1 + 2 * most);
-				buckets = Arrays.copyOf(buckets, Math.max(length, 1 + 2 * (n + 1)));
+				int length = (int) Math.min(HEADER + 2L * (buckets.length - HEADER), HEADER + 2 * most);
+				buckets = Arrays.copyOf(buckets, Math.max(length, HEADER + 2 * (n + 1)));
 			}
-			buckets[1 + 2 * n] = current;
-			buckets[2 + 2 * n] = cost;
+			buckets[HEADER + 2 * n] = current;
+			buckets[HEADER + 2 * n + 1] = cost;
 			n++;
 		}
+		long total = buckets[1] + cost;
 		// Drop only what had expired by the newest bucket's start (see the class
 		// comment).
 		long from = current * w.resolutionMillis();
 		int drop = 0;
-		while (drop < n && expiry(w, buckets[1 + 2 * drop]) <= from) {
+		while (drop < n && expiry(w, bucket(buckets, drop)) <= from) {
+			total -= units(buckets, drop);
 			drop++;
 		}
 		if (drop > 0) {
-			System.arraycopy(buckets, 1 + 2 * drop, buckets, 1, 2 * (n - drop));
-			Arrays.fill(buckets, 1 + 2 * (n - drop), 1 + 2 * n, 0);
+			System.arraycopy(buckets, HEADER + 2 * drop, buckets, HEADER, 2 * (n - drop));
+			Arrays.fill(buckets, HEADER + 2 * (n - drop), HEADER + 2 * n, 0);
 			n -= drop;
 		}
 		buckets[0] = n;
+		buckets[1] = total;
 		state.slide(i, buckets);
 		// Kept as the window's reset, so an idle key is recognised without its budget.
 		state.restart(i, expiry(w, current));
@@ -124,8 +131,10 @@ final class SlidingWindowArithmetic {
 		}
 		int n = (int) buckets[0];
 		for (int j = 0; j < n; j++) {
-			if (buckets[1 + 2 * j] == bucket) {
-				buckets[2 + 2 * j] = SettlementBounds.settledCount(buckets[2 + 2 * j], delta);
+			if (bucket(buckets, j) == bucket) {
+				long settled = SettlementBounds.settledCount(units(buckets, j), delta);
+				buckets[1] += settled - units(buckets, j);
+				buckets[HEADER + 2 * j + 1] = settled;
 				return;
 			}
 		}
@@ -145,21 +154,31 @@ final class SlidingWindowArithmetic {
 		long retry = Long.MAX_VALUE;
 		if (alive > 0) {
 			int n = (int) buckets[0];
-			reset = expiry(w, buckets[1 + 2 * (n - 1)]);
+			reset = expiry(w, bucket(buckets, n - 1));
 			// What may still count once the retry comes: room for the cost, or one unit
 			// more than now.
 			long target = refused ? limit - cost : alive - 1;
 			long left = alive;
 			for (int j = oldestAlive(w, buckets, at); j < n && left > target; j++) {
-				left -= buckets[2 + 2 * j];
-				retry = expiry(w, buckets[1 + 2 * j]);
+				left -= units(buckets, j);
+				retry = expiry(w, bucket(buckets, j));
 			}
 		}
 		return BoundVerdict.window(w, limit - alive, reset, refused, retry);
 	}
 
 	private static long newest(long[] buckets) {
-		return buckets[1 + 2 * ((int) buckets[0] - 1)];
+		return bucket(buckets, (int) buckets[0] - 1);
+	}
+
+	/** The number of the {@code j}th bucket held (its start over the resolution). */
+	private static long bucket(long[] buckets, int j) {
+		return buckets[HEADER + 2 * j];
+	}
+
+	/** What the {@code j}th bucket held counts. */
+	private static long units(long[] buckets, int j) {
+		return buckets[HEADER + 2 * j + 1];
 	}
 
 }
