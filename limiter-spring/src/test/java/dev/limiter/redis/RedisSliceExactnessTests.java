@@ -166,9 +166,12 @@ class RedisSliceExactnessTests {
 			long calls = instances.stream().mapToLong((i) -> i.calls.get()).sum();
 			long requests = 2L * THREADS_PER_INSTANCE * AWAY_FROM_THE_LIMIT;
 			assertThat(away).as("admitted away from the limit by %s", algorithm).isEqualTo(requests);
-			// 0.02 on a quiet machine (docs/benchmarks.md); a thread that waited for the slice in
-			// flight and woke to find it spent decides by one plain call, and an overloaded build
-			// wakes more of them late: the bound is what no unsliced path (1.0 a request) can meet
+			// 0.02 on a quiet machine (docs/benchmarks.md); a thread that waited for the
+			// slice in
+			// flight and woke to find it spent decides by one plain call, and an
+			// overloaded build
+			// wakes more of them late: the bound is what no unsliced path (1.0 a request)
+			// can meet
 			assertThat((double) calls / requests).as("script calls per request by %s", algorithm)
 				.isLessThanOrEqualTo(0.1);
 
