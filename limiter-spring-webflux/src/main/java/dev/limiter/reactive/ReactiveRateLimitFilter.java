@@ -12,6 +12,7 @@ import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.Reservation;
 import dev.limiter.core.StoreUnavailableException;
 import dev.limiter.decision.AdmissionEnds;
+import dev.limiter.decision.CallerRefusals;
 import dev.limiter.decision.EstimateCaps;
 import dev.limiter.decision.RateLimitObservers;
 import dev.limiter.decision.RouteScopedKeys;
@@ -74,6 +75,8 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 
 	private final List<ReactiveBudgetSelector> budgetSelectors;
 
+	private final List<CallerRefusals> callerRefusals;
+
 	ReactiveRateLimitFilter(ReactiveRateLimitFilterBuilder builder) {
 		this.rules = builder.rules;
 		this.keyResolver = builder.keyResolver;
@@ -85,6 +88,7 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 				ReactiveRateLimitFilter.class);
 		this.order = builder.order;
 		this.budgetSelectors = builder.budgetSelectors;
+		this.callerRefusals = builder.callerRefusals;
 	}
 
 	/**
@@ -148,6 +152,7 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 			.onErrorResume(StoreUnavailableException.class,
 					(unavailable) -> ReactiveResponses.write(exchange, responses.decisions().unavailable(unavailable))
 						.then(Mono.<Decision>empty()))
+			.doOnNext((decision) -> tellRefused(decision, options, budget, caller))
 			.flatMap((decision) -> admitOrRefuse(exchange, chain, options, route, budget, counterKey, reserved,
 					decision, System.nanoTime() - started));
 	}
@@ -174,6 +179,18 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 		Mono<Void> handled = chain.filter(exchange);
 		// complete, error or cancel: exactly once
 		return (end != null) ? handled.doFinally((signal) -> end.run()) : handled;
+	}
+
+	/** A refusal (never a shadow one) told to the {@link CallerRefusals}. */
+	private void tellRefused(Decision decision, BudgetOptions options, Budget budget, CallerKey caller) {
+		if (decision.allowed() || callerRefusals.isEmpty() || options.shadow(budget.name())) {
+			return;
+		}
+		String key = caller.value(options.keyBy(budget.name()));
+		String principal = (caller.principal() != null) ? caller.principal().getName() : null;
+		for (CallerRefusals refusals : callerRefusals) {
+			refusals.refused(key, budget.name(), principal);
+		}
 	}
 
 	/** What an admission the request no longer waits for holds goes back at once. */

@@ -12,6 +12,7 @@ import dev.limiter.autoconfigure.LimiterSettings;
 import dev.limiter.autoconfigure.LimiterSettingsConfiguration;
 import dev.limiter.core.LeaseRenewer;
 import dev.limiter.core.RateLimitStore;
+import dev.limiter.decision.CallerRefusals;
 import dev.limiter.decision.DecisionResponses;
 import dev.limiter.reactive.HandlerMappingRouteResolver;
 import dev.limiter.reactive.PrincipalKeyResolver;
@@ -51,11 +52,13 @@ import org.springframework.web.server.WebFilter;
  * servlet application, and the servlet filter applies instead.
  */
 @AutoConfiguration(after = LimiterAutoConfiguration.class,
-		afterName = "dev.limiter.autoconfigure.redis.LimiterRedisAutoConfiguration")
+		afterName = { "dev.limiter.autoconfigure.redis.LimiterRedisAutoConfiguration",
+				"dev.limiter.autoconfigure.actuate.LimiterEndpointAutoConfiguration" })
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
 @ConditionalOnClass(WebFilter.class)
 @ConditionalOnLimiterEnabled
-@Import({ LimiterSettingsConfiguration.class, ReactiveRedisClientCheck.class, CredentialIdentityConfiguration.class })
+@Import({ LimiterSettingsConfiguration.class, ReactiveRedisClientCheck.class, CredentialIdentityConfiguration.class,
+		ReactiveEndpointConfiguration.class, ReactiveQuotaEndpointConfiguration.class })
 @ConditionalOnBean(BudgetRegistry.class)
 public class LimiterReactiveAutoConfiguration {
 
@@ -94,7 +97,7 @@ public class LimiterReactiveAutoConfiguration {
 			ObjectProvider<RateLimitStore> stores, @Qualifier(LimiterAutoConfiguration.CLOCK_BEAN_NAME) Clock clock,
 			ReactiveKeyResolver keyResolver, ReactiveRouteResolver routeResolver,
 			ObjectProvider<ReactiveBudgetSelector> budgetSelectors, ObjectProvider<RateLimitObserver> observers,
-			ObjectProvider<LeaseRenewer> leaseRenewer) {
+			ObjectProvider<LeaseRenewer> leaseRenewer, ObjectProvider<CallerRefusals> callerRefusals) {
 		RateLimitStore store = stores.getIfAvailable();
 		if (store == null) {
 			throw new InvalidLimiterConfigurationException("limiter.store", "is '"
@@ -108,6 +111,7 @@ public class LimiterReactiveAutoConfiguration {
 			.budgetSelectors(budgetSelectors.orderedStream().toList())
 			.observers(observers.orderedStream().toList())
 			.leaseRenewer(leaseRenewer.getIfAvailable())
+			.callerRefusals(callerRefusals.orderedStream().toList())
 			.build();
 	}
 
