@@ -137,7 +137,9 @@ public abstract class SampleHttpContract {
 		assertThat(quota.headers().firstValue("Cache-Control")).hasValue("no-store");
 		assertThat(quota.headers().firstValue("Content-Type"))
 			.hasValueSatisfying((type) -> assertThat(type).startsWith("application/json"));
-		JsonNode standard = json.readTree(quota.body()).get("budgets").get(0);
+		JsonNode budgets = json.readTree(quota.body()).get("budgets");
+		assertThat(budgets.findValuesAsText("budget")).contains("standard", "completion");
+		JsonNode standard = budgets.get(0);
 		assertThat(standard.get("budget").asText()).isEqualTo("standard");
 		JsonNode minute = standard.get("bounds").get(0);
 		assertThat(minute.get("name").asText()).isEqualTo("minute");
