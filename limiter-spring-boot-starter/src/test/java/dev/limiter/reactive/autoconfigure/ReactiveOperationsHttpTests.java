@@ -5,6 +5,7 @@ import java.time.Duration;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.limiter.core.Sha256;
+import dev.limiter.reactive.ReactiveQuotaEndpointFilter;
 import dev.limiter.reactive.ReactiveRateLimitUsage;
 import dev.limiter.spring.RateLimited;
 import dev.limiter.test.reactive.BlockHoundExtension;
@@ -18,6 +19,7 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.boot.web.embedded.netty.NettyReactiveWebServerFactory;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.security.config.Customizer;
@@ -63,6 +65,9 @@ class ReactiveOperationsHttpTests {
 
 	@Autowired
 	MeterRegistry meters;
+
+	@Autowired
+	ApplicationContext context;
 
 	@Test
 	void endpointWhenReadShouldDescribeBudgetsStoreAndTotals() throws Exception {
@@ -168,6 +173,12 @@ class ReactiveOperationsHttpTests {
 			.untilAsserted(
 					() -> assertThat(meters.get("limiter.leases.active").tag("budget", "standard").gauge().value())
 						.isZero());
+	}
+
+	@Test
+	void quotaPathWhenUnsetShouldBeNoEndpoint() {
+		assertThat(context.getBeanNamesForType(ReactiveQuotaEndpointFilter.class)).isEmpty();
+		assertThat(status("/rate-limit", "meg")).isEqualTo(404);
 	}
 
 	private int status(String path, String user) {
