@@ -12,6 +12,7 @@ import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.Reservation;
 import dev.limiter.core.StoreUnavailableException;
 import dev.limiter.decision.AdmissionEnds;
+import dev.limiter.decision.CallerRefusals;
 import dev.limiter.decision.EstimateCaps;
 import dev.limiter.decision.RateLimitObservers;
 import dev.limiter.decision.RouteScopedKeys;
@@ -83,6 +84,8 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 
 	private final List<ReactiveCountedFurtherOn> countedFurtherOn;
 
+	private final List<CallerRefusals> callerRefusals;
+
 	ReactiveRateLimitFilter(ReactiveRateLimitFilterBuilder builder) {
 		this.rules = builder.rules;
 		this.keyResolver = builder.keyResolver;
@@ -95,6 +98,7 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 		this.order = builder.order;
 		this.budgetSelectors = builder.budgetSelectors;
 		this.countedFurtherOn = builder.countedFurtherOn;
+		this.callerRefusals = builder.callerRefusals;
 	}
 
 	/**
@@ -179,6 +183,7 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 			.onErrorResume(StoreUnavailableException.class,
 					(unavailable) -> ReactiveResponses.write(exchange, responses.decisions().unavailable(unavailable))
 						.then(Mono.<Decision>empty()))
+			.doOnNext((decision) -> tellRefused(decision, options, budget, caller))
 			.flatMap((decision) -> admitOrRefuse(exchange, chain, options, route, budget, counterKey, reserved,
 					decision, System.nanoTime() - started, principalName(caller)));
 	}
@@ -212,6 +217,18 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 	/** The authenticated caller's principal's name, {@code null} for an anonymous one. */
 	private static String principalName(CallerKey caller) {
 		return (caller.authenticated()) ? caller.principal().getName() : null;
+	}
+
+	/** A refusal (never a shadow one) told to the {@link CallerRefusals}. */
+	private void tellRefused(Decision decision, BudgetOptions options, Budget budget, CallerKey caller) {
+		if (decision.allowed() || callerRefusals.isEmpty() || options.shadow(budget.name())) {
+			return;
+		}
+		String key = caller.value(options.keyBy(budget.name()));
+		String principal = (caller.principal() != null) ? caller.principal().getName() : null;
+		for (CallerRefusals refusals : callerRefusals) {
+			refusals.refused(key, budget.name(), principal);
+		}
 	}
 
 	/** What an admission the request no longer waits for holds goes back at once. */

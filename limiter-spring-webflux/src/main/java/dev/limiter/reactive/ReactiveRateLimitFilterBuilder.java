@@ -7,6 +7,7 @@ import java.util.function.Supplier;
 
 import dev.limiter.core.LeaseRenewer;
 import dev.limiter.core.RateLimitStore;
+import dev.limiter.decision.CallerRefusals;
 import dev.limiter.decision.DecisionResponses;
 import dev.limiter.spring.RateLimitObserver;
 import dev.limiter.spring.RateLimitRules;
@@ -36,6 +37,8 @@ public final class ReactiveRateLimitFilterBuilder {
 	List<ReactiveBudgetSelector> budgetSelectors = List.of();
 
 	List<ReactiveCountedFurtherOn> countedFurtherOn = List.of();
+
+	List<CallerRefusals> callerRefusals = List.of();
 
 	LeaseRenewer leaseRenewer;
 
@@ -77,6 +80,14 @@ public final class ReactiveRateLimitFilterBuilder {
 
 	public ReactiveRateLimitFilterBuilder observers(List<RateLimitObserver> observers) {
 		this.observers = List.copyOf(observers);
+		return this;
+	}
+
+	/**
+	 * Told of each caller refused (the {@code limiter} endpoint's most-refused callers).
+	 */
+	public ReactiveRateLimitFilterBuilder callerRefusals(List<CallerRefusals> callerRefusals) {
+		this.callerRefusals = List.copyOf(callerRefusals);
 		return this;
 	}
 

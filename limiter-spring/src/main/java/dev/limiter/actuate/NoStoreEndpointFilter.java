@@ -13,8 +13,7 @@ import jakarta.servlet.http.HttpServletResponse;
 
 /**
  * Marks every response of the {@code limiter} endpoint {@code no-store} for browsers and
- * CDNs, its 400s included: they describe one caller's counters at one instant. An
- * endpoint operation cannot set headers itself, so they are set before the endpoint runs.
+ * CDNs on a servlet application ({@link NoStoreEndpoint} says which).
  *
  * <p>
  * A plain filter, registered for the request dispatch only: it runs on every request of
@@ -23,49 +22,28 @@ import jakarta.servlet.http.HttpServletResponse;
  */
 public class NoStoreEndpointFilter implements Filter {
 
-	private final Supplier<String> endpointPath;
-
-	/**
-	 * The path once known: endpoints are mapped once, and asking for the mapping on every
-	 * request showed up in the request path's CPU profile.
-	 */
-	private volatile String resolvedPath;
+	private final NoStoreEndpoint endpoint;
 
 	/**
 	 * {@code endpointPath} gives the endpoint's path below the context path, such as
 	 * {@code /actuator/limiter}.
 	 */
 	public NoStoreEndpointFilter(Supplier<String> endpointPath) {
-		this.endpointPath = endpointPath;
+		this(new NoStoreEndpoint(endpointPath));
+	}
+
+	public NoStoreEndpointFilter(NoStoreEndpoint endpoint) {
+		this.endpoint = endpoint;
 	}
 
 	@Override
 	public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
 			throws IOException, ServletException {
-		String path = path();
-		if (path != null && request instanceof HttpServletRequest http
-				&& response instanceof HttpServletResponse httpResponse && isBelow(http, path)) {
-			httpResponse.setHeader("Cache-Control", "no-store");
-			httpResponse.setHeader("CDN-Cache-Control", "no-store");
+		if (request instanceof HttpServletRequest http && response instanceof HttpServletResponse httpResponse
+				&& endpoint.covers(http.getRequestURI(), http.getContextPath().length())) {
+			NoStoreEndpoint.markNoStore(httpResponse::setHeader);
 		}
 		chain.doFilter(request, response);
-	}
-
-	private String path() {
-		String path = resolvedPath;
-		if (path == null) {
-			path = endpointPath.get();
-			resolvedPath = path;
-		}
-		return path;
-	}
-
-	/** The request's path is {@code path} or below it, without copying the URI. */
-	private static boolean isBelow(HttpServletRequest request, String path) {
-		String uri = request.getRequestURI();
-		int start = request.getContextPath().length();
-		int end = start + path.length();
-		return uri.startsWith(path, start) && (uri.length() == end || uri.charAt(end) == '/');
 	}
 
 }

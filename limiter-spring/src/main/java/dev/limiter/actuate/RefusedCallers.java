@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.limiter.core.Decision;
+import dev.limiter.decision.CallerRefusals;
 import dev.limiter.servlet.DecisionFacts;
 import dev.limiter.servlet.DecisionInstrumentation;
 import dev.limiter.servlet.InstrumentedDecision;
@@ -20,9 +21,11 @@ import dev.limiter.servlet.InstrumentedDecision;
  * of {@code capacity} entries per slice of one minute, {@code minutes} slices, merged
  * when read. Each count is within {@code N / capacity} of the true count of refusals in
  * the window, {@code N} being every refusal counted in it; any caller refused more than
- * that is listed. Only refusals (429s) are counted; shadow refusals are not.
+ * that is listed. Only refusals (429s) are counted; shadow refusals are not. The servlet
+ * filter tells it of a refusal as a {@link DecisionInstrumentation}, the reactive one as
+ * {@link CallerRefusals}.
  */
-public class RefusedCallers implements DecisionInstrumentation {
+public class RefusedCallers implements DecisionInstrumentation, CallerRefusals {
 
 	/** Entries kept per slice when none is configured. */
 	public static final int DEFAULT_CAPACITY = 128;
@@ -75,6 +78,7 @@ public class RefusedCallers implements DecisionInstrumentation {
 	}
 
 	/** Counts one refusal of {@code key} in {@code budget}. */
+	@Override
 	public void refused(String key, String budget, String principal) {
 		long now = clock.millis();
 		long epoch = now / SLICE_MILLIS;

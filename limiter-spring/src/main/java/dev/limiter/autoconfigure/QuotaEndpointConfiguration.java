@@ -5,9 +5,7 @@ import java.util.List;
 
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.quota.QuotaReport;
-import dev.limiter.routes.RouteInventory;
 import dev.limiter.routes.RouteInventoryCheck;
-import dev.limiter.routes.RouteSource;
 import dev.limiter.servlet.QuotaEndpointFilter;
 import dev.limiter.spring.CurrentRateLimitRules;
 import dev.limiter.spring.KeyResolver;
@@ -33,7 +31,7 @@ import org.springframework.core.env.Environment;
 @ConditionalOnProperty(QuotaEndpointConfiguration.PATH_PROPERTY)
 class QuotaEndpointConfiguration {
 
-	static final String PATH_PROPERTY = "limiter.quota-endpoint.path";
+	static final String PATH_PROPERTY = QuotaEndpointWiring.PATH_PROPERTY;
 
 	static final String REGISTRATION_BEAN_NAME = "quotaEndpointFilterRegistration";
 
@@ -42,23 +40,15 @@ class QuotaEndpointConfiguration {
 	QuotaEndpointFilter limiterQuotaEndpointFilter(LimiterProperties properties, CurrentRateLimitRules rules,
 			RateLimitStore store, ObjectProvider<RouteInventoryCheck> inventory, KeyResolver keyResolver,
 			RateLimitResponseWriter responseWriter, @Qualifier(LimiterAutoConfiguration.CLOCK_BEAN_NAME) Clock clock) {
-		QuotaEndpointProperties quota = properties.getQuotaEndpoint();
-		String path = quota.getPath().trim();
-		if (!path.startsWith("/")) {
-			throw new InvalidLimiterConfigurationException(PATH_PROPERTY, "must start with '/', was '" + path + "'");
-		}
-		if (quota.getLimit() < 1) {
-			throw new InvalidLimiterConfigurationException("limiter.quota-endpoint.limit",
-					"must be at least 1, was " + quota.getLimit());
-		}
-		inventory.ifAvailable((check) -> check.ownEndpoints(List.of(new RouteInventory.Entry(List.of("GET"), path,
-				QuotaEndpointFilter.class.getSimpleName(), QuotaEndpointFilter.BUDGET_NAME, false, false,
-				"a caller's own quota (" + PATH_PROPERTY + ")", RouteSource.BUILT_IN))));
-		QuotaReport report = new QuotaReport(rules, store, () -> {
+		QuotaEndpointWiring quota = QuotaEndpointWiring.of(properties);
+		inventory.ifAvailable((check) -> check
+			.ownEndpoints(List.of(quota.inventoryEntry(QuotaEndpointFilter.class.getSimpleName()))));
+		QuotaReport report = quota.report(rules, store, () -> {
 			RouteInventoryCheck check = inventory.getIfAvailable();
 			return (check != null) ? check.inventory() : null;
 		}, clock);
-		return new QuotaEndpointFilter(path, report, keyResolver, store, responseWriter, clock, quota.getLimit());
+		return new QuotaEndpointFilter(quota.path(), report, keyResolver, store, responseWriter, clock,
+				quota.perMinute());
 	}
 
 	@Bean(name = REGISTRATION_BEAN_NAME)

@@ -121,8 +121,16 @@ public class RateLimitOpenApiCustomizer implements GlobalOpenApiCustomizer {
 				anyCounted[0] = true;
 			}
 		}));
-		if (anyCounted[0]) {
+		RouteInventory.Entry quota = routes.entries()
+			.stream()
+			.filter(QuotaEndpointDocument::isQuotaEndpoint)
+			.findFirst()
+			.orElse(null);
+		if (anyCounted[0] || quota != null) {
 			RateLimitComponents.addTo(openApi);
+		}
+		if (quota != null) {
+			QuotaEndpointDocument.addTo(openApi, quota, tooManyRequests());
 		}
 	}
 

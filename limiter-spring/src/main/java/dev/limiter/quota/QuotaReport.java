@@ -1,6 +1,7 @@
 package dev.limiter.quota;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -33,6 +34,9 @@ import dev.limiter.web.ProblemJson;
  */
 public final class QuotaReport {
 
+	/** The name of the quota endpoint's own budget, in its 429s and the store. */
+	public static final String BUDGET_NAME = "quota-endpoint";
+
 	private final Supplier<RateLimitRules> rules;
 
 	private final RateLimitStore store;
@@ -51,6 +55,14 @@ public final class QuotaReport {
 		this.store = store;
 		this.inventory = inventory;
 		this.clock = clock;
+	}
+
+	/**
+	 * The quota endpoint's own budget, which bounds how often one caller reads its quota:
+	 * one window of {@code perMinute} a minute.
+	 */
+	public static Budget bound(int perMinute) {
+		return Budget.builder(BUDGET_NAME).window("minute", perMinute, Duration.ofMinutes(1)).build();
 	}
 
 	/** {@code caller}'s counters in every budget that applies to it, read now. */

@@ -2,6 +2,7 @@ package dev.limiter.routes;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -15,23 +16,15 @@ import dev.limiter.spring.RoutePolicy;
 
 import org.springframework.http.server.PathContainer;
 import org.springframework.util.ClassUtils;
-import org.springframework.web.bind.annotation.RequestMethod;
 import org.springframework.web.method.HandlerMethod;
-import org.springframework.web.servlet.function.RouterFunction;
-import org.springframework.web.servlet.function.support.RouterFunctionMapping;
-import org.springframework.web.servlet.handler.AbstractUrlHandlerMapping;
-import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
-import org.springframework.web.servlet.mvc.method.RequestMappingInfoHandlerMapping;
-import org.springframework.web.servlet.resource.ResourceHttpRequestHandler;
 import org.springframework.web.util.pattern.PathPattern;
 import org.springframework.web.util.pattern.PathPatternParser;
 
 /**
- * Walks every handler method of every {@link RequestMappingInfoHandlerMapping}
- * (controllers, and actuator endpoints served by the application's own dispatcher) and
- * every functional route whose predicates can be read, and resolves each with the same
- * precedence as requests: first covering rule, method annotation, class annotation,
- * default budget.
+ * The route inventory of any web stack: each handler method, functional route and
+ * resource handler a stack's walk adds ({@link MvcRoutes} for Spring MVC; the reactive
+ * adapter's own for WebFlux) is resolved with the same precedence as requests: first
+ * covering rule, method annotation, class annotation, default budget.
  *
  * <p>
  * A rule covers a handler pattern when its own pattern matches the handler's pattern read
@@ -41,8 +34,6 @@ import org.springframework.web.util.pattern.PathPatternParser;
  * inventory line.
  */
 public final class RouteInventoryBuilder {
-
-	private static final String CATCH_ALL = "/**";
 
 	private final List<RouteRule> rules;
 
@@ -79,62 +70,39 @@ public final class RouteInventoryBuilder {
 	}
 
 	/**
-	 * Adds every handler method of a mapping; annotation problems are collected into
+	 * Adds one handler method mapped at {@code patterns} for {@code methods} (empty: any
+	 * method), whichever web stack maps it; an annotation problem is collected into
 	 * {@code problems}.
 	 */
-	public RouteInventoryBuilder addHandlerMethods(RequestMappingInfoHandlerMapping mapping, List<String> problems) {
-		for (Map.Entry<RequestMappingInfo, HandlerMethod> handler : mapping.getHandlerMethods().entrySet()) {
-			RequestMappingInfo info = handler.getKey();
-			HandlerMethod method = handler.getValue();
-			List<String> methods = info.getMethodsCondition()
-				.getMethods()
-				.stream()
-				.map(RequestMethod::name)
-				.sorted()
-				.toList();
-			String name = ClassUtils.getShortName(ClassUtils.getUserClass(method.getBeanType())) + "#"
-					+ method.getMethod().getName();
-			RoutePolicy annotated;
-			RouteSource source;
-			try {
-				annotated = policies.policyFor(method);
-				source = policies.sourceOf(method);
-			}
-			catch (RouteInventoryException ex) {
-				problems.addAll(ex.getProblems());
-				continue;
-			}
-			for (String pattern : info.getPatternValues()) {
-				add(methods, documented.documented(pattern), name, annotated, source, true);
-			}
+	public RouteInventoryBuilder addHandlerMethod(List<String> methods, Collection<String> patterns,
+			HandlerMethod method, List<String> problems) {
+		String name = ClassUtils.getShortName(ClassUtils.getUserClass(method.getBeanType())) + "#"
+				+ method.getMethod().getName();
+		RoutePolicy annotated;
+		RouteSource source;
+		try {
+			annotated = policies.policyFor(method);
+			source = policies.sourceOf(method);
+		}
+		catch (RouteInventoryException ex) {
+			problems.addAll(ex.getProblems());
+			return this;
+		}
+		for (String pattern : patterns) {
+			add(methods, documented.documented(pattern), name, annotated, source, true);
 		}
 		return this;
 	}
 
 	/**
-	 * Adds the patterns of a URL mapping's resource handlers (static locations, webjars,
-	 * Swagger UI's files) with the built-in policy of static resources. The catch-all
-	 * {@code /**} keeps alive only the rules that cover it: it overlaps every rule.
+	 * Adds a route that is no handler method (a functional route, a resource handler)
+	 * under {@code policy}, unless a rule covers it.
+	 * @param overlapKeepsRulesAlive whether a rule this route's pattern merely overlaps
+	 * counts as used (not for a catch-all, which overlaps every rule)
 	 */
-	public RouteInventoryBuilder addResourceHandlers(AbstractUrlHandlerMapping mapping) {
-		for (Map.Entry<String, Object> handler : mapping.getHandlerMap().entrySet()) {
-			if (handler.getValue() instanceof ResourceHttpRequestHandler resources) {
-				List<String> methods = Arrays.stream(resources.getSupportedMethods()).sorted().toList();
-				add(methods, handler.getKey(), ClassUtils.getShortName(ResourceHttpRequestHandler.class),
-						policies.staticResources().resourcePolicy(), RouteSource.BUILT_IN,
-						!CATCH_ALL.equals(handler.getKey()));
-			}
-		}
-		return this;
-	}
-
-	/** Adds the functional routes of a mapping whose request predicates name a path. */
-	public RouteInventoryBuilder addRouterFunctions(RouterFunctionMapping mapping) {
-		RouterFunction<?> routerFunction = mapping.getRouterFunction();
-		if (routerFunction != null) {
-			routerFunction.accept(new FunctionalRoutes((methods, pattern, handler) -> add(methods, pattern, handler,
-					RoutePolicy.DEFAULT, RouteSource.DEFAULT, true)));
-		}
+	public RouteInventoryBuilder addRoute(List<String> methods, String pattern, String handler, RoutePolicy policy,
+			RouteSource source, boolean overlapKeepsRulesAlive) {
+		add(methods, pattern, handler, policy, source, overlapKeepsRulesAlive);
 		return this;
 	}
 

@@ -135,17 +135,17 @@ public class RouteInventoryCheck implements SmartInitializingSingleton {
 			.values()
 			.stream()
 			.sorted(AnnotationAwareOrderComparator.INSTANCE)
-			.forEach(mapping -> builder.addHandlerMethods(mapping, problems));
+			.forEach(mapping -> MvcRoutes.addHandlerMethods(builder, mapping, problems));
 		BeanFactoryUtils.beansOfTypeIncludingAncestors(beanFactory, RouterFunctionMapping.class, true, false)
 			.values()
 			.stream()
 			.sorted(AnnotationAwareOrderComparator.INSTANCE)
-			.forEach(builder::addRouterFunctions);
+			.forEach(mapping -> MvcRoutes.addRouterFunctions(builder, mapping));
 		BeanFactoryUtils.beansOfTypeIncludingAncestors(beanFactory, AbstractUrlHandlerMapping.class, true, false)
 			.values()
 			.stream()
 			.sorted(AnnotationAwareOrderComparator.INSTANCE)
-			.forEach(builder::addResourceHandlers);
+			.forEach(mapping -> MvcRoutes.addResourceHandlers(builder, policies, mapping));
 		ownEndpoints.forEach(builder::addOwnEndpoint);
 		return builder.build();
 	}

@@ -3,7 +3,6 @@ package dev.limiter.servlet;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.time.Duration;
 
 import dev.limiter.core.Budget;
 import dev.limiter.core.Decision;
@@ -34,7 +33,7 @@ import org.springframework.web.filter.OncePerRequestFilter;
 public class QuotaEndpointFilter extends OncePerRequestFilter {
 
 	/** The name of the endpoint's own budget, in its 429s and the store. */
-	public static final String BUDGET_NAME = "quota-endpoint";
+	public static final String BUDGET_NAME = QuotaReport.BUDGET_NAME;
 
 	private final String path;
 
@@ -57,7 +56,7 @@ public class QuotaEndpointFilter extends OncePerRequestFilter {
 		this.report = report;
 		this.keyResolver = keyResolver;
 		this.responseWriter = responseWriter;
-		this.bound = Budget.builder(BUDGET_NAME).window("minute", perMinute, Duration.ofMinutes(1)).build();
+		this.bound = QuotaReport.bound(perMinute);
 		this.decisions = new StoreDecisions(store, clock, QuotaEndpointFilter.class.getName());
 	}
 

@@ -62,6 +62,21 @@ class SampleApiDocsTests {
 	}
 
 	@Test
+	void apiDocsWhenReadShouldDocumentTheQuotaEndpointItsAnswerAndRefusals() throws Exception {
+		JsonNode docs = apiDocs();
+		JsonNode quota = docs.at("/paths/~1rate-limit/get");
+
+		assertThat(quota.isMissingNode()).as("GET /rate-limit in the document").isFalse();
+		assertThat(quota.at("/responses/200/content/application~1json/schema/$ref").asText())
+			.isEqualTo("#/components/schemas/RateLimitQuota");
+		assertThat(quota.at("/responses").fieldNames()).toIterable().contains("200", "401", "429", "503");
+		assertThat(quota.at("/responses/429/headers/Retry-After").isMissingNode()).isFalse();
+		assertThat(docs
+			.at("/components/schemas/RateLimitQuota/properties/budgets/items/properties/bounds/items/properties")
+			.fieldNames()).toIterable().contains("name", "unit", "limit", "remaining", "reset", "algorithm");
+	}
+
+	@Test
 	void apiDocsWhenReadShouldNameTheUnitOfEveryWindow() throws Exception {
 		JsonNode windows = apiDocs().at("/paths/~1s~1complete/post/x-ratelimit/windows");
 		assertThat(windows.findValuesAsText("unit")).containsExactly("requests", "tokens", "tokens");

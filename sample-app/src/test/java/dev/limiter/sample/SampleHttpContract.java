@@ -130,6 +130,46 @@ public abstract class SampleHttpContract {
 			.hasValueSatisfying((value) -> assertThat(value).contains("\"tokens\";r=400;"));
 	}
 
+	@Test
+	void rateLimitWhenReadShouldShowWhatTheNextCountedRequestSeesAndBeBoundedPerCaller() throws Exception {
+		HttpResponse<String> quota = send("GET", "/rate-limit", DEMO_TOKEN);
+		assertThat(quota.statusCode()).isEqualTo(200);
+		assertThat(quota.headers().firstValue("Cache-Control")).hasValue("no-store");
+		assertThat(quota.headers().firstValue("Content-Type"))
+			.hasValueSatisfying((type) -> assertThat(type).startsWith("application/json"));
+		JsonNode budgets = json.readTree(quota.body()).get("budgets");
+		assertThat(budgets.findValuesAsText("budget")).contains("standard", "completion");
+		JsonNode standard = budgets.get(0);
+		assertThat(standard.get("budget").asText()).isEqualTo("standard");
+		JsonNode minute = standard.get("bounds").get(0);
+		assertThat(minute.get("name").asText()).isEqualTo("minute");
+		assertThat(minute.get("limit").asLong()).isEqualTo(600);
+		assertThat(minute.get("reset").asText()).isEqualTo("2030-01-01T00:01:00Z");
+
+		HttpResponse<String> counted = send("POST", "/s/recall", DEMO_TOKEN);
+
+		assertThat(minute.get("remaining").asLong())
+			.isEqualTo(Long.parseLong(counted.headers().firstValue("X-RateLimit-Remaining").orElseThrow()) + 1);
+		// 60 reads a minute per caller: one was made above
+		for (int i = 1; i < 60; i++) {
+			assertThat(send("GET", "/rate-limit", DEMO_TOKEN).statusCode()).as("read %d", i + 1).isEqualTo(200);
+		}
+		HttpResponse<String> refused = send("GET", "/rate-limit", DEMO_TOKEN);
+		assertThat(refused.statusCode()).isEqualTo(429);
+		assertThat(refused.headers().firstValue("Retry-After")).hasValue("55");
+		assertThat(json.readTree(refused.body()).get("budget").asText()).isEqualTo("quota-endpoint");
+	}
+
+	@Test
+	void rateLimitWhenAnonymousShouldAnswer401WithoutSpendingTheAddressesBudget() throws Exception {
+		HttpResponse<String> anonymous = send("GET", "/rate-limit", null);
+
+		assertThat(anonymous.statusCode()).isEqualTo(401);
+		assertThat(anonymous.headers().firstValue("Content-Type"))
+			.hasValueSatisfying((type) -> assertThat(type).startsWith("application/problem+json"));
+		assertThat(anonymous.headers().firstValue("X-RateLimit-Limit")).isEmpty();
+	}
+
 	private HttpResponse<String> send(String method, String path, String token) throws Exception {
 		return send(method, path, token, null);
 	}

@@ -51,9 +51,10 @@ final class Partitions {
 			addressSegments[i] = new Segment(maxKeys / count, held);
 		}
 		this.segmentMask = count - 1;
-		// the per-process seed is read from SecureRandom (a file read) now, while the
-		// store is made, never by the first decision, which may run on an event loop
-		SipHash.keyed("", "");
+		// the seed is read from the platform's entropy source (a file read) when the store
+		// is made, never on the first request: on a reactive application that request
+		// runs on a thread that must not block
+		SipHash.seed();
 	}
 
 	/**

@@ -26,6 +26,11 @@ final class SipHash {
 	private SipHash() {
 	}
 
+	/** Reads this process's seed now, if it was not read yet. */
+	static void seed() {
+		// the class's initialisation reads it
+	}
+
 	/** The hash of (budget, key) under this process's secret seed. */
 	static long keyed(String budget, String key) {
 		return hash(SEED_0, SEED_1, budget, key);

@@ -12,6 +12,7 @@ import dev.limiter.autoconfigure.LimiterSettings;
 import dev.limiter.autoconfigure.LimiterSettingsConfiguration;
 import dev.limiter.core.LeaseRenewer;
 import dev.limiter.core.RateLimitStore;
+import dev.limiter.decision.CallerRefusals;
 import dev.limiter.decision.DecisionResponses;
 import dev.limiter.reactive.HandlerMappingRouteResolver;
 import dev.limiter.reactive.PrincipalKeyResolver;
@@ -52,11 +53,13 @@ import org.springframework.web.server.WebFilter;
  * servlet application, and the servlet filter applies instead.
  */
 @AutoConfiguration(after = LimiterAutoConfiguration.class,
-		afterName = "dev.limiter.autoconfigure.redis.LimiterRedisAutoConfiguration")
+		afterName = { "dev.limiter.autoconfigure.redis.LimiterRedisAutoConfiguration",
+				"dev.limiter.autoconfigure.actuate.LimiterEndpointAutoConfiguration" })
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
 @ConditionalOnClass(WebFilter.class)
 @ConditionalOnLimiterEnabled
-@Import({ LimiterSettingsConfiguration.class, ReactiveRedisClientCheck.class, CredentialIdentityConfiguration.class })
+@Import({ LimiterSettingsConfiguration.class, ReactiveRedisClientCheck.class, CredentialIdentityConfiguration.class,
+		ReactiveEndpointConfiguration.class, ReactiveQuotaEndpointConfiguration.class })
 @ConditionalOnBean(BudgetRegistry.class)
 public class LimiterReactiveAutoConfiguration {
 
@@ -95,7 +98,8 @@ public class LimiterReactiveAutoConfiguration {
 			ObjectProvider<RateLimitStore> stores, @Qualifier(LimiterAutoConfiguration.CLOCK_BEAN_NAME) Clock clock,
 			ReactiveKeyResolver keyResolver, ReactiveRouteResolver routeResolver,
 			ObjectProvider<ReactiveBudgetSelector> budgetSelectors, ObjectProvider<RateLimitObserver> observers,
-			ObjectProvider<LeaseRenewer> leaseRenewer, ObjectProvider<ReactiveCountedFurtherOn> countedFurtherOn) {
+			ObjectProvider<LeaseRenewer> leaseRenewer, ObjectProvider<ReactiveCountedFurtherOn> countedFurtherOn,
+			ObjectProvider<CallerRefusals> callerRefusals) {
 		RateLimitStore store = stores.getIfAvailable();
 		if (store == null) {
 			throw new InvalidLimiterConfigurationException("limiter.store", "is '"
@@ -110,6 +114,7 @@ public class LimiterReactiveAutoConfiguration {
 			.countedFurtherOn(countedFurtherOn.orderedStream().toList())
 			.observers(observers.orderedStream().toList())
 			.leaseRenewer(leaseRenewer.getIfAvailable())
+			.callerRefusals(callerRefusals.orderedStream().toList())
 			.build();
 	}
 

@@ -4,6 +4,7 @@ import java.time.Clock;
 
 import dev.limiter.actuate.LimiterOperations;
 import dev.limiter.actuate.LimiterOperations.RefreshDescriptor;
+import dev.limiter.actuate.NoStoreEndpoint;
 import dev.limiter.actuate.NoStoreEndpointFilter;
 import dev.limiter.actuate.RateLimitTotals;
 import dev.limiter.actuate.RefusedCallers;
@@ -112,19 +113,28 @@ public class LimiterEndpointAutoConfiguration {
 		});
 	}
 
+	/**
+	 * Which responses are the endpoint's, marked {@code no-store} by each web stack's
+	 * filter.
+	 */
+	@Bean
+	@ConditionalOnMissingBean
+	public NoStoreEndpoint limiterNoStoreEndpoint(ObjectProvider<PathMappedEndpoints> endpoints) {
+		return new NoStoreEndpoint(() -> {
+			PathMappedEndpoints mapped = endpoints.getIfAvailable();
+			return mapped == null ? null : mapped.getPath(EndpointId.of("limiter"));
+		});
+	}
+
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 	static class NoStoreConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean(name = "limiterEndpointNoStoreFilter")
-		FilterRegistrationBean<NoStoreEndpointFilter> limiterEndpointNoStoreFilter(
-				ObjectProvider<PathMappedEndpoints> endpoints) {
+		FilterRegistrationBean<NoStoreEndpointFilter> limiterEndpointNoStoreFilter(NoStoreEndpoint endpoint) {
 			FilterRegistrationBean<NoStoreEndpointFilter> registration = new FilterRegistrationBean<>(
-					new NoStoreEndpointFilter(() -> {
-						PathMappedEndpoints mapped = endpoints.getIfAvailable();
-						return mapped == null ? null : mapped.getPath(EndpointId.of("limiter"));
-					}));
+					new NoStoreEndpointFilter(endpoint));
 			registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
 			registration.setDispatcherTypes(DispatcherType.REQUEST);
 			return registration;
