@@ -51,7 +51,8 @@ final class Partitions {
 			addressSegments[i] = new Segment(maxKeys / count, held);
 		}
 		this.segmentMask = count - 1;
-		// the seed is read from the platform's entropy source (a file read) when the store
+		// the seed is read from the platform's entropy source (a file read) when the
+		// store
 		// is made, never on the first request: on a reactive application that request
 		// runs on a thread that must not block
 		SipHash.seed();
