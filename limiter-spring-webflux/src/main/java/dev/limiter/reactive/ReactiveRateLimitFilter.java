@@ -23,6 +23,7 @@ import dev.limiter.spring.CallerKey;
 import dev.limiter.spring.RateLimitRules;
 import dev.limiter.spring.RateLimitUsage;
 import dev.limiter.spring.RoutePolicy;
+import dev.limiter.web.ProblemResponse;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import reactor.core.publisher.Mono;
@@ -74,6 +75,8 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 
 	private final List<ReactiveBudgetSelector> budgetSelectors;
 
+	private final ReactiveLimiterCors cors;
+
 	ReactiveRateLimitFilter(ReactiveRateLimitFilterBuilder builder) {
 		this.rules = builder.rules;
 		this.keyResolver = builder.keyResolver;
@@ -85,6 +88,7 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 				ReactiveRateLimitFilter.class);
 		this.order = builder.order;
 		this.budgetSelectors = builder.budgetSelectors;
+		this.cors = builder.cors;
 	}
 
 	/**
@@ -111,6 +115,7 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 		return routeResolver.resolve(exchange).defaultIfEmpty(RoutePolicy.DEFAULT).flatMap((route) -> {
 			if (route.exempt()) {
 				observers.exempt(route);
+				ReactiveAuthGuardFilter.limiterDecided(exchange, true);
 				return chain.filter(exchange);
 			}
 			return keyResolver.resolve(exchange)
@@ -146,7 +151,7 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 			// a budget that fails closed while the store cannot answer: 503, the handler
 			// not called
 			.onErrorResume(StoreUnavailableException.class,
-					(unavailable) -> ReactiveResponses.write(exchange, responses.decisions().unavailable(unavailable))
+					(unavailable) -> refuse(exchange, responses.decisions().unavailable(unavailable))
 						.then(Mono.<Decision>empty()))
 			.flatMap((decision) -> admitOrRefuse(exchange, chain, options, route, budget, counterKey, reserved,
 					decision, System.nanoTime() - started));
@@ -157,8 +162,9 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 		boolean shadowRefused = !decision.allowed() && options.shadow(budget.name());
 		observers.decided(route, decision, shadowRefused, storeNanos);
 		if (!decision.allowed() && !shadowRefused) {
-			return ReactiveResponses.write(exchange, responses.decisions().refusal(decision));
+			return refuse(exchange, responses.decisions().refusal(decision));
 		}
+		ReactiveAuthGuardFilter.limiterDecided(exchange, true);
 		if (shadowRefused) {
 			shadowLog.refused(decision, route);
 		}
@@ -174,6 +180,15 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 		Mono<Void> handled = chain.filter(exchange);
 		// complete, error or cancel: exactly once
 		return (end != null) ? handled.doFinally((signal) -> end.run()) : handled;
+	}
+
+	/**
+	 * The limiter's own answer (a 429, or a 503 of a budget that fails closed), readable
+	 * by a browser on another origin; the guard learns the request was refused.
+	 */
+	private Mono<Void> refuse(ServerWebExchange exchange, ProblemResponse problem) {
+		ReactiveAuthGuardFilter.limiterDecided(exchange, false);
+		return cors.apply(exchange).then(ReactiveResponses.write(exchange, problem));
 	}
 
 	/** What an admission the request no longer waits for holds goes back at once. */

@@ -17,6 +17,7 @@ import dev.limiter.reactive.HandlerMappingRouteResolver;
 import dev.limiter.reactive.PrincipalKeyResolver;
 import dev.limiter.reactive.ReactiveBudgetSelector;
 import dev.limiter.reactive.ReactiveKeyResolver;
+import dev.limiter.reactive.ReactiveLimiterCors;
 import dev.limiter.reactive.ReactiveRateLimitFilter;
 import dev.limiter.reactive.ReactiveRouteResolver;
 import dev.limiter.reactive.SecurityPrincipals;
@@ -55,7 +56,8 @@ import org.springframework.web.server.WebFilter;
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
 @ConditionalOnClass(WebFilter.class)
 @ConditionalOnLimiterEnabled
-@Import({ LimiterSettingsConfiguration.class, ReactiveRedisClientCheck.class, CredentialIdentityConfiguration.class })
+@Import({ LimiterSettingsConfiguration.class, ReactiveRedisClientCheck.class, CredentialIdentityConfiguration.class,
+		ReactiveCorsConfiguration.class, ReactiveAuthGuardConfiguration.class })
 @ConditionalOnBean(BudgetRegistry.class)
 public class LimiterReactiveAutoConfiguration {
 
@@ -94,7 +96,7 @@ public class LimiterReactiveAutoConfiguration {
 			ObjectProvider<RateLimitStore> stores, @Qualifier(LimiterAutoConfiguration.CLOCK_BEAN_NAME) Clock clock,
 			ReactiveKeyResolver keyResolver, ReactiveRouteResolver routeResolver,
 			ObjectProvider<ReactiveBudgetSelector> budgetSelectors, ObjectProvider<RateLimitObserver> observers,
-			ObjectProvider<LeaseRenewer> leaseRenewer) {
+			ObjectProvider<LeaseRenewer> leaseRenewer, ObjectProvider<ReactiveLimiterCors> cors) {
 		RateLimitStore store = stores.getIfAvailable();
 		if (store == null) {
 			throw new InvalidLimiterConfigurationException("limiter.store", "is '"
@@ -108,6 +110,7 @@ public class LimiterReactiveAutoConfiguration {
 			.budgetSelectors(budgetSelectors.orderedStream().toList())
 			.observers(observers.orderedStream().toList())
 			.leaseRenewer(leaseRenewer.getIfAvailable())
+			.cors(cors.getIfAvailable(() -> ReactiveLimiterCors.NONE))
 			.build();
 	}
 
