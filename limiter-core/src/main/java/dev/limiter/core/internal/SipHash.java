@@ -26,6 +26,12 @@ final class SipHash {
 	private SipHash() {
 	}
 
+	/**
+	 * Draws this process's seed now, if it was not drawn yet (the class's initializer).
+	 */
+	static void seed() {
+	}
+
 	/** The hash of (budget, key) under this process's secret seed. */
 	static long keyed(String budget, String key) {
 		return hash(SEED_0, SEED_1, budget, key);
