@@ -57,7 +57,7 @@ import org.springframework.web.server.WebFilter;
 @ConditionalOnClass(WebFilter.class)
 @ConditionalOnLimiterEnabled
 @Import({ LimiterSettingsConfiguration.class, ReactiveRedisClientCheck.class, CredentialIdentityConfiguration.class,
-		ReactiveCorsConfiguration.class, ReactiveAuthGuardConfiguration.class })
+		ReactiveCorsConfiguration.class, ReactiveAuthGuardConfiguration.class, ReactiveRequestBodyConfiguration.class })
 @ConditionalOnBean(BudgetRegistry.class)
 public class LimiterReactiveAutoConfiguration {
 
