@@ -92,7 +92,7 @@ public final class ReactiveAuthGuardFilter implements WebFilter, Ordered {
 			.flatMap((admission) -> {
 				outcomes.answered(admission);
 				if (!admission.admitted()) {
-					return cors.apply(exchange).then(ReactiveProblems.write(exchange, outcomes.refusal(admission)));
+					return cors.write(exchange, outcomes.refusal(admission));
 				}
 				return lookup(exchange, chain, pending);
 			});

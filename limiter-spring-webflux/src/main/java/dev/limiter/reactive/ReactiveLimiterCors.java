@@ -5,6 +5,7 @@ import java.util.Objects;
 import java.util.function.Supplier;
 
 import dev.limiter.web.ExposedHeaders;
+import dev.limiter.web.ProblemResponse;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import reactor.core.publisher.Flux;
@@ -84,6 +85,15 @@ public final class ReactiveLimiterCors {
 					+ "CORS headers: " + ex);
 			return Mono.empty();
 		}).then(Mono.fromRunnable(() -> expose(exchange.getResponse())));
+	}
+
+	/**
+	 * Writes the limiter's own answer, readable by a browser on an allowed origin: the
+	 * CORS headers first (finding the handler's configuration may set a status of its
+	 * own), then the problem, whose status and headers are set last.
+	 */
+	public Mono<Void> write(ServerWebExchange exchange, ProblemResponse problem) {
+		return apply(exchange).then(Mono.defer(() -> ReactiveProblems.write(exchange, problem)));
 	}
 
 	private CorsConfiguration configurationFor(ServerWebExchange exchange) {

@@ -188,7 +188,7 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 	 */
 	private Mono<Void> refuse(ServerWebExchange exchange, ProblemResponse problem) {
 		ReactiveAuthGuardFilter.limiterDecided(exchange, false);
-		return cors.apply(exchange).then(ReactiveResponses.write(exchange, problem));
+		return cors.write(exchange, problem);
 	}
 
 	/** What an admission the request no longer waits for holds goes back at once. */

@@ -84,7 +84,7 @@ public final class ReactiveRequestBodyLimitFilter implements WebFilter, Ordered 
 			return Mono.empty();
 		}
 		response.getHeaders().clear();
-		return cors.apply(exchange).then(ReactiveProblems.write(exchange, BodyBound.tooLarge(maxBytes)));
+		return cors.write(exchange, BodyBound.tooLarge(maxBytes));
 	}
 
 	/** The request body, counted as it streams through; read at most once. */

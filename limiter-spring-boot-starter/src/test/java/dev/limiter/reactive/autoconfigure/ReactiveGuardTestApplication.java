@@ -26,12 +26,15 @@ import org.springframework.security.web.server.authentication.AuthenticationWebF
 import org.springframework.security.web.server.context.NoOpServerSecurityContextRepository;
 import org.springframework.web.bind.annotation.CrossOrigin;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
  * A WebFlux application on Reactor Netty with reactive Spring Security's bearer tokens
  * (one good token; any other answered 401 by the authentication's failure handler), the
- * guard's own clock, and {@code /public/**} open to anyone.
+ * guard's own clock, and {@code /public/**} open to anyone (one route with
+ * {@code @CrossOrigin}, two that take a body: one reads it, one ignores it).
  */
 @SpringBootConfiguration(proxyBeanMethods = false)
 @EnableAutoConfiguration
@@ -102,6 +105,16 @@ class ReactiveGuardTestApplication {
 		@GetMapping("/public/hello")
 		String publicHello() {
 			return "hello";
+		}
+
+		@PostMapping("/public/upload")
+		Mono<String> upload(@RequestBody Mono<String> body) {
+			return body.map((text) -> "read " + text.length());
+		}
+
+		@PostMapping("/public/ignore")
+		String ignore() {
+			return "ignored";
 		}
 
 	}
