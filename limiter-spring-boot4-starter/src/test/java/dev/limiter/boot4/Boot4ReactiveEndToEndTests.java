@@ -40,7 +40,8 @@ import static org.awaitility.Awaitility.await;
  * A WebFlux application on Boot 4 (Reactor Netty over a real port) with the Boot 4
  * starter and nothing else of the limiter's, counting on a real redis-server through
  * Lettuce: the contract's 429, a {@code RouterFunction} route, {@code @RateLimitExempt},
- * and an expensive stream whose client goes away mid-stream hands back its lease.
+ * an expensive stream whose client goes away mid-stream hands back its lease, and
+ * {@code limiter.max-request-body}'s 413 from the reactive configuration's own filter.
  */
 @ExtendWith(BlockHoundExtension.class)
 @SpringBootTest(classes = Boot4ReactiveEndToEndTests.ReactiveApplication.class,
@@ -48,7 +49,7 @@ import static org.awaitility.Awaitility.await;
 		properties = { "spring.main.web-application-type=reactive", "limiter.store=redis",
 				"limiter.redis.key-prefix=boot4reactive", "limiter.headers=both",
 				"limiter.budgets.anonymous.windows.minute.limit=3", "limiter.budgets.anonymous.concurrency.max=1",
-				"management.health.redis.enabled=false",
+				"management.health.redis.enabled=false", "limiter.max-request-body=1KB",
 				// the stream test is another client (its own address), as behind a proxy
 				"server.forward-headers-strategy=framework" })
 class Boot4ReactiveEndToEndTests {
@@ -103,6 +104,24 @@ class Boot4ReactiveEndToEndTests {
 			.isEqualTo("anonymous");
 		assertThat(((Number) redis.server().call("DBSIZE")).longValue()).as("counted in Redis").isPositive();
 		client.get().uri("/ping").exchange().expectStatus().isOk().expectHeader().doesNotExist("X-RateLimit-Limit");
+	}
+
+	@Test
+	void bodyWhenDeclaredOverTheBoundOnBoot4ReactiveShouldBeRefusedWith413() {
+		client().post()
+			.uri("/ping")
+			.contentType(MediaType.TEXT_PLAIN)
+			.bodyValue("x".repeat(2048))
+			.exchange()
+			.expectStatus()
+			.isEqualTo(413)
+			.expectHeader()
+			.valueEquals("Content-Type", "application/problem+json;charset=UTF-8")
+			.expectBody()
+			.jsonPath("$.error")
+			.isEqualTo("request_body_too_large")
+			.jsonPath("$.limit")
+			.isEqualTo(1024);
 	}
 
 	@Test

@@ -24,6 +24,7 @@ import dev.limiter.spring.CallerKey;
 import dev.limiter.spring.RateLimitRules;
 import dev.limiter.spring.RateLimitUsage;
 import dev.limiter.spring.RoutePolicy;
+import dev.limiter.web.ProblemResponse;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import reactor.core.publisher.Flux;
@@ -86,6 +87,8 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 
 	private final List<CallerRefusals> callerRefusals;
 
+	private final ReactiveLimiterCors cors;
+
 	ReactiveRateLimitFilter(ReactiveRateLimitFilterBuilder builder) {
 		this.rules = builder.rules;
 		this.keyResolver = builder.keyResolver;
@@ -99,6 +102,7 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 		this.budgetSelectors = builder.budgetSelectors;
 		this.countedFurtherOn = builder.countedFurtherOn;
 		this.callerRefusals = builder.callerRefusals;
+		this.cors = builder.cors;
 	}
 
 	/**
@@ -145,6 +149,7 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 	public Mono<Void> filter(ServerWebExchange exchange, RoutePolicy route, WebFilterChain next) {
 		if (route.exempt()) {
 			observers.exempt(route);
+			ReactiveAuthGuardFilter.limiterDecided(exchange, true);
 			return next.filter(exchange);
 		}
 		// One read: this request is decided by these rules even if a refresh swaps them.
@@ -181,7 +186,7 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 			// a budget that fails closed while the store cannot answer: 503, the handler
 			// not called
 			.onErrorResume(StoreUnavailableException.class,
-					(unavailable) -> ReactiveResponses.write(exchange, responses.decisions().unavailable(unavailable))
+					(unavailable) -> refuse(exchange, responses.decisions().unavailable(unavailable))
 						.then(Mono.<Decision>empty()))
 			.doOnNext((decision) -> tellRefused(decision, options, budget, caller))
 			.flatMap((decision) -> admitOrRefuse(exchange, chain, options, route, budget, counterKey, reserved,
@@ -194,8 +199,9 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 		boolean shadowRefused = !decision.allowed() && options.shadow(budget.name());
 		observers.decided(route, decision, shadowRefused, storeNanos);
 		if (!decision.allowed() && !shadowRefused) {
-			return ReactiveResponses.write(exchange, responses.decisions().refusal(decision));
+			return refuse(exchange, responses.decisions().refusal(decision));
 		}
+		ReactiveAuthGuardFilter.limiterDecided(exchange, true);
 		if (shadowRefused) {
 			shadowLog.refused(decision, route);
 		}
@@ -229,6 +235,15 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 		for (CallerRefusals refusals : callerRefusals) {
 			refusals.refused(key, budget.name(), principal);
 		}
+	}
+
+	/**
+	 * The limiter's own answer (a 429, or a 503 of a budget that fails closed), readable
+	 * by a browser on another origin; the guard learns the request was refused.
+	 */
+	private Mono<Void> refuse(ServerWebExchange exchange, ProblemResponse problem) {
+		ReactiveAuthGuardFilter.limiterDecided(exchange, false);
+		return cors.write(exchange, problem);
 	}
 
 	/** What an admission the request no longer waits for holds goes back at once. */

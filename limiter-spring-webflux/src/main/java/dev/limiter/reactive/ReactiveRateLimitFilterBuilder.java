@@ -42,6 +42,8 @@ public final class ReactiveRateLimitFilterBuilder {
 
 	LeaseRenewer leaseRenewer;
 
+	ReactiveLimiterCors cors = ReactiveLimiterCors.NONE;
+
 	int order = ReactiveRateLimitFilter.ORDER_AFTER_SECURITY;
 
 	ReactiveRateLimitFilterBuilder(Supplier<RateLimitRules> rules, RateLimitStore store,
@@ -94,6 +96,15 @@ public final class ReactiveRateLimitFilterBuilder {
 	/** Renews the leases of requests in flight; {@code null} for none. */
 	public ReactiveRateLimitFilterBuilder leaseRenewer(LeaseRenewer leaseRenewer) {
 		this.leaseRenewer = leaseRenewer;
+		return this;
+	}
+
+	/**
+	 * The CORS headers of the limiter's own 429 and 503, so that a browser on another
+	 * origin can read them; by default only the limiter's headers exposed.
+	 */
+	public ReactiveRateLimitFilterBuilder cors(ReactiveLimiterCors cors) {
+		this.cors = Objects.requireNonNull(cors, "cors");
 		return this;
 	}
 

@@ -6,11 +6,9 @@ import dev.limiter.core.Decision;
 import dev.limiter.decision.DecisionResponses;
 import dev.limiter.decision.SharedCacheability;
 import dev.limiter.web.ExposedHeaders;
-import dev.limiter.web.ProblemResponse;
 import dev.limiter.web.RateLimitHeader;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import reactor.core.publisher.Mono;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.web.server.ServerWebExchange;
@@ -32,11 +30,6 @@ final class ReactiveResponses {
 
 	DecisionResponses decisions() {
 		return responses;
-	}
-
-	/** Replaces the response's answer with {@code problem} and completes it. */
-	static Mono<Void> write(ServerWebExchange exchange, ProblemResponse problem) {
-		return ReactiveProblems.write(exchange, problem);
 	}
 
 	/**

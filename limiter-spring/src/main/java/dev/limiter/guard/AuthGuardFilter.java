@@ -2,27 +2,19 @@ package dev.limiter.guard;
 
 import java.io.IOException;
 import java.time.Clock;
-import java.time.Duration;
 
 import dev.limiter.core.RequestStoreTime;
 import dev.limiter.core.guard.AuthGuard;
 import dev.limiter.core.guard.GuardAdmission;
 import dev.limiter.core.guard.PendingAdmission;
-import dev.limiter.resilience.FailurePolicy;
-import dev.limiter.resilience.OutageLog;
 import dev.limiter.web.CorsHeaders;
-import dev.limiter.web.KeyValueLog;
 import dev.limiter.web.LimiterAdmission;
 import dev.limiter.web.PendingVerdict;
-import dev.limiter.web.ProblemResponse;
-import dev.limiter.web.RateLimitHeader;
 import dev.limiter.web.RequestEnd;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.web.filter.OncePerRequestFilter;
@@ -57,24 +49,11 @@ import org.springframework.web.filter.OncePerRequestFilter;
 public class AuthGuardFilter extends OncePerRequestFilter {
 
 	/** The error code of every 429 the guard writes. */
-	public static final String ERROR_CODE = "auth_rate_limit_exceeded";
+	public static final String ERROR_CODE = GuardOutcomes.ERROR_CODE;
 
 	static final String ATTEMPT_ATTRIBUTE = AuthGuardFilter.class.getName() + ".ATTEMPT";
 
-	private static final Log logger = LogFactory.getLog(AuthGuardFilter.class);
-
-	/** The WARN of a block, with its facts as key-value pairs. */
-	private static final KeyValueLog blocks = KeyValueLog.of(AuthGuardFilter.class);
-
-	private final AuthGuard guard;
-
-	private final Clock clock;
-
-	private static final String GUARD_STORE = "guard";
-
-	private final OutageLog outageLog = FailurePolicy.unguardedLookupsLog(AuthGuardFilter.class.getName());
-
-	private final GuardEvents events;
+	private final GuardOutcomes outcomes;
 
 	private final CorsHeaders cors;
 
@@ -95,9 +74,7 @@ public class AuthGuardFilter extends OncePerRequestFilter {
 	 * read it
 	 */
 	public AuthGuardFilter(AuthGuard guard, Clock clock, GuardEvents events, CorsHeaders cors) {
-		this.guard = guard;
-		this.clock = clock;
-		this.events = events;
+		this.outcomes = new GuardOutcomes(guard, clock, events, AuthGuardFilter.class);
 		this.cors = cors;
 	}
 
@@ -122,20 +99,20 @@ public class AuthGuardFilter extends OncePerRequestFilter {
 
 	private void guard(HttpServletRequest request, HttpServletResponse response, FilterChain chain,
 			String authorization) throws ServletException, IOException {
-		PendingAdmission pending = begin(request, authorization);
+		PendingAdmission pending = outcomes.begin(request.getRemoteAddr(), authorization, true);
 		if (pending == null) {
 			chain.doFilter(request, response);
 			return;
 		}
 		if (pending.isDone()) {
 			GuardAdmission admission = pending.await();
-			noteStoreAnswered(admission.degraded());
+			outcomes.answered(admission);
 			if (!admission.admitted()) {
 				refuse(request, response, admission);
 				return;
 			}
 		}
-		LookupAttempt attempt = new LookupAttempt(pending, settling -> settle(settling, 0, false));
+		LookupAttempt attempt = new LookupAttempt(pending, settling -> outcomes.settle(settling, false));
 		request.setAttribute(ATTEMPT_ATTRIBUTE, attempt);
 		request.setAttribute(LimiterAdmission.ATTRIBUTE, (LimiterAdmission) attempt::limiterDecided);
 		HttpServletResponse passedOn = response;
@@ -151,7 +128,7 @@ public class AuthGuardFilter extends OncePerRequestFilter {
 		// next guess then finds it counted on this instance.
 		passedOn = new FailureFirstResponse(passedOn, () -> {
 			if (!attempt.authenticated()) {
-				settle(attempt, HttpServletResponse.SC_UNAUTHORIZED, true);
+				outcomes.settle(attempt, true);
 			}
 		});
 		LookupAttempt outer = LookupAttempt.current();
@@ -174,90 +151,13 @@ public class AuthGuardFilter extends OncePerRequestFilter {
 		}
 	}
 
-	private PendingAdmission begin(HttpServletRequest request, String authorization) {
-		try {
-			return guard.begin(AuthGuard.addressKey(request.getRemoteAddr()), AuthGuard.credentialKey(authorization),
-					clock.millis());
-		}
-		catch (RuntimeException ex) {
-			noteStoreFailed(ex);
-			return null;
-		}
-	}
-
 	private void settle(LookupAttempt attempt, int status, boolean completed) {
-		GuardAdmission admission = attempt.admission();
-		if (!admission.admitted() || !attempt.settle()) {
-			// refused: nothing was reserved, and the lookup's verdict was withheld
-			return;
-		}
-		long now = clock.millis();
-		try {
-			if (attempt.authenticated() && attempt.admittedByLimiter()) {
-				guard.succeeded(admission, now);
-			}
-			else if (attempt.authenticated()) {
-				// refused by the limiter (or never reaching it): a refused caller proves
-				// nothing
-				guard.abandoned(admission, now);
-			}
-			else if (attempt.failed() || (completed && status == HttpServletResponse.SC_UNAUTHORIZED)) {
-				// Not waited for: the 401 does not depend on it.
-				guard.failedWithoutWaiting(admission, now).thenAccept(reachedThreshold -> {
-					if (reachedThreshold) {
-						events.blocked();
-						blocks.warn(
-								"Authentication guard: address " + admission.addressKey() + " reached "
-										+ guard.policy().threshold() + " failed authentications; blocked for "
-										+ guard.policy().block(),
-								"address", admission.addressKey(), "threshold", guard.policy().threshold(),
-								"blockSeconds", guard.policy().block().toSeconds());
-					}
-				});
-			}
-			else {
-				guard.abandoned(admission, now);
-			}
-		}
-		catch (RuntimeException ex) {
-			noteStoreFailed(ex);
-		}
+		outcomes.settle(attempt, completed && status == HttpServletResponse.SC_UNAUTHORIZED);
 	}
 
 	private void refuse(HttpServletRequest request, HttpServletResponse response, GuardAdmission admission)
 			throws IOException {
-		boolean blocked = admission.outcome() == GuardAdmission.Outcome.BLOCKED;
-		events.refused(blocked);
-		long retryAfter = admission.retryAfterSeconds();
-		String message = blocked
-				? "Too many failed authentications from this address; retry after " + retryAfter + " seconds."
-				: "Too many authentications from this address are in progress; retry after " + retryAfter + " second.";
-		ProblemResponse problem = ProblemResponse.of(429, "Too Many Requests")
-			.detail(message)
-			.with("error", ERROR_CODE)
-			.with("message", message)
-			.retryAfter(retryAfter)
-			.with("bound", blocked ? "block" : "pending");
-		if (blocked) {
-			problem.with("resetTime",
-					java.time.Instant.ofEpochMilli(clock.millis()).plus(Duration.ofSeconds(retryAfter)).toString());
-		}
-		if (admission.degraded()) {
-			// before the write: writeTo commits the response, and a header set after that
-			// is never sent
-			problem.header(RateLimitHeader.DEGRADED.headerName(), RateLimitHeader.DEGRADED_VALUE);
-		}
-		problem.writeTo(response, r -> cors.applyTo(request, r));
-	}
-
-	private void noteStoreAnswered(boolean degraded) {
-		if (!degraded) {
-			outageLog.recovered(GUARD_STORE);
-		}
-	}
-
-	private void noteStoreFailed(RuntimeException ex) {
-		outageLog.degraded(GUARD_STORE, ex);
+		outcomes.refusal(admission).writeTo(response, r -> cors.applyTo(request, r));
 	}
 
 	/**
@@ -289,7 +189,7 @@ public class AuthGuardFilter extends OncePerRequestFilter {
 			if (!answered) {
 				answered = true;
 				GuardAdmission admission = attempt.awaitAdmission();
-				noteStoreAnswered(admission.degraded());
+				outcomes.answered(admission);
 				refused = !admission.admitted();
 				if (refused && !response.isCommitted()) {
 					response.reset();

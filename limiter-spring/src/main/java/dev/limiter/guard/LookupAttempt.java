@@ -10,14 +10,15 @@ import dev.limiter.core.guard.PendingAdmission;
  * (possibly still on its way from the store), what was learned about the lookup while the
  * request ran, and a latch so its reservation is settled exactly once. A verdict settles
  * the reservation as soon as both it and the admission are known, so a handler that runs
- * long after authentication holds none.
+ * long after authentication holds none. Public for the reactive guard filter, which
+ * settles its attempts by the same rule; not an extension point.
  */
-final class LookupAttempt {
+public final class LookupAttempt {
 
 	/**
 	 * Hands an attempt's reservation back to the guard with whatever the attempt learned.
 	 */
-	interface Settler {
+	public interface Settler {
 
 		void settle(LookupAttempt attempt);
 
@@ -41,7 +42,7 @@ final class LookupAttempt {
 
 	private volatile boolean limiterAdmitted;
 
-	LookupAttempt(PendingAdmission admission, Settler settler) {
+	public LookupAttempt(PendingAdmission admission, Settler settler) {
 		this.admission = admission;
 		this.settler = settler;
 	}
@@ -85,7 +86,7 @@ final class LookupAttempt {
 	 * so it is settled once the limiter has decided ({@link #limiterDecided}) and the
 	 * admission is known, or at the end of the request.
 	 */
-	void markAuthenticated() {
+	public void markAuthenticated() {
 		authenticated = true;
 	}
 
@@ -93,7 +94,7 @@ final class LookupAttempt {
 	 * The rate limiter decided on the request (or none follows, and nothing refuses it):
 	 * settles as soon as the admission is known (the budget decision travels meanwhile).
 	 */
-	void limiterDecided(boolean admitted) {
+	public void limiterDecided(boolean admitted) {
 		limiterAdmitted = admitted;
 		limiterDecided = true;
 		settleIfAdmissionKnown();
@@ -103,7 +104,7 @@ final class LookupAttempt {
 	 * The credential proved wrong: settles now, waiting for the admission if needed (the
 	 * failure is counted where the reservation was taken).
 	 */
-	void markFailed() {
+	public void markFailed() {
 		failed = true;
 		settler.settle(this);
 	}
@@ -113,7 +114,7 @@ final class LookupAttempt {
 	 * part in it, so the reservation goes back as soon as the admission is known rather
 	 * than when the handler is done.
 	 */
-	void markPassedUnauthenticated() {
+	public void markPassedUnauthenticated() {
 		passed = true;
 		settleIfAdmissionKnown();
 	}
@@ -124,11 +125,11 @@ final class LookupAttempt {
 		}
 	}
 
-	boolean authenticated() {
+	public boolean authenticated() {
 		return authenticated;
 	}
 
-	boolean failed() {
+	public boolean failed() {
 		return failed;
 	}
 

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 
+import dev.limiter.core.RateLimitStores;
 import dev.limiter.core.StoreModeListener;
 import dev.limiter.core.contract.DownRateLimitStore;
 import dev.limiter.core.guard.AuthGuard;
@@ -41,6 +42,34 @@ class AuthGuardFilterResponseTests {
 
 		assertThat(refused.getStatus()).isEqualTo(429);
 		assertThat(refused.getHeader("X-RateLimit-Degraded")).isEqualTo("true");
+	}
+
+	/**
+	 * The bytes the reactive guard writes too ({@code ReactiveAuthGuardFilterTests} holds
+	 * the same literal).
+	 */
+	@Test
+	void refusalWhenTheAddressIsBlockedShouldWriteTheGuardsProblem() throws Exception {
+		Instant midnight = Instant.parse("2030-01-01T00:00:00Z");
+		AuthGuard guard = new AuthGuard(RateLimitStores.inMemory(1_000),
+				new AuthGuardPolicy(3, Duration.ofMinutes(1), Duration.ofMinutes(10), 5, Duration.ofSeconds(30)));
+		AuthGuardFilter filter = new AuthGuardFilter(guard, Clock.fixed(midnight, ZoneOffset.UTC));
+		for (int i = 0; i < 3; i++) {
+			filter.doFilter(request(), new MockHttpServletResponse(),
+					(req, res) -> ((HttpServletResponse) res).setStatus(401));
+		}
+
+		MockHttpServletResponse refused = new MockHttpServletResponse();
+		filter.doFilter(request(), refused, (req, res) -> ((HttpServletResponse) res).setStatus(200));
+
+		assertThat(refused.getStatus()).isEqualTo(429);
+		assertThat(refused.getHeader("Retry-After")).isEqualTo("600");
+		assertThat(refused.getContentType()).isEqualTo("application/problem+json;charset=UTF-8");
+		assertThat(refused.getContentAsString()).isEqualTo("{\"type\":\"about:blank\","
+				+ "\"title\":\"Too Many Requests\",\"status\":429,\"detail\":\"Too many failed authentications from this "
+				+ "address; retry after 600 seconds.\",\"error\":\"auth_rate_limit_exceeded\",\"message\":\"Too many "
+				+ "failed authentications from this address; retry after 600 seconds.\",\"retryAfter\":600,"
+				+ "\"bound\":\"block\",\"resetTime\":\"2030-01-01T00:10:00Z\"}");
 	}
 
 	private static MockHttpServletRequest request() {

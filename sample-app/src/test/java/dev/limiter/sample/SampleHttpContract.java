@@ -14,8 +14,11 @@ import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.limiter.core.guard.AuthGuard;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
 
@@ -38,6 +41,13 @@ public abstract class SampleHttpContract {
 	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
 	private final ObjectMapper json = new ObjectMapper();
+
+	@Autowired
+	private AuthGuard guard;
+
+	@Autowired
+	@Qualifier("limiterClock")
+	private Clock clock;
 
 	/** The port the sample under test listens on. */
 	protected abstract int port();
@@ -168,6 +178,35 @@ public abstract class SampleHttpContract {
 		assertThat(anonymous.headers().firstValue("Content-Type"))
 			.hasValueSatisfying((type) -> assertThat(type).startsWith("application/problem+json"));
 		assertThat(anonymous.headers().firstValue("X-RateLimit-Limit")).isEmpty();
+	}
+
+	@Test
+	void guardWhenAnAddressSendsFiftyBadTokensShouldBlockItWithTheGuardsProblem() throws Exception {
+		String address = AuthGuard.addressKey("127.0.0.1");
+		// the failures of other tests in this run start from nothing
+		guard.unblock(address, clock.millis());
+		try {
+			for (int i = 0; i < 50; i++) {
+				assertThat(send("POST", "/s/recall", String.format("sp_BAD%029d", i)).statusCode()).as("failure %d", i)
+					.isEqualTo(401);
+			}
+
+			HttpResponse<String> refused = send("POST", "/s/recall", "sp_UNKNOWN000000000000000000000000");
+
+			assertThat(refused.statusCode()).isEqualTo(429);
+			assertThat(refused.headers().firstValue("Retry-After")).hasValue("1800");
+			assertThat(refused.headers().firstValue("Cache-Control")).hasValue("no-store");
+			assertThat(refused.headers().firstValue("Content-Type")).hasValue("application/problem+json;charset=UTF-8");
+			assertThat(refused.headers().firstValue("WWW-Authenticate")).isEmpty();
+			assertThat(refused.body()).isEqualTo("{\"type\":\"about:blank\",\"title\":\"Too Many Requests\","
+					+ "\"status\":429,\"detail\":\"Too many failed authentications from this address; retry after 1800 "
+					+ "seconds.\",\"error\":\"auth_rate_limit_exceeded\",\"message\":\"Too many failed authentications "
+					+ "from this address; retry after 1800 seconds.\",\"retryAfter\":1800,\"bound\":\"block\","
+					+ "\"resetTime\":\"2030-01-01T00:30:05Z\"}");
+		}
+		finally {
+			guard.unblock(address, clock.millis());
+		}
 	}
 
 	private HttpResponse<String> send(String method, String path, String token) throws Exception {

@@ -42,6 +42,9 @@ final class Partitions {
 	private final int maxKeys;
 
 	Partitions(int maxKeys) {
+		// The seed comes from SecureRandom, which may read the OS's entropy: here, when
+		// the store is made, not on the thread of its first request (an event loop).
+		SipHash.seed();
 		this.maxKeys = maxKeys;
 		int count = Integer.highestOneBit(Math.min(MAX_SEGMENTS, maxKeys));
 		this.segments = new Segment[count];

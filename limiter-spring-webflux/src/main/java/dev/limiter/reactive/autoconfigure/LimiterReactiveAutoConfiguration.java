@@ -19,6 +19,7 @@ import dev.limiter.reactive.PrincipalKeyResolver;
 import dev.limiter.reactive.ReactiveBudgetSelector;
 import dev.limiter.reactive.ReactiveCountedFurtherOn;
 import dev.limiter.reactive.ReactiveKeyResolver;
+import dev.limiter.reactive.ReactiveLimiterCors;
 import dev.limiter.reactive.ReactiveRateLimitFilter;
 import dev.limiter.reactive.ReactiveRouteResolver;
 import dev.limiter.reactive.SecurityPrincipals;
@@ -59,7 +60,8 @@ import org.springframework.web.server.WebFilter;
 @ConditionalOnClass(WebFilter.class)
 @ConditionalOnLimiterEnabled
 @Import({ LimiterSettingsConfiguration.class, ReactiveRedisClientCheck.class, CredentialIdentityConfiguration.class,
-		ReactiveEndpointConfiguration.class, ReactiveQuotaEndpointConfiguration.class })
+		ReactiveEndpointConfiguration.class, ReactiveQuotaEndpointConfiguration.class, ReactiveCorsConfiguration.class,
+		ReactiveAuthGuardConfiguration.class, ReactiveRequestBodyConfiguration.class })
 @ConditionalOnBean(BudgetRegistry.class)
 public class LimiterReactiveAutoConfiguration {
 
@@ -99,7 +101,7 @@ public class LimiterReactiveAutoConfiguration {
 			ReactiveKeyResolver keyResolver, ReactiveRouteResolver routeResolver,
 			ObjectProvider<ReactiveBudgetSelector> budgetSelectors, ObjectProvider<RateLimitObserver> observers,
 			ObjectProvider<LeaseRenewer> leaseRenewer, ObjectProvider<ReactiveCountedFurtherOn> countedFurtherOn,
-			ObjectProvider<CallerRefusals> callerRefusals) {
+			ObjectProvider<CallerRefusals> callerRefusals, ObjectProvider<ReactiveLimiterCors> cors) {
 		RateLimitStore store = stores.getIfAvailable();
 		if (store == null) {
 			throw new InvalidLimiterConfigurationException("limiter.store", "is '"
@@ -115,6 +117,7 @@ public class LimiterReactiveAutoConfiguration {
 			.observers(observers.orderedStream().toList())
 			.leaseRenewer(leaseRenewer.getIfAvailable())
 			.callerRefusals(callerRefusals.orderedStream().toList())
+			.cors(cors.getIfAvailable(() -> ReactiveLimiterCors.NONE))
 			.build();
 	}
 

@@ -4,20 +4,14 @@ import java.time.Clock;
 
 import dev.limiter.autoconfigure.ConditionalOnLimiterEnabled;
 import dev.limiter.autoconfigure.FilterRegistrations;
-import dev.limiter.autoconfigure.InvalidLimiterConfigurationException;
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
 import dev.limiter.autoconfigure.LimiterCorsConfiguration;
-import dev.limiter.autoconfigure.LimiterSettings;
 import dev.limiter.autoconfigure.LimiterSettingsConfiguration;
-import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.guard.AuthGuard;
-import dev.limiter.core.guard.AuthGuardPolicy;
 import dev.limiter.guard.AuthGuardFilter;
 import dev.limiter.guard.AuthenticationOutcomeFilter;
 import dev.limiter.guard.AuthenticationOutcomeListener;
 import dev.limiter.guard.GuardEvents;
-import dev.limiter.resilience.FailurePolicy;
-import dev.limiter.resilience.StoreStack;
 import dev.limiter.servlet.RateLimitFilter;
 import dev.limiter.web.CorsHeaders;
 import jakarta.servlet.DispatcherType;
@@ -49,7 +43,7 @@ import org.springframework.security.core.context.SecurityContextHolder;
 @ConditionalOnClass(SecurityContextHolder.class)
 @ConditionalOnLimiterEnabled
 @ConditionalOnProperty(prefix = "limiter.auth-guard", name = "enabled", havingValue = "true", matchIfMissing = true)
-@Import({ LimiterSettingsConfiguration.class, LimiterCorsConfiguration.class })
+@Import({ LimiterSettingsConfiguration.class, LimiterCorsConfiguration.class, AuthGuardConfiguration.class })
 public class LimiterAuthGuardAutoConfiguration {
 
 	/**
@@ -60,20 +54,6 @@ public class LimiterAuthGuardAutoConfiguration {
 
 	/** Name of the outcome filter's registration. */
 	public static final String OUTCOME_REGISTRATION_BEAN_NAME = "authenticationOutcomeFilterRegistration";
-
-	@Bean
-	@ConditionalOnMissingBean
-	public AuthGuard limiterAuthGuard(LimiterSettings settings, ObjectProvider<RateLimitStore> stores,
-			ObjectProvider<FailurePolicy> failurePolicies) {
-		RateLimitStore store = stores.getIfAvailable();
-		if (store == null) {
-			throw new InvalidLimiterConfigurationException("limiter.store", "names a store that no RateLimitStore "
-					+ "bean provides; the authentication guard counts in the limiter's store");
-		}
-		AuthGuardPolicy policy = settings.authGuard().orElseGet(AuthGuardPolicy::defaults);
-		// built beside the limiter's store, by the one class that knows the stack
-		return new AuthGuard(StoreStack.guard(store, policy, failurePolicies.getIfAvailable()), policy);
-	}
 
 	@Bean
 	@ConditionalOnMissingBean

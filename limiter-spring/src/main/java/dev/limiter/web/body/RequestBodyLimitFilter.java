@@ -3,7 +3,6 @@ package dev.limiter.web.body;
 import java.io.IOException;
 
 import dev.limiter.web.CorsHeaders;
-import dev.limiter.web.ProblemResponse;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -25,7 +24,7 @@ import org.springframework.web.filter.OncePerRequestFilter;
 public class RequestBodyLimitFilter extends OncePerRequestFilter {
 
 	/** The error code of the 413 problem body. */
-	public static final String ERROR_CODE = "request_body_too_large";
+	public static final String ERROR_CODE = BodyBound.ERROR_CODE;
 
 	private final long maxBytes;
 
@@ -40,10 +39,7 @@ public class RequestBodyLimitFilter extends OncePerRequestFilter {
 	 * can read it
 	 */
 	public RequestBodyLimitFilter(long maxBytes, CorsHeaders cors) {
-		if (maxBytes < 0) {
-			throw new IllegalArgumentException("max bytes must not be negative, was " + maxBytes);
-		}
-		this.maxBytes = maxBytes;
+		this.maxBytes = BodyBound.checked(maxBytes);
 		this.cors = cors;
 	}
 
@@ -84,16 +80,7 @@ public class RequestBodyLimitFilter extends OncePerRequestFilter {
 	}
 
 	private void refuse(HttpServletRequest request, HttpServletResponse response) throws IOException {
-		String message = "The request body is larger than " + maxBytes + " bytes.";
-		// The unread rest of the body is not worth reading: close the connection instead
-		// of draining it.
-		ProblemResponse.of(413, "Content Too Large")
-			.detail(message)
-			.with("error", ERROR_CODE)
-			.with("message", message)
-			.with("limit", maxBytes)
-			.header("Connection", "close")
-			.writeTo(response, r -> cors.applyTo(request, r));
+		BodyBound.tooLarge(maxBytes).writeTo(response, r -> cors.applyTo(request, r));
 	}
 
 }
