@@ -128,12 +128,28 @@ public final class RouteInventoryBuilder {
 		return this;
 	}
 
-	/** Adds the functional routes of a mapping whose request predicates name a path. */
-	public RouteInventoryBuilder addRouterFunctions(RouterFunctionMapping mapping) {
+	/**
+	 * Adds the functional routes of a mapping whose request predicates name a path; a
+	 * gateway route ({@link NamedRoute}) by its id, on the budget of its own filter.
+	 */
+	public RouteInventoryBuilder addRouterFunctions(RouterFunctionMapping mapping, List<String> problems) {
 		RouterFunction<?> routerFunction = mapping.getRouterFunction();
 		if (routerFunction != null) {
-			routerFunction.accept(new FunctionalRoutes((methods, pattern, handler) -> add(methods, pattern, handler,
-					RoutePolicy.DEFAULT, RouteSource.DEFAULT, true)));
+			routerFunction.accept(new FunctionalRoutes((methods, pattern, handler, named) -> {
+				if (named == null || named.budget() == null) {
+					add(methods, pattern, handler,
+							(named != null) ? named.policy().withPattern(null) : RoutePolicy.DEFAULT,
+							RouteSource.DEFAULT, true);
+				}
+				else if (budgets.find(named.budget()).isEmpty()) {
+					problems.add(named.label() + " names an unknown budget '" + named.budget()
+							+ "' in its Limiter filter; known budgets are "
+							+ budgets.all().stream().map(budget -> budget.name()).toList());
+				}
+				else {
+					add(methods, pattern, handler, named.policy().withPattern(null), RouteSource.ROUTE_FILTER, true);
+				}
+			}));
 		}
 		return this;
 	}

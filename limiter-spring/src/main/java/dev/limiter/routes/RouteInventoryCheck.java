@@ -140,7 +140,7 @@ public class RouteInventoryCheck implements SmartInitializingSingleton {
 			.values()
 			.stream()
 			.sorted(AnnotationAwareOrderComparator.INSTANCE)
-			.forEach(builder::addRouterFunctions);
+			.forEach(mapping -> builder.addRouterFunctions(mapping, problems));
 		BeanFactoryUtils.beansOfTypeIncludingAncestors(beanFactory, AbstractUrlHandlerMapping.class, true, false)
 			.values()
 			.stream()

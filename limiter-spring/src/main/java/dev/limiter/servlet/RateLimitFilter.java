@@ -23,7 +23,6 @@ import dev.limiter.spring.CallerKey;
 import dev.limiter.spring.KeyResolver;
 import dev.limiter.spring.RateLimitResponseWriter;
 import dev.limiter.spring.RateLimitRules;
-import dev.limiter.spring.RateLimitUsage;
 import dev.limiter.spring.RoutePolicy;
 import dev.limiter.web.CorsHeaders;
 import dev.limiter.web.LimiterAdmission;
@@ -248,7 +247,7 @@ public class RateLimitFilter extends OncePerRequestFilter {
 		AfterResponseWork work = (followed != null)
 				? (kind, budgetName) -> followed.afterResponse(kind, budgetName)::done : null;
 		AdmissionEnds.End end = admissionEnds.of(budget, decision, reservation, work,
-				(usage) -> request.setAttribute(RateLimitUsage.ATTRIBUTE, usage));
+				(usage) -> ReservedUsage.hold(request, usage, budget));
 		RequestEnd release = (end != null) ? RequestEnd.of(end) : null;
 		CommitHookResponseWrapper wrapped = new CommitHookResponseWrapper(response,
 				() -> counterHeaders.write(request, response, decision, shadowRefused));

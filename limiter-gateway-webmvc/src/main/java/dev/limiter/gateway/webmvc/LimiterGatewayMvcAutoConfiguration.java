@@ -1,0 +1,33 @@
+package dev.limiter.gateway.webmvc;
+
+import dev.limiter.autoconfigure.ConditionalOnLimiterEnabled;
+import dev.limiter.autoconfigure.LimiterServletAutoConfiguration;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.cloud.gateway.server.mvc.handler.GatewayDelegatingRouterFunction;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * The limiter on Spring Cloud Gateway's Server Web MVC: the {@code Limiter} route filter,
+ * and every gateway route named for the limiter's servlet filter, which counts the
+ * forwarded requests (docs/gateway.md).
+ */
+@AutoConfiguration(after = LimiterServletAutoConfiguration.class)
+@ConditionalOnClass(GatewayDelegatingRouterFunction.class)
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+@ConditionalOnLimiterEnabled
+public class LimiterGatewayMvcAutoConfiguration {
+
+	@Bean
+	static GatewayRoutes limiterGatewayRoutes() {
+		return new GatewayRoutes();
+	}
+
+	@Bean
+	LimiterFilterFunctions.FilterSupplier limiterFilterFunctionsSupplier() {
+		return new LimiterFilterFunctions.FilterSupplier();
+	}
+
+}
