@@ -3,10 +3,13 @@ package dev.limiter.gateway.webmvc;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
+import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import com.sun.net.httpserver.HttpExchange;
@@ -15,7 +18,8 @@ import com.sun.net.httpserver.HttpServer;
 /**
  * The service behind the gateway: a local HTTP server that counts what it received per
  * first path segment and answers {@code ok}. A path ending in {@code /report/<value>}
- * answers with {@code X-Usage-Tokens: <value>} (the value as sent, malformed or not).
+ * answers with {@code X-Usage-Tokens: <value>} (the value as sent, malformed or not); one
+ * under {@code /slow/} streams its body in two parts, the second when the test says.
  */
 final class Backend implements AutoCloseable {
 
@@ -24,6 +28,10 @@ final class Backend implements AutoCloseable {
 	private final HttpServer server;
 
 	private final Map<String, AtomicInteger> received = new ConcurrentHashMap<>();
+
+	private volatile CountDownLatch slowStarted = new CountDownLatch(1);
+
+	private volatile CountDownLatch slowReleased = new CountDownLatch(1);
 
 	private Backend(HttpServer server) {
 		this.server = server;
@@ -53,10 +61,14 @@ final class Backend implements AutoCloseable {
 		String[] segments = path.split("/");
 		received.computeIfAbsent((segments.length > 1) ? segments[1] : "", (key) -> new AtomicInteger())
 			.incrementAndGet();
+		if (path.startsWith("/slow/")) {
+			answerSlowly(exchange);
+			return;
+		}
 		int report = path.indexOf("/report/");
 		if (report >= 0) {
 			exchange.getResponseHeaders()
-				.add(REPORT_HEADER, java.net.URLDecoder.decode(path.substring(report + 8), StandardCharsets.UTF_8));
+				.add(REPORT_HEADER, URLDecoder.decode(path.substring(report + 8), StandardCharsets.UTF_8));
 		}
 		byte[] body = "ok".getBytes(StandardCharsets.UTF_8);
 		exchange.getResponseHeaders().add("Content-Type", "text/plain");
@@ -64,6 +76,40 @@ final class Backend implements AutoCloseable {
 		try (OutputStream out = exchange.getResponseBody()) {
 			out.write(body);
 		}
+	}
+
+	/**
+	 * Under {@code /slow/}: the headers and a first part of the body at once, the rest
+	 * once {@link #releaseSlow()} is called.
+	 */
+	private void answerSlowly(HttpExchange exchange) throws IOException {
+		exchange.getResponseHeaders().add("Content-Type", "text/plain");
+		exchange.sendResponseHeaders(200, 0);
+		try (OutputStream out = exchange.getResponseBody()) {
+			out.write("first,".getBytes(StandardCharsets.UTF_8));
+			out.flush();
+			slowStarted.countDown();
+			slowReleased.await(30, TimeUnit.SECONDS);
+			out.write("last".getBytes(StandardCharsets.UTF_8));
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	/** Waits until a slow response has started streaming. */
+	void awaitSlowStarted() throws InterruptedException {
+		if (!slowStarted.await(30, TimeUnit.SECONDS)) {
+			throw new IllegalStateException("no slow response started");
+		}
+	}
+
+	/** Lets the slow responses finish; the next ones are slow again. */
+	void releaseSlow() {
+		CountDownLatch released = slowReleased;
+		slowStarted = new CountDownLatch(1);
+		slowReleased = new CountDownLatch(1);
+		released.countDown();
 	}
 
 	@Override

@@ -1,8 +1,14 @@
 package dev.limiter.gateway.webmvc;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import dev.limiter.routes.RouteInventory;
 import dev.limiter.routes.RouteInventoryCheck;
@@ -74,6 +80,40 @@ class GatewayLimiterHttpTests {
 		assertThat(Gateways.header(refused, "Content-Type")).startsWith("application/problem+json");
 		assertThat(refused.body()).contains("\"status\":429").contains("\"budget\":\"tight\"");
 		assertThat(backend.received("limited")).as("nothing forwarded once refused").isEqualTo(3);
+	}
+
+	@Test
+	void expensiveRouteShouldHoldItsLeaseUntilTheDownstreamResponseHasBeenStreamedBack() throws Exception {
+		// each request on a client of its own: a JDK client was seen to hold a request
+		// while another of its responses was still streaming
+		CompletableFuture<HttpResponse<String>> streaming = HttpClient.newHttpClient()
+			.sendAsync(request("/slow/stream"), HttpResponse.BodyHandlers.ofString());
+		backend.awaitSlowStarted();
+
+		HttpResponse<String> whileStreaming = HttpClient.newHttpClient()
+			.send(request("/slow/other"), HttpResponse.BodyHandlers.ofString());
+		backend.releaseSlow();
+		HttpResponse<String> streamed = streaming.get(30, TimeUnit.SECONDS);
+		CompletableFuture<HttpResponse<String>> afterwards = HttpClient.newHttpClient()
+			.sendAsync(request("/slow/next"), HttpResponse.BodyHandlers.ofString());
+		backend.awaitSlowStarted();
+		backend.releaseSlow();
+
+		assertThat(whileStreaming.statusCode()).as("the one lease is held while the body streams").isEqualTo(429);
+		assertThat(whileStreaming.body()).contains("\"bound\":\"concurrency\"");
+		assertThat(streamed.statusCode()).isEqualTo(200);
+		assertThat(streamed.body()).isEqualTo("first,last");
+		assertThat(afterwards.get(30, TimeUnit.SECONDS).statusCode())
+			.as("the lease came back once the body was streamed")
+			.isEqualTo(200);
+	}
+
+	private HttpRequest request(String path) {
+		return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + Gateways.port(gateway) + path))
+			.version(HttpClient.Version.HTTP_1_1)
+			.header(GatewayTestApplication.CALLER_HEADER, caller)
+			.timeout(Duration.ofSeconds(30))
+			.build();
 	}
 
 	@Test

@@ -22,7 +22,8 @@ import org.springframework.context.ConfigurableApplicationContext;
  */
 final class Gateways {
 
-	static final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+	/** HTTP/1.1: the gateway speaks nothing else to its clients here. */
+	static final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
 	private Gateways() {
 	}
@@ -41,7 +42,10 @@ final class Gateways {
 				routes + "[0].filters[0]=Limiter=tight", routes + "[1].id=usage", routes + "[1].uri=" + backend.uri(),
 				routes + "[1].predicates[0]=Path=/usage/**", routes + "[1].filters[0].name=Limiter",
 				routes + "[1].filters[0].args.budget=tokens", routes + "[2].id=open",
-				routes + "[2].uri=" + backend.uri(), routes + "[2].predicates[0]=Path=/open/**"));
+				routes + "[2].uri=" + backend.uri(), routes + "[2].predicates[0]=Path=/open/**",
+				"limiter.budgets.llm.windows.minute.limit=100", "limiter.budgets.llm.windows.minute.duration=1m",
+				"limiter.budgets.llm.concurrency.max=1", routes + "[3].id=slow", routes + "[3].uri=" + backend.uri(),
+				routes + "[3].predicates[0]=Path=/slow/**", routes + "[3].filters[0]=Limiter=llm,true"));
 		properties.addAll(List.of(extraProperties));
 		return new SpringApplicationBuilder(GatewayTestApplication.class).web(WebApplicationType.SERVLET)
 			.properties(properties.toArray(String[]::new))
