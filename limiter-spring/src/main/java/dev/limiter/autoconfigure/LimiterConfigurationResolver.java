@@ -18,6 +18,7 @@ import dev.limiter.core.ConcurrencyBound;
 import dev.limiter.core.InvalidValueException;
 import dev.limiter.core.SliceTerms;
 import dev.limiter.core.guard.AuthGuardPolicy;
+import dev.limiter.decision.UsageReportHeader;
 import dev.limiter.routes.PropertiesRouteResolver.RouteRule;
 import dev.limiter.routes.RouteSource;
 import dev.limiter.spring.BudgetOptions;
@@ -25,6 +26,7 @@ import dev.limiter.spring.BudgetRegistry;
 import dev.limiter.spring.BudgetScope;
 import dev.limiter.spring.KeyBy;
 import dev.limiter.spring.RoutePolicy;
+import dev.limiter.web.RateLimitHeader;
 
 import org.springframework.util.StringUtils;
 import org.springframework.web.util.pattern.PathPatternParser;
@@ -83,7 +85,27 @@ public final class LimiterConfigurationResolver {
 						: Optional.empty(),
 				maxRequestBody(properties),
 				atLeastOne("budget-definitions.max-cached", properties.getBudgetDefinitions().getMaxCached()),
-				properties.isCountStaticResources());
+				properties.isCountStaticResources(), reportHeader(properties.getGateway().getReportHeader()));
+	}
+
+	/**
+	 * An HTTP field name (RFC 9110's token), never one the limiter writes itself: a
+	 * backend's report must not be mistaken for the limiter's own headers. Blank is
+	 * unset, as an empty YAML value binds.
+	 */
+	private static Optional<String> reportHeader(String name) {
+		if (!StringUtils.hasText(name)) {
+			return Optional.empty();
+		}
+		if (!UsageReportHeader.isFieldName(name)) {
+			throw invalid("gateway.report-header",
+					"must be an HTTP header name such as X-Usage-Tokens, was '" + name + "'");
+		}
+		if (RateLimitHeader.names().stream().anyMatch(name::equalsIgnoreCase)) {
+			throw invalid("gateway.report-header",
+					"names '" + name + "', a header the limiter writes itself; use one such as X-Usage-Tokens");
+		}
+		return Optional.of(name);
 	}
 
 	private static OptionalLong maxRequestBody(LimiterProperties properties) {

@@ -118,6 +118,10 @@ public class LimiterProperties {
 	@NestedConfigurationProperty
 	private final QuotaEndpointProperties quotaEndpoint = new QuotaEndpointProperties();
 
+	/** The limiter on a Spring Cloud Gateway's routes. */
+	@NestedConfigurationProperty
+	private final GatewayProperties gateway = new GatewayProperties();
+
 	/**
 	 * The budgets that exist before any configuration: {@code standard} and
 	 * {@code anonymous}. A budget of the same name under {@code limiter.budgets} starts
@@ -257,6 +261,10 @@ public class LimiterProperties {
 
 	public QuotaEndpointProperties getQuotaEndpoint() {
 		return quotaEndpoint;
+	}
+
+	public GatewayProperties getGateway() {
+		return gateway;
 	}
 
 }

@@ -34,12 +34,13 @@ import dev.limiter.spring.BudgetRegistry;
  * @param maxRequestBodyBytes {@code limiter.max-request-body} in bytes; empty when unset
  * @param maxBudgetDefinitions {@code limiter.budget-definitions.max-cached}
  * @param countStaticResources {@code limiter.count-static-resources}
+ * @param gatewayReportHeader {@code limiter.gateway.report-header}; empty when unset
  */
 public record LimiterSettings(BudgetRegistry budgets, BudgetOptions options, List<RouteRule> routes, StoreType store,
 		HeaderStyle headers, boolean inventoryStrict, int memoryMaxKeys, int fallbackMaxKeys,
 		Set<String> failClosedBudgets, String redisKeyPrefix, Duration redisTimeout,
 		Optional<AuthGuardPolicy> authGuard, OptionalLong maxRequestBodyBytes, int maxBudgetDefinitions,
-		boolean countStaticResources) {
+		boolean countStaticResources, Optional<String> gatewayReportHeader) {
 
 	public LimiterSettings {
 		routes = List.copyOf(routes);

@@ -106,6 +106,17 @@ public final class RateLimitObservers {
 		}
 	}
 
+	/**
+	 * A usage report the request's response should have carried and did not, or carried
+	 * unreadable: per unit reserved, one drop with {@code reason} (what the request
+	 * reserved stays counted).
+	 */
+	public void reportDropped(Budget budget, Set<String> units, String reason) {
+		for (String unit : units) {
+			dropped(budget, unit, reason);
+		}
+	}
+
 	private void dropped(Budget budget, String unit, String reason) {
 		boolean counted = false;
 		for (Window w : budget.windows()) {

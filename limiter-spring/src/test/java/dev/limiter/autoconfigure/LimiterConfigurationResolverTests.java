@@ -130,7 +130,10 @@ class LimiterConfigurationResolverTests {
 						"limiter.routes[1].budget=gold"),
 				invalid("limiter.routes[0].reason", "limiter.routes[0].pattern=/x", "limiter.routes[0].exempt=true"),
 				invalid("limiter.routes[0].methods[1]", "limiter.routes[0].pattern=/x",
-						"limiter.routes[0].methods[0]=GET", "limiter.routes[0].methods[1]=G3T"));
+						"limiter.routes[0].methods[0]=GET", "limiter.routes[0].methods[1]=G3T"),
+				invalid("limiter.gateway.report-header", "limiter.gateway.report-header=X Usage"),
+				invalid("limiter.gateway.report-header", "limiter.gateway.report-header=X-Usage:"),
+				invalid("limiter.gateway.report-header", "limiter.gateway.report-header=x-ratelimit-remaining"));
 	}
 
 	@ParameterizedTest(name = "{0}")
@@ -189,6 +192,17 @@ class LimiterConfigurationResolverTests {
 			.resolve(bind(List.of("limiter.budgets.standard.slices.max=50")));
 
 		assertThat(settings.budgets().get("standard").slices()).isEmpty();
+	}
+
+	@Test
+	void resolveWhenTheReportHeaderIsSetShouldKeepItsName() {
+		assertThat(LimiterConfigurationResolver.resolve(bind(List.of("limiter.gateway.report-header=X-Usage-Tokens")))
+			.gatewayReportHeader()).hasValue("X-Usage-Tokens");
+	}
+
+	@Test
+	void resolveWhenTheReportHeaderIsUnsetShouldHaveNone() {
+		assertThat(LimiterConfigurationResolver.resolve(bind(List.of())).gatewayReportHeader()).isEmpty();
 	}
 
 	private static Arguments invalid(String property, String... values) {
