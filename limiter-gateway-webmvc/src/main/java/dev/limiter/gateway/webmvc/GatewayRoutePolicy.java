@@ -10,6 +10,6 @@ import dev.limiter.routes.NamedRoute;
  * @param budget the budget of its {@code Limiter} filter; {@code null} without one
  * @param expensive whether each request takes a lease of the budget's concurrency bound
  */
-record GatewayRoutePolicy(String routeName, String budget, boolean expensive) implements NamedRoute {
+public record GatewayRoutePolicy(String routeName, String budget, boolean expensive) implements NamedRoute {
 
 }

@@ -19,7 +19,7 @@ import org.springframework.web.servlet.function.ServerResponse;
  * report of the downstream response. The start-up inventory is told the same through
  * {@link NamedRoute#ATTRIBUTE}.
  */
-final class LimitedRouterFunction implements RouterFunction<ServerResponse> {
+public final class LimitedRouterFunction implements RouterFunction<ServerResponse> {
 
 	/** What the inventory's visitor is handed once the route's own routes are visited. */
 	private static final Map<String, Object> END = Map.of(NamedRoute.ATTRIBUTE, "");
@@ -30,15 +30,11 @@ final class LimitedRouterFunction implements RouterFunction<ServerResponse> {
 
 	private final Supplier<UsageReports> reports;
 
-	LimitedRouterFunction(GatewayRoutePolicy policy, RouterFunction<ServerResponse> delegate,
+	public LimitedRouterFunction(GatewayRoutePolicy policy, RouterFunction<ServerResponse> delegate,
 			Supplier<UsageReports> reports) {
 		this.policy = policy;
 		this.delegate = delegate;
 		this.reports = reports;
-	}
-
-	GatewayRoutePolicy policy() {
-		return policy;
 	}
 
 	@Override

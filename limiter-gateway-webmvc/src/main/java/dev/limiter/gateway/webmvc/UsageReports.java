@@ -19,7 +19,7 @@ import org.springframework.http.HttpHeaders;
  * {@link RateLimitUsage} (settled once, when the servlet filter sees the request end),
  * and removed from the response before anything of it is written to the client.
  */
-final class UsageReports {
+public final class UsageReports {
 
 	/**
 	 * {@code HttpHeaders.get} and {@code remove}: their parameter is an {@code Object} on
@@ -32,7 +32,7 @@ final class UsageReports {
 
 	private final UsageReportHeader header;
 
-	UsageReports(UsageReportHeader header) {
+	public UsageReports(UsageReportHeader header) {
 		this.header = header;
 	}
 

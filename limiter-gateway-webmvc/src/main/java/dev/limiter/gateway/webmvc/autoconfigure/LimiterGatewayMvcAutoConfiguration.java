@@ -1,10 +1,13 @@
-package dev.limiter.gateway.webmvc;
+package dev.limiter.gateway.webmvc.autoconfigure;
 
 import dev.limiter.autoconfigure.ConditionalOnLimiterEnabled;
 import dev.limiter.autoconfigure.LimiterServletAutoConfiguration;
 import dev.limiter.autoconfigure.LimiterSettings;
 import dev.limiter.decision.RateLimitObservers;
 import dev.limiter.decision.UsageReportHeader;
+import dev.limiter.gateway.webmvc.LimitedRouterFunction;
+import dev.limiter.gateway.webmvc.LimiterFilterFunctions;
+import dev.limiter.gateway.webmvc.UsageReports;
 import dev.limiter.spring.RateLimitObserver;
 
 import org.springframework.beans.factory.ObjectProvider;

@@ -1,4 +1,4 @@
-package dev.limiter.gateway.webmvc;
+package dev.limiter.gateway.webmvc.autoconfigure;
 
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -6,6 +6,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Supplier;
+
+import dev.limiter.gateway.webmvc.GatewayRoutePolicy;
+import dev.limiter.gateway.webmvc.LimitedRouterFunction;
+import dev.limiter.gateway.webmvc.LimiterFilterFunctions;
+import dev.limiter.gateway.webmvc.UsageReports;
 
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.BeanFactory;
