@@ -83,13 +83,17 @@ final class Backend implements AutoCloseable {
 	 * once {@link #releaseSlow()} is called.
 	 */
 	private void answerSlowly(HttpExchange exchange) throws IOException {
+		// the latch this response waits for, read before it says it started: a release
+		// that follows the start releases this response, whatever comes after
+		CountDownLatch released = slowReleased;
+		CountDownLatch started = slowStarted;
 		exchange.getResponseHeaders().add("Content-Type", "text/plain");
 		exchange.sendResponseHeaders(200, 0);
 		try (OutputStream out = exchange.getResponseBody()) {
 			out.write("first,".getBytes(StandardCharsets.UTF_8));
 			out.flush();
-			slowStarted.countDown();
-			slowReleased.await(30, TimeUnit.SECONDS);
+			started.countDown();
+			released.await(30, TimeUnit.SECONDS);
 			out.write("last".getBytes(StandardCharsets.UTF_8));
 		}
 		catch (InterruptedException ex) {
