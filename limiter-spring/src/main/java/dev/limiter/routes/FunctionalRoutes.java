@@ -20,7 +20,7 @@ import org.springframework.web.servlet.function.ServerRequest;
 /**
  * Functional routes: nested path prefixes joined with the route's own path and methods. A
  * route whose predicate has no path, or an or/negation, stands for everything under its
- * prefix.
+ * prefix. A route visited under a {@link NamedRoute} (a gateway route) is named by it.
  */
 final class FunctionalRoutes implements RouterFunctions.Visitor {
 
@@ -28,13 +28,20 @@ final class FunctionalRoutes implements RouterFunctions.Visitor {
 	@FunctionalInterface
 	interface Sink {
 
-		void route(List<String> methods, String pattern, String handler);
+		/**
+		 * @param named the gateway route it serves, {@code null} for an application's own
+		 * route
+		 */
+		void route(List<String> methods, String pattern, String handler, NamedRoute named);
 
 	}
 
 	private final Sink sink;
 
 	private final List<String> prefixes = new ArrayList<>();
+
+	/** The named route whose routes are visited now ({@link NamedRoute#ATTRIBUTE}). */
+	private NamedRoute named;
 
 	FunctionalRoutes(Sink sink) {
 		this.sink = sink;
@@ -59,7 +66,8 @@ final class FunctionalRoutes implements RouterFunctions.Visitor {
 		if (pattern.isEmpty() || shape.unreadable) {
 			pattern = prefix + "/**";
 		}
-		sink.route(List.copyOf(shape.methods), pattern, "route " + predicate);
+		String handler = (named != null) ? named.label() : "route " + predicate;
+		sink.route(List.copyOf(shape.methods), pattern, handler, named);
 	}
 
 	@Override
@@ -68,6 +76,9 @@ final class FunctionalRoutes implements RouterFunctions.Visitor {
 
 	@Override
 	public void attributes(Map<String, Object> attributes) {
+		if (attributes.containsKey(NamedRoute.ATTRIBUTE)) {
+			named = (attributes.get(NamedRoute.ATTRIBUTE) instanceof NamedRoute route) ? route : null;
+		}
 	}
 
 	@Override

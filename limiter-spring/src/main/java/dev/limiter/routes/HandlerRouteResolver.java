@@ -15,9 +15,11 @@ import org.springframework.web.servlet.resource.ResourceHttpRequestHandler;
  * matching {@code limiter.routes} rule, then
  * {@code @RateLimited}/{@code @RateLimitExempt} on the handler method Spring MVC will
  * call, then on its class, then the built-in policy of static resources and the API
- * documentation ({@link StaticResources}), then the default budget. The pattern of the
- * policy is the one Spring MVC matched ({@code /links/{id}}), else the rule's, else none
- * (a request no handler serves).
+ * documentation ({@link StaticResources}), then the default budget. A handler that names
+ * its route ({@link NamedRoute}: a gateway route) is counted under that name, on its own
+ * budget unless a rule matched. The pattern of the policy is the one Spring MVC matched
+ * ({@code /links/{id}}) or the route's name, else the rule's, else none (a request no
+ * handler serves).
  *
  * <p>
  * Per request: one parse of the path (shared by the rules and the handler mappings when
@@ -57,6 +59,9 @@ public class HandlerRouteResolver implements RouteResolver {
 			return rule;
 		}
 		HandlerLookup.Match match = lookup.find(request, prepared);
+		if (match != null && match.handler() instanceof NamedRoute named) {
+			return (rule != null) ? rule.withPattern(named.routeName()) : named.policy();
+		}
 		if (rule != null) {
 			return match != null && match.pattern() != null ? rule.withPattern(match.pattern()) : rule;
 		}

@@ -64,13 +64,33 @@ final class MvcRoutes {
 		}
 	}
 
-	/** Adds the functional routes of a mapping whose request predicates name a path. */
-	static void addRouterFunctions(RouteInventoryBuilder builder, RouterFunctionMapping mapping) {
+	/**
+	 * Adds the functional routes of a mapping whose request predicates name a path; a
+	 * gateway route ({@link NamedRoute}) by its id, on the budget of its own filter (an
+	 * unknown budget is collected into {@code problems}).
+	 */
+	static void addRouterFunctions(RouteInventoryBuilder builder, RouterFunctionMapping mapping,
+			List<String> problems) {
 		RouterFunction<?> routerFunction = mapping.getRouterFunction();
-		if (routerFunction != null) {
-			routerFunction.accept(new FunctionalRoutes((methods, pattern, handler) -> builder.addRoute(methods, pattern,
-					handler, RoutePolicy.DEFAULT, RouteSource.DEFAULT, true)));
+		if (routerFunction == null) {
+			return;
 		}
+		routerFunction.accept(new FunctionalRoutes((methods, pattern, handler, named) -> {
+			if (named == null || named.budget() == null) {
+				builder.addRoute(methods, pattern, handler,
+						(named != null) ? named.policy().withPattern(null) : RoutePolicy.DEFAULT, RouteSource.DEFAULT,
+						true);
+				return;
+			}
+			String unknown = builder.unknownBudget(named.label(), named.budget());
+			if (unknown != null) {
+				problems.add(unknown);
+			}
+			else {
+				builder.addRoute(methods, pattern, handler, named.policy().withPattern(null), RouteSource.ROUTE_FILTER,
+						true);
+			}
+		}));
 	}
 
 }

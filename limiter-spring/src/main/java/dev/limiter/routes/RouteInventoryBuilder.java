@@ -107,6 +107,18 @@ public final class RouteInventoryBuilder {
 	}
 
 	/**
+	 * The problem of a route that names a budget this application does not define,
+	 * {@code null} when the budget is known.
+	 */
+	String unknownBudget(String label, String budget) {
+		if (budgets.find(budget).isPresent()) {
+			return null;
+		}
+		return label + " names an unknown budget '" + budget + "' in its Limiter filter; known budgets are "
+				+ budgets.all().stream().map((known) -> known.name()).toList();
+	}
+
+	/**
 	 * Adds a path the limiter answers itself (the quota endpoint), as it is: no handler
 	 * mapping knows it.
 	 */

@@ -140,7 +140,7 @@ public class RouteInventoryCheck implements SmartInitializingSingleton {
 			.values()
 			.stream()
 			.sorted(AnnotationAwareOrderComparator.INSTANCE)
-			.forEach(mapping -> MvcRoutes.addRouterFunctions(builder, mapping));
+			.forEach(mapping -> MvcRoutes.addRouterFunctions(builder, mapping, problems));
 		BeanFactoryUtils.beansOfTypeIncludingAncestors(beanFactory, AbstractUrlHandlerMapping.class, true, false)
 			.values()
 			.stream()

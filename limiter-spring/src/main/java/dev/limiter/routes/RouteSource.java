@@ -27,6 +27,9 @@ public enum RouteSource {
 	/** {@code @RateLimited} or {@code @RateLimitExempt} on the controller class. */
 	CLASS_ANNOTATION("class annotation"),
 
+	/** A Spring Cloud Gateway route's {@code Limiter} filter, naming its budget. */
+	ROUTE_FILTER("route filter"),
+
 	/**
 	 * The limiter's own policy for static resources and the API documentation's
 	 * endpoints: exempt unless {@code limiter.count-static-resources} is {@code true}.

@@ -24,7 +24,6 @@ import dev.limiter.spring.CallerKey;
 import dev.limiter.spring.KeyResolver;
 import dev.limiter.spring.RateLimitResponseWriter;
 import dev.limiter.spring.RateLimitRules;
-import dev.limiter.spring.RateLimitUsage;
 import dev.limiter.spring.RoutePolicy;
 import dev.limiter.web.CorsHeaders;
 import dev.limiter.web.LimiterAdmission;
@@ -250,8 +249,7 @@ public class RateLimitFilter extends OncePerRequestFilter {
 				? (kind, budgetName) -> followed.afterResponse(kind, budgetName)::done : null;
 		Principal principal = (reservation != null) ? request.getUserPrincipal() : null;
 		AdmissionEnds.End end = admissionEnds.of(budget, decision, reservation, work,
-				(usage) -> request.setAttribute(RateLimitUsage.ATTRIBUTE, usage),
-				(principal != null) ? principal.getName() : null);
+				(usage) -> ReservedUsage.hold(request, usage, budget), (principal != null) ? principal.getName() : null);
 		RequestEnd release = (end != null) ? RequestEnd.of(end) : null;
 		CommitHookResponseWrapper wrapped = new CommitHookResponseWrapper(response,
 				() -> counterHeaders.write(request, response, decision, shadowRefused));
