@@ -249,7 +249,8 @@ public class RateLimitFilter extends OncePerRequestFilter {
 				? (kind, budgetName) -> followed.afterResponse(kind, budgetName)::done : null;
 		Principal principal = (reservation != null) ? request.getUserPrincipal() : null;
 		AdmissionEnds.End end = admissionEnds.of(budget, decision, reservation, work,
-				(usage) -> ReservedUsage.hold(request, usage, budget), (principal != null) ? principal.getName() : null);
+				(usage) -> ReservedUsage.hold(request, usage, budget),
+				(principal != null) ? principal.getName() : null);
 		RequestEnd release = (end != null) ? RequestEnd.of(end) : null;
 		CommitHookResponseWrapper wrapped = new CommitHookResponseWrapper(response,
 				() -> counterHeaders.write(request, response, decision, shadowRefused));
