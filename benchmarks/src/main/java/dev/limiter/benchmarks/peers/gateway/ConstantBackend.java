@@ -22,6 +22,9 @@ public final class ConstantBackend {
 
 	public static void main(String[] args) throws IOException {
 		int port = Integer.parseInt(args[0]);
+		// the JDK server writes headers and body apart: without TCP_NODELAY, Nagle's
+		// algorithm against the client's delayed ACK holds every response about 40 ms
+		System.setProperty("sun.net.httpserver.nodelay", "true");
 		byte[] body = PeerRoute.AGENTS_MD.getBytes(StandardCharsets.UTF_8);
 		HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 1024);
 		server.createContext("/", (exchange) -> {
