@@ -941,8 +941,9 @@ def gateway_section():
         return f"{x / y:.3f}×" if x is not None and y else "-"
 
     w("| keys | variant | requests/s | × none | × RedisRateLimiter | p99 ms | CPU µs/request | added µs/request "
-      "| added × RedisRateLimiter's | Redis commands/request | script calls/request | non-2xx | load before → after |")
-    w("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+      "| added × RedisRateLimiter's | Redis commands/request | script calls/request | non-2xx | by round: requests/s, CPU µs "
+      "| load before → after |")
+    w("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|")
     for shape in ("hot", "spread"):
         for variant in ("none", "redis-rate-limiter", "limiter"):
             if (shape, variant) not in by:
@@ -958,6 +959,7 @@ def gateway_section():
               f"{'-' if variant == 'none' else ratio(add, add_rrl)} | "
               f"{mean(shape, variant, 'redisCommandsPerRequest'):.2f} | {mean(shape, variant, 'scriptCallsPerRequest'):.2f} | "
               f"{sum(c['non2xx'] for c in runs)} | "
+              + "; ".join(f"r{c['round']}: {c['rps']:,.0f}, {c['cpuMillisPerRequest'] * 1000:,.0f}" for c in runs) + " | "
               + ", ".join(f"{c['loadBefore']:.2f} → {c['loadAfter']:.2f}" for c in runs) + " |")
         lim, rrl = mean(shape, "limiter", "rps"), mean(shape, "redis-rate-limiter", "rps")
         if lim and rrl:
