@@ -898,7 +898,7 @@ def gateway_section():
     loads = [c["loadBefore"] for c in cells] + [c["loadAfter"] for c in cells]
     cores = g.get("cores") or machine.get("cores") or 1
     busy = max(loads) > 2 * cores
-    w(f"Issue 37: one Spring Cloud Gateway (WebFlux server, Spring Cloud 2025.0) route, `GET /s/agents.md` to a "
+    w(f"Issue 37: one Spring Cloud Gateway (WebFlux server on Reactor Netty, Spring Cloud 2025.0) route, `GET /s/agents.md` to a "
       f"constant backend in a JVM of its own (`peers.gateway.ConstantBackend`), in three gateways side by side "
       f"(`peers.gateway.GatewayPeerApplication`, one JVM each): `none` (no limiter), `redis-rate-limiter` "
       f"(`RequestRateLimiter` with `RedisRateLimiter({g['replenishRate']}, {g['burstCapacity']}, 1)`, a "

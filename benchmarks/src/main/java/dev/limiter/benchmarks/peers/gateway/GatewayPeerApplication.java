@@ -12,6 +12,7 @@ import reactor.core.publisher.Mono;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.web.embedded.netty.NettyReactiveWebServerFactory;
 import org.springframework.cloud.gateway.filter.ratelimit.KeyResolver;
 import org.springframework.cloud.gateway.filter.ratelimit.RedisRateLimiter;
 import org.springframework.cloud.gateway.route.RouteLocator;
@@ -54,6 +55,15 @@ public class GatewayPeerApplication {
 		defaults.put("limiter.budgets.gateway.windows.bucket.duration", "1s");
 		defaults.put("limiter.budgets.gateway.windows.bucket.burst", "${gateway.burst-capacity}");
 		PeerRoute.start(GatewayPeerApplication.class, defaults, args);
+	}
+
+	/**
+	 * Reactor Netty, the gateway's own server: Boot would pick Tomcat first, which the
+	 * servlet peers put on this class path.
+	 */
+	@Bean
+	NettyReactiveWebServerFactory nettyServer() {
+		return new NettyReactiveWebServerFactory();
 	}
 
 	@Bean
