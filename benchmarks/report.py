@@ -882,8 +882,123 @@ def observation_section():
 
 observation_section()
 
+
+# -------------------------------------------------------------------------------------------------- gateway
+def gateway_section():
+    """Issue 37: one Spring Cloud Gateway route with no limiter, RequestRateLimiter on RedisRateLimiter, and limiter's
+    Limiter filter, from results/gateway/gateway.json (benchmarks/gateway.py)."""
+    g = load(os.path.join("gateway", "gateway.json"))
+    w("## Gateway")
+    w("")
+    if not g:
+        w("_No gateway results in this run (`benchmarks/gateway.py`)._")
+        w("")
+        return
+    cells = g["cells"]
+    loads = [c["loadBefore"] for c in cells] + [c["loadAfter"] for c in cells]
+    cores = g.get("cores") or machine.get("cores") or 1
+    busy = max(loads) > 2 * cores
+    w(f"Issue 37: one Spring Cloud Gateway (WebFlux server on Reactor Netty, Spring Cloud 2025.0) route, `GET /s/agents.md` to a "
+      f"constant backend in a JVM of its own (`peers.gateway.ConstantBackend`), in three gateways side by side "
+      f"(`peers.gateway.GatewayPeerApplication`, one JVM each): `none` (no limiter), `redis-rate-limiter` "
+      f"(`RequestRateLimiter` with `RedisRateLimiter({g['replenishRate']}, {g['burstCapacity']}, 1)`, a "
+      f"`KeyResolver` on the `Authorization` header) and `limiter` (the `Limiter` filter on a budget of one "
+      f"`token-bucket` window, limit {g['replenishRate']:,} a second, burst {g['burstCapacity']:,}, on Redis, keyed on "
+      f"the same header as a credential). The bucket admits every request, so what is measured is each limiter's "
+      f"work. Run {g['date']}, redis-server {g['redisVersion']}, wrk {g['connections']} connections; each gateway "
+      f"warmed {g['warmupSeconds']} s (half hot, half spread, on keys never measured), then {g['rounds']} round(s) of "
+      f"{g['measureSeconds']} s cells, variants interleaved (order rotated per round), each cell on fresh keys: the "
+      f"hot key is one token, spread keys are {g['spreadKeys']:,} tokens. CPU per request is the gateway process's "
+      f"(utime + stime, `/proc/<pid>/stat`); *added* is that less the `none` gateway's in the same round and shape. "
+      f"Redis commands per request come from `INFO commandstats` over the cell (the scripts' inner commands "
+      f"included); script calls (`EVALSHA`) are the round trips. Figures are means over the rounds. Raw files: "
+      f"`benchmarks/results/gateway/`.")
+    w("")
+    if busy:
+        w(f"**The machine was busy during this run** (1-minute load average {min(loads):.2f}–{max(loads):.2f} on "
+          f"{cores} cores, other engineers' builds and the run's own wrk, backend, Redis and gateways together): the "
+          f"absolute figures are indicative only, and a ratio within a few per cent is within the noise.")
+    else:
+        w(f"Load average during the run: {min(loads):.2f}–{max(loads):.2f} on {cores} cores.")
+    w("")
+    by = defaultdict(list)
+    for c in cells:
+        by[(c["shape"], c["variant"])].append(c)
+
+    def mean(shape, variant, field):
+        xs = [c[field] for c in by.get((shape, variant), [])]
+        return sum(xs) / len(xs) if xs else None
+
+    def added(shape, variant):
+        xs = []
+        for c in by.get((shape, variant), []):
+            base = [b for b in by.get((shape, "none"), []) if b["round"] == c["round"]]
+            if base:
+                xs.append(c["cpuMillisPerRequest"] - base[0]["cpuMillisPerRequest"])
+        return sum(xs) / len(xs) if xs else None
+
+    def ratio(x, y):
+        return f"{x / y:.3f}×" if x is not None and y else "-"
+
+    w("| keys | variant | requests/s | × none | × RedisRateLimiter | p99 ms | CPU µs/request | added µs/request "
+      "| added × RedisRateLimiter's | Redis commands/request | script calls/request | non-2xx | by round: requests/s, CPU µs "
+      "| load before → after |")
+    w("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|")
+    for shape in ("hot", "spread"):
+        for variant in ("none", "redis-rate-limiter", "limiter"):
+            if (shape, variant) not in by:
+                continue
+            rps = mean(shape, variant, "rps")
+            add = added(shape, variant)
+            add_rrl = added(shape, "redis-rate-limiter")
+            runs = by[(shape, variant)]
+            w(f"| {shape} | `{variant}` | {rps:,.0f} | {ratio(rps, mean(shape, 'none', 'rps'))} | "
+              f"{ratio(rps, mean(shape, 'redis-rate-limiter', 'rps'))} | {mean(shape, variant, 'p99Millis'):.2f} | "
+              f"{mean(shape, variant, 'cpuMillisPerRequest') * 1000:,.0f} | "
+              f"{'-' if variant == 'none' or add is None else f'{add * 1000:,.0f}'} | "
+              f"{'-' if variant == 'none' else ratio(add, add_rrl)} | "
+              f"{mean(shape, variant, 'redisCommandsPerRequest'):.2f} | {mean(shape, variant, 'scriptCallsPerRequest'):.2f} | "
+              f"{sum(c['non2xx'] for c in runs)} | "
+              + "; ".join(f"r{c['round']}: {c['rps']:,.0f}, {c['cpuMillisPerRequest'] * 1000:,.0f}" for c in runs) + " | "
+              + ", ".join(f"{c['loadBefore']:.2f} → {c['loadAfter']:.2f}" for c in runs) + " |")
+        lim, rrl = mean(shape, "limiter", "rps"), mean(shape, "redis-rate-limiter", "rps")
+        if lim and rrl:
+            verdicts.append((f"Gateway, {shape} key{'s' if shape == 'spread' else ''}: limiter's `Limiter` filter "
+                             f"ahead of `RedisRateLimiter` on throughput (issue 37)", f"{lim / rrl:.3f}×", lim > rrl))
+        lim_add, rrl_add = added(shape, "limiter"), added(shape, "redis-rate-limiter")
+        if lim_add is not None and rrl_add is not None:
+            verdicts.append((f"Gateway, {shape} key{'s' if shape == 'spread' else ''}: limiter's CPU per request "
+                             f"(added to no limiter) below `RedisRateLimiter`'s (issue 37)",
+                             f"{lim_add * 1000:,.0f} vs {rrl_add * 1000:,.0f} µs", lim_add < rrl_add))
+    w("")
+    w("Redis commands per request, by command (all cells of the variant together):")
+    w("")
+    w("| variant | commands |")
+    w("|---|---|")
+    for variant in ("redis-rate-limiter", "limiter"):
+        total, counts = 0, Counter()
+        for c in cells:
+            if c["variant"] == variant:
+                total += c["requests"]
+                counts.update({k: v for k, v in c["redisCommands"].items() if k != "info"})
+        if total:
+            w(f"| `{variant}` | " + ", ".join(f"`{k.upper()}` {v / total:.2f}" for k, v in counts.most_common()) + " |")
+    w("")
+    w("Headers of one admitted response (beside `Date`, `Content-Type`, `Content-Length`, `Connection`):")
+    w("")
+    w("| variant | headers sent |")
+    w("|---|---|")
+    plain = {"date", "content-type", "content-length", "connection"}
+    for variant, sample in g["headers"].items():
+        names = [f"`{k}: {v}`" for k, v in sample["headers"] if k.lower() not in plain]
+        w(f"| `{variant}` | {', '.join(names) or 'none'} |")
+    w("")
+
+
+gateway_section()
+
 # ---------------------------------------------------------------------------------------------- targets
-w("## Targets of issues 6, 11, 20, 21, 22 and 36")
+w("## Targets of issues 6, 11, 20, 21, 22, 36 and 37")
 w("")
 w("| target | measured | verdict |")
 w("|---|---:|---|")
