@@ -6,31 +6,37 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
 
+import dev.limiter.routes.CurrentRouteInventory;
 import dev.limiter.routes.HandlerPolicies;
 import dev.limiter.routes.PropertiesRouteResolver;
 import dev.limiter.routes.RouteInventory;
 import dev.limiter.routes.RouteInventoryBuilder;
+import dev.limiter.routes.RouteSource;
 import dev.limiter.spring.RateLimitRules;
+import dev.limiter.spring.RoutePolicy;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 import org.springframework.web.bind.annotation.RequestMethod;
 import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.reactive.HandlerMapping;
+import org.springframework.web.reactive.function.server.RouterFunction;
+import org.springframework.web.reactive.function.server.support.RouterFunctionMapping;
 import org.springframework.web.reactive.result.method.RequestMappingInfo;
 import org.springframework.web.reactive.result.method.RequestMappingInfoHandlerMapping;
 import org.springframework.web.util.pattern.PathPattern;
 
 /**
  * The route inventory of a WebFlux application: every handler method of WebFlux's
- * annotated-controller mappings, resolved by the {@code limiter.routes} rules in force,
- * then the annotations, then the default budget ({@link RouteInventoryBuilder}, the
- * servlet inventory's own precedence), and the paths the limiter answers itself. Built at
- * the first read (the mappings are made after the filters) and again after a refresh
- * replaced the rules. {@code RouterFunction} routes are not listed yet: they are counted
- * against the default budget unless a rule names another.
+ * annotated-controller mappings and every {@code RouterFunction} route whose predicates
+ * name a path (nested prefixes joined; a route without a path, or with an or/negation,
+ * stands for everything under its prefix), resolved by the {@code limiter.routes} rules
+ * in force, then the annotations, then the default budget ({@link RouteInventoryBuilder},
+ * the servlet inventory's own precedence), and the paths the limiter answers itself.
+ * Built at the first read (the mappings are made after the filters) and again after a
+ * refresh replaced the rules.
  */
-public final class ReactiveRouteInventory implements Supplier<RouteInventory> {
+public final class ReactiveRouteInventory implements Supplier<RouteInventory>, CurrentRouteInventory {
 
 	private static final Log logger = LogFactory.getLog(ReactiveRouteInventory.class);
 
@@ -68,6 +74,11 @@ public final class ReactiveRouteInventory implements Supplier<RouteInventory> {
 		return last.inventory();
 	}
 
+	@Override
+	public RouteInventory inventory() {
+		return get();
+	}
+
 	private RouteInventory build(RateLimitRules current) {
 		List<PropertiesRouteResolver.RouteRule> routeRules = (current
 			.routes() instanceof PropertiesRouteResolver properties) ? properties.rules() : List.of();
@@ -91,12 +102,23 @@ public final class ReactiveRouteInventory implements Supplier<RouteInventory> {
 					builder.addHandlerMethod(methods, patterns, handler.getValue(), problems);
 				}
 			}
+			else if (mapping instanceof RouterFunctionMapping functional) {
+				addRouterFunctions(builder, functional);
+			}
 		}
 		ownEndpoints.forEach(builder::addOwnEndpoint);
 		for (String problem : problems) {
 			logger.warn("Route inventory: " + problem);
 		}
 		return builder.build();
+	}
+
+	private static void addRouterFunctions(RouteInventoryBuilder builder, RouterFunctionMapping mapping) {
+		RouterFunction<?> routerFunction = mapping.getRouterFunction();
+		if (routerFunction != null) {
+			routerFunction.accept(new ReactiveFunctionalRoutes((methods, pattern, handler) -> builder.addRoute(methods,
+					pattern, handler, RoutePolicy.DEFAULT, RouteSource.DEFAULT, true)));
+		}
 	}
 
 	private record Built(RateLimitRules rules, RouteInventory inventory) {

@@ -26,7 +26,7 @@ import org.springframework.web.servlet.mvc.method.RequestMappingInfoHandlerMappi
  * has no concurrency bound (not strict, each of those is a WARN line). A refresh rechecks
  * the same way.
  */
-public class RouteInventoryCheck implements SmartInitializingSingleton {
+public class RouteInventoryCheck implements SmartInitializingSingleton, CurrentRouteInventory {
 
 	private static final Log logger = LogFactory.getLog(RouteInventoryCheck.class);
 
@@ -80,6 +80,7 @@ public class RouteInventoryCheck implements SmartInitializingSingleton {
 	/**
 	 * The inventory built at start-up, or by the latest refresh that was put in force.
 	 */
+	@Override
 	public RouteInventory inventory() {
 		return inventory;
 	}

@@ -8,8 +8,10 @@ import dev.limiter.autoconfigure.ConditionalOnLimiterEnabled;
 import dev.limiter.autoconfigure.CredentialIdentityConfiguration;
 import dev.limiter.autoconfigure.InvalidLimiterConfigurationException;
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
+import dev.limiter.autoconfigure.LimiterProperties;
 import dev.limiter.autoconfigure.LimiterSettings;
 import dev.limiter.autoconfigure.LimiterSettingsConfiguration;
+import dev.limiter.autoconfigure.QuotaEndpointWiring;
 import dev.limiter.core.LeaseRenewer;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.decision.CallerRefusals;
@@ -20,11 +22,14 @@ import dev.limiter.reactive.ReactiveBudgetSelector;
 import dev.limiter.reactive.ReactiveCountedFurtherOn;
 import dev.limiter.reactive.ReactiveKeyResolver;
 import dev.limiter.reactive.ReactiveLimiterCors;
+import dev.limiter.reactive.ReactiveQuotaEndpointFilter;
 import dev.limiter.reactive.ReactiveRateLimitFilter;
+import dev.limiter.reactive.ReactiveRouteInventory;
 import dev.limiter.reactive.ReactiveRouteResolver;
 import dev.limiter.reactive.SecurityPrincipals;
 import dev.limiter.routes.HandlerPolicies;
 import dev.limiter.routes.PropertiesRouteResolver;
+import dev.limiter.routes.RouteInventory;
 import dev.limiter.spring.BudgetOptions;
 import dev.limiter.spring.BudgetRegistry;
 import dev.limiter.spring.CredentialIdentity;
@@ -43,6 +48,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplicat
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import org.springframework.util.StringUtils;
 import org.springframework.web.reactive.HandlerMapping;
 import org.springframework.web.server.WebFilter;
 
@@ -92,6 +98,22 @@ public class LimiterReactiveAutoConfiguration {
 	public ReactiveRouteResolver limiterReactiveRouteResolver(CurrentRateLimitRules rules, HandlerPolicies policies,
 			BudgetOptions options, ObjectProvider<HandlerMapping> mappings) {
 		return new HandlerMappingRouteResolver(rules, policies, new OrderedMappings(mappings), options.anyRouteScope());
+	}
+
+	/**
+	 * The routes of WebFlux's own mappings (annotated controllers and
+	 * {@code RouterFunction} routes) under the rules in force, and the quota endpoint
+	 * when {@code limiter.quota-endpoint.path} is set: what the quota report and the
+	 * OpenAPI document read.
+	 */
+	@Bean
+	@ConditionalOnMissingBean
+	public ReactiveRouteInventory limiterReactiveRouteInventory(CurrentRateLimitRules rules, HandlerPolicies policies,
+			LimiterProperties properties, ObjectProvider<HandlerMapping> mappings) {
+		List<RouteInventory.Entry> ownEndpoints = StringUtils.hasText(properties.getQuotaEndpoint().getPath()) ? List
+			.of(QuotaEndpointWiring.of(properties).inventoryEntry(ReactiveQuotaEndpointFilter.class.getSimpleName()))
+				: List.of();
+		return new ReactiveRouteInventory(rules, policies, new OrderedMappings(mappings), ownEndpoints);
 	}
 
 	@Bean

@@ -1,7 +1,6 @@
 package dev.limiter.reactive.autoconfigure;
 
 import java.time.Clock;
-import java.util.List;
 
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
 import dev.limiter.autoconfigure.LimiterProperties;
@@ -12,17 +11,14 @@ import dev.limiter.decision.DecisionResponses;
 import dev.limiter.reactive.ReactiveKeyResolver;
 import dev.limiter.reactive.ReactiveQuotaEndpointFilter;
 import dev.limiter.reactive.ReactiveRouteInventory;
-import dev.limiter.routes.HandlerPolicies;
 import dev.limiter.spring.CurrentRateLimitRules;
 import reactor.core.scheduler.Schedulers;
 
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.web.reactive.HandlerMapping;
 
 /**
  * The quota endpoint ({@code limiter.quota-endpoint.path}) on a reactive application: the
@@ -40,11 +36,8 @@ class ReactiveQuotaEndpointConfiguration {
 	ReactiveQuotaEndpointFilter limiterReactiveQuotaEndpointFilter(LimiterProperties properties,
 			LimiterSettings settings, CurrentRateLimitRules rules, RateLimitStore store,
 			ReactiveKeyResolver keyResolver, @Qualifier(LimiterAutoConfiguration.CLOCK_BEAN_NAME) Clock clock,
-			HandlerPolicies policies, ObjectProvider<HandlerMapping> mappings) {
+			ReactiveRouteInventory inventory) {
 		QuotaEndpointWiring quota = QuotaEndpointWiring.of(properties);
-		ReactiveRouteInventory inventory = new ReactiveRouteInventory(rules, policies,
-				new LimiterReactiveAutoConfiguration.OrderedMappings(mappings),
-				List.of(quota.inventoryEntry(ReactiveQuotaEndpointFilter.class.getSimpleName())));
 		return new ReactiveQuotaEndpointFilter(quota.path(), quota.report(rules, store, inventory, clock), keyResolver,
 				store, new DecisionResponses(settings.headers().xRateLimit(), settings.headers().ietf()), clock,
 				quota.perMinute(), Schedulers.boundedElastic());

@@ -7,8 +7,8 @@ import dev.limiter.autoconfigure.routes.LimiterRoutesAutoConfiguration;
 import dev.limiter.openapi.AnonymousAccess;
 import dev.limiter.openapi.RateLimitOpenApiCustomizer;
 import dev.limiter.openapi.SecurityAnonymousAccess;
+import dev.limiter.routes.CurrentRouteInventory;
 import dev.limiter.routes.DocumentedPatterns;
-import dev.limiter.routes.RouteInventoryCheck;
 import dev.limiter.spring.BudgetDefinitionSelector;
 import dev.limiter.spring.BudgetSelector;
 import dev.limiter.spring.CurrentRateLimitRules;
@@ -19,6 +19,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.security.web.access.WebInvocationPrivilegeEvaluator;
@@ -27,21 +28,24 @@ import org.springframework.security.web.access.WebInvocationPrivilegeEvaluator;
  * The limits in springdoc-openapi's document, when springdoc is on the classpath and
  * {@code limiter.openapi.enabled} is not {@code false}: every counted operation gains its
  * {@code 429}, the counter headers and an {@code x-ratelimit} extension, read from the
- * route inventory; the anonymous budget only on operations Spring Security lets an
- * anonymous caller reach (unknown without it). springdoc is optional: without it this
- * class is skipped by its class condition and none of springdoc's or swagger's classes is
- * loaded.
+ * route inventory of the application's web stack (Spring MVC's or WebFlux's, with
+ * springdoc's module for that stack); the anonymous budget only on operations Spring
+ * Security lets an anonymous caller reach (unknown without it, and on WebFlux, whose
+ * security has no privilege evaluator to ask: an {@link AnonymousAccess} bean answers
+ * instead). springdoc is optional: without it this class is skipped by its class
+ * condition and none of springdoc's or swagger's classes is loaded.
  */
-@AutoConfiguration(after = { LimiterRoutesAutoConfiguration.class, LimiterServletAutoConfiguration.class })
+@AutoConfiguration(after = { LimiterRoutesAutoConfiguration.class, LimiterServletAutoConfiguration.class },
+		afterName = "dev.limiter.reactive.autoconfigure.LimiterReactiveAutoConfiguration")
 @ConditionalOnClass(name = "org.springdoc.core.customizers.GlobalOpenApiCustomizer")
 @ConditionalOnLimiterEnabled
 @ConditionalOnProperty(prefix = "limiter.openapi", name = "enabled", matchIfMissing = true)
-@ConditionalOnBean({ RouteInventoryCheck.class, CurrentRateLimitRules.class })
+@ConditionalOnBean({ CurrentRouteInventory.class, CurrentRateLimitRules.class })
 public class LimiterOpenApiAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	public RateLimitOpenApiCustomizer limiterOpenApiCustomizer(RouteInventoryCheck inventory,
+	public RateLimitOpenApiCustomizer limiterOpenApiCustomizer(CurrentRouteInventory inventory,
 			CurrentRateLimitRules rules, LimiterSettings settings, ObjectProvider<BudgetSelector> selectors,
 			ObjectProvider<BudgetDefinitionSelector> definitions, ObjectProvider<AnonymousAccess> anonymousAccess,
 			ObjectProvider<DocumentedPatterns> documented) {
@@ -57,6 +61,7 @@ public class LimiterOpenApiAutoConfiguration {
 	 * application's filter chains when the document is built.
 	 */
 	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 	@ConditionalOnClass(name = "org.springframework.security.web.access.WebInvocationPrivilegeEvaluator")
 	static class SecurityAnonymousAccessConfiguration {
 

@@ -11,9 +11,10 @@ import reactor.blockhound.BlockHound;
  * such as Reactor Netty's or Lettuce's) throws
  * {@code reactor.blockhound.BlockingOperationError}. Reactor's and Netty's own
  * integrations (found on the class path) say which threads are non-blocking; nothing is
- * allowed here beyond them but Lettuce's {@code SharedLock} and Boot's lazy tracer lookup
- * for Prometheus exemplars (see {@link #install}), so a test that passes under it proves
- * the code it runs never blocks such a thread.
+ * allowed here beyond them but Lettuce's {@code SharedLock}, Boot's lazy tracer lookup
+ * for Prometheus exemplars and springdoc's class-path scans for its document (see
+ * {@link #install}), so a test that passes under it proves the code it runs never blocks
+ * such a thread.
  *
  * <p>
  * The JVM needs {@code -XX:+AllowRedefinitionToAddDeleteMethods} on JDK 13 and later (the
@@ -66,6 +67,13 @@ public final class BlockHoundExtension implements BeforeAllCallback {
 						.allowBlockingCallsInside("org.springframework.boot.actuate.autoconfigure.tracing.prometheus."
 								+ "PrometheusExemplarsAutoConfiguration$LazyTracingSpanContext", lookup);
 				}
+				// springdoc's WebFlux module builds its document on the request's thread
+				// and scans the class path there (for @OpenAPIDefinition, security
+				// schemes, webhooks): reading class files is springdoc's work, never the
+				// limiter's, whose customizer stays watched
+				builder.allowBlockingCallsInside(
+						"org.springframework.context.annotation.ClassPathScanningCandidateComponentProvider",
+						"findCandidateComponents");
 			});
 			installed = true;
 		}

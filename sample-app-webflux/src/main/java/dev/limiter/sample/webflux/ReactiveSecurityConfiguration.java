@@ -47,7 +47,8 @@ class ReactiveSecurityConfiguration {
 			.httpBasic(ServerHttpSecurity.HttpBasicSpec::disable)
 			.formLogin(ServerHttpSecurity.FormLoginSpec::disable)
 			.securityContextRepository(NoOpServerSecurityContextRepository.getInstance())
-			.authorizeExchange((exchanges) -> exchanges.pathMatchers("/try", "/public/**", "/error")
+			.authorizeExchange((exchanges) -> exchanges
+				.pathMatchers("/try", "/public/**", "/error", "/v3/api-docs", "/v3/api-docs/**", "/v3/api-docs.yaml")
 				.permitAll()
 				.anyExchange()
 				.authenticated())
