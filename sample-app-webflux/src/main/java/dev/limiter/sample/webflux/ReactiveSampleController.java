@@ -8,6 +8,7 @@ import dev.limiter.sample.SampleProperties;
 import dev.limiter.sample.TokenService;
 import dev.limiter.spring.RateLimited;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 import org.springframework.http.CacheControl;
 import org.springframework.http.MediaType;
@@ -48,8 +49,13 @@ class ReactiveSampleController {
 	 * ReactiveSecurityConfiguration).
 	 */
 	@PostMapping("/try")
-	Map<String, String> mintTrialToken(ServerWebExchange exchange) {
-		return Map.of("token", tokens.mintTrialToken(remoteAddress(exchange)));
+	Mono<Map<String, String>> mintTrialToken(ServerWebExchange exchange) {
+		String address = remoteAddress(exchange);
+		// SecureRandom may read the OS's entropy (a blocking file read): never on the
+		// event
+		// loop
+		return Mono.fromCallable(() -> Map.of("token", tokens.mintTrialToken(address)))
+			.subscribeOn(Schedulers.boundedElastic());
 	}
 
 	/**
