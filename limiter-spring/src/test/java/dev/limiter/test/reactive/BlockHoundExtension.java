@@ -74,6 +74,14 @@ public final class BlockHoundExtension implements BeforeAllCallback {
 				builder.allowBlockingCallsInside(
 						"org.springframework.context.annotation.ClassPathScanningCandidateComponentProvider",
 						"findCandidateComponents");
+				// Lettuce's Cluster connection provider guards its per-node connection
+				// map
+				// with a lock held for a map lookup or the creation of a node's
+				// connection
+				// future: Lettuce's own brief lock, which a first request to a node may
+				// find taken by another (never a wait on I/O)
+				builder.allowBlockingCallsInside("io.lettuce.core.cluster.PooledClusterConnectionProvider",
+						"getWriteConnection");
 			});
 			installed = true;
 		}
