@@ -11,16 +11,20 @@ import dev.limiter.core.RateLimitStoreException;
 import dev.limiter.core.StoreNotCalledException;
 import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 
 /**
- * One store's calls behind a Resilience4j {@link CircuitBreaker}, through Resilience4j's
- * own decoration (permission, timing, recording): the one breaker policy of the limiter's
- * store and of the guard's. Only the translation of its answers is ours: a refusal is a
- * {@link StoreNotCalledException} whose cause is the store's last real failure, so that
- * the outage is reported with the store's error, not the breaker's; any other failure is
- * a {@link RateLimitStoreException}.
+ * One store's calls behind a Resilience4j {@link CircuitBreaker} (permission, timing,
+ * recording): the one breaker policy of the limiter's store and of the guard's. Only the
+ * translation of its answers is ours: a refusal is a {@link StoreNotCalledException}
+ * whose cause is the store's last real failure, so that the outage is reported with the
+ * store's error, not the breaker's; any other failure is a
+ * {@link RateLimitStoreException}.
  */
 public final class StoreCircuitBreaker {
+
+	private static final Log logger = LogFactory.getLog(StoreCircuitBreaker.class);
 
 	private final CircuitBreaker breaker;
 
@@ -66,51 +70,68 @@ public final class StoreCircuitBreaker {
 	/**
 	 * {@link #call} for a call whose answer arrives later, without blocking: sent if the
 	 * breaker permits it ({@code tryAcquirePermission}), recorded with its measured
-	 * duration when it completes ({@code onSuccess}/{@code onError}, through
-	 * Resilience4j's own {@code decorateCompletionStage}). The stage fails, unwrapped,
-	 * with what {@link #call} would throw: a {@link StoreNotCalledException} at once
-	 * while the breaker refuses, else a {@link RateLimitStoreException}; the breaker sees
-	 * the store's own failure, never a {@link CompletionException} around it.
+	 * duration when it completes ({@code onResult}/{@code onError}). The stage fails,
+	 * unwrapped, with what {@link #call} would throw: a {@link StoreNotCalledException}
+	 * at once while the breaker refuses, else a {@link RateLimitStoreException}; the
+	 * breaker sees the store's own failure, never a {@link CompletionException} around
+	 * it.
+	 * <p>
+	 * The recording runs where the store's answer arrives (a Redis client's event loop,
+	 * often) and the stage completes whatever the recording throws: Resilience4j's own
+	 * {@code decorateCompletionStage} leaves its stage pending forever when its recording
+	 * throws, and one request would then wait for an answer that never comes.
 	 */
 	public <T> CompletionStage<T> callAsync(Supplier<CompletionStage<T>> call) {
-		Supplier<CompletionStage<T>> remembering = () -> {
-			CompletableFuture<T> answered = new CompletableFuture<>();
-			CompletionStage<T> sent;
-			try {
-				sent = call.get();
-			}
-			catch (RuntimeException failedToSend) {
-				lastFailure = failedToSend;
-				throw failedToSend;
-			}
-			sent.whenComplete((answer, failure) -> {
-				if (failure == null) {
-					answered.complete(answer);
-					return;
-				}
-				RuntimeException cause = unwrapped(failure);
-				lastFailure = cause;
-				answered.completeExceptionally(cause);
-			});
-			return answered;
-		};
-		CompletableFuture<T> decided = new CompletableFuture<>();
-		CompletionStage<T> recorded;
+		if (!breaker.tryAcquirePermission()) {
+			return CompletableFuture
+				.failedFuture(translated(CallNotPermittedException.createCallNotPermittedException(breaker)));
+		}
+		long start = breaker.getCurrentTimestamp();
+		CompletionStage<T> sent;
 		try {
-			recorded = CircuitBreaker.decorateCompletionStage(breaker, remembering).get();
+			sent = call.get();
 		}
-		catch (RuntimeException failure) {
-			return CompletableFuture.failedFuture(translated(failure));
+		catch (RuntimeException failedToSend) {
+			recorded(start, null, failedToSend);
+			return CompletableFuture.failedFuture(translated(failedToSend));
 		}
-		recorded.whenComplete((answer, failure) -> {
-			if (failure == null) {
-				decided.complete(answer);
+		CompletableFuture<T> decided = new CompletableFuture<>();
+		sent.whenComplete((answer, failure) -> {
+			RuntimeException cause = (failure != null) ? unwrapped(failure) : null;
+			try {
+				recorded(start, answer, cause);
 			}
-			else {
-				decided.completeExceptionally(translated(unwrapped(failure)));
+			finally {
+				if (cause == null) {
+					decided.complete(answer);
+				}
+				else {
+					decided.completeExceptionally(translated(cause));
+				}
 			}
 		});
 		return decided;
+	}
+
+	/**
+	 * Tells the breaker how a call sent at {@code start} went; a recording that fails is
+	 * logged, never passed to the caller (the store's answer stands).
+	 */
+	private void recorded(long start, Object answer, RuntimeException failure) {
+		try {
+			long duration = breaker.getCurrentTimestamp() - start;
+			if (failure == null) {
+				breaker.onResult(duration, breaker.getTimestampUnit(), answer);
+			}
+			else {
+				lastFailure = failure;
+				breaker.onError(duration, breaker.getTimestampUnit(), failure);
+			}
+		}
+		catch (Throwable recordingFailed) {
+			logger.warn("Circuit breaker '" + breaker.getName() + "' could not record a store call: " + recordingFailed,
+					recordingFailed);
+		}
 	}
 
 	private RuntimeException translated(RuntimeException failure) {

@@ -1,5 +1,7 @@
 package dev.limiter.resilience;
 
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
@@ -46,6 +48,43 @@ class StoreCircuitBreakerTests {
 
 		assertThat(answered.join()).isEqualTo("answered");
 		assertThat(breaker.getMetrics().getNumberOfSuccessfulCalls()).isEqualTo(1);
+	}
+
+	/**
+	 * A recording that throws (an event loop's lock check refusing a contended lock, say)
+	 * must not leave the request waiting for an answer that already came.
+	 */
+	@Test
+	void callAsyncWhenTheBreakerCannotRecordShouldStillAnswer() {
+		StoreCircuitBreaker unrecording = new StoreCircuitBreaker(failingToRecord(breaker));
+
+		CompletableFuture<String> answered = unrecording.callAsync(() -> CompletableFuture.completedFuture("answered"))
+			.toCompletableFuture();
+		CompletableFuture<String> failed = unrecording
+			.callAsync(() -> CompletableFuture
+				.<String>failedFuture(new RateLimitStoreException("Redis store did not answer within 300ms")))
+			.toCompletableFuture();
+
+		assertThat(answered).isCompletedWithValue("answered");
+		assertThat(failed).isCompletedExceptionally();
+		assertThat(failed.handle((answer, failure) -> failure).join()).isInstanceOf(RateLimitStoreException.class);
+	}
+
+	/** {@code breaker}, except that recording a call's outcome throws an error. */
+	private static CircuitBreaker failingToRecord(CircuitBreaker breaker) {
+		return (CircuitBreaker) Proxy.newProxyInstance(CircuitBreaker.class.getClassLoader(),
+				new Class<?>[] { CircuitBreaker.class }, (proxy, method, args) -> {
+					if (method.getName().equals("onResult") || method.getName().equals("onSuccess")
+							|| method.getName().equals("onError")) {
+						throw new AssertionError("Blocking call! jdk.internal.misc.Unsafe#park");
+					}
+					try {
+						return method.invoke(breaker, args);
+					}
+					catch (InvocationTargetException ex) {
+						throw ex.getCause();
+					}
+				});
 	}
 
 	private String timedOut(String sent) {

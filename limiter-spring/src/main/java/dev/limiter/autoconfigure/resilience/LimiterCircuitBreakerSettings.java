@@ -3,6 +3,7 @@ package dev.limiter.autoconfigure.resilience;
 import java.time.Duration;
 
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig.SlidingWindowSynchronizationStrategy;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig.SlidingWindowType;
 
 import org.springframework.boot.context.properties.bind.Bindable;
@@ -45,6 +46,13 @@ public class LimiterCircuitBreakerSettings {
 
 	private boolean automaticTransitionFromOpenToHalfOpenEnabled = false;
 
+	/**
+	 * How the breaker's sliding window is guarded: lock-free by default, because calls
+	 * are recorded where the store's answer arrives (a Redis client's or a web server's
+	 * event loop), where a thread must never wait for a lock.
+	 */
+	private SlidingWindowSynchronizationStrategy slidingWindowSynchronizationStrategy = SlidingWindowSynchronizationStrategy.LOCK_FREE;
+
 	static LimiterCircuitBreakerSettings bind(Environment environment) {
 		return Binder.get(environment)
 			.bind(PREFIX, Bindable.of(LimiterCircuitBreakerSettings.class))
@@ -64,6 +72,7 @@ public class LimiterCircuitBreakerSettings {
 				.permittedNumberOfCallsInHalfOpenState(permittedNumberOfCallsInHalfOpenState)
 				.maxWaitDurationInHalfOpenState(maxWaitDurationInHalfOpenState)
 				.automaticTransitionFromOpenToHalfOpenEnabled(automaticTransitionFromOpenToHalfOpenEnabled)
+				.slidingWindowSynchronizationStrategy(slidingWindowSynchronizationStrategy)
 				.build();
 		}
 		catch (IllegalArgumentException e) {
@@ -149,6 +158,15 @@ public class LimiterCircuitBreakerSettings {
 
 	public void setAutomaticTransitionFromOpenToHalfOpenEnabled(boolean automaticTransitionFromOpenToHalfOpenEnabled) {
 		this.automaticTransitionFromOpenToHalfOpenEnabled = automaticTransitionFromOpenToHalfOpenEnabled;
+	}
+
+	public SlidingWindowSynchronizationStrategy getSlidingWindowSynchronizationStrategy() {
+		return slidingWindowSynchronizationStrategy;
+	}
+
+	public void setSlidingWindowSynchronizationStrategy(
+			SlidingWindowSynchronizationStrategy slidingWindowSynchronizationStrategy) {
+		this.slidingWindowSynchronizationStrategy = slidingWindowSynchronizationStrategy;
 	}
 
 }
