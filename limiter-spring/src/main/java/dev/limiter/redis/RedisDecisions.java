@@ -153,7 +153,7 @@ final class RedisDecisions {
 
 	private ScriptSlice sliceCall(Budget budget, String key, long cost, SliceTerms terms, long nowMillis) {
 		budget.checkCost(cost);
-		return new ScriptSlice(budget, nowMillis,
+		return new ScriptSlice(budget, key, nowMillis,
 				TakeScriptCodec.encodeSlice(budget, cost, terms, instance, expiryMarginMillis, nowMillis));
 	}
 
@@ -190,14 +190,18 @@ final class RedisDecisions {
 
 	/**
 	 * One slice's script call, and what its slice needs once the reply is in; a reply
-	 * that cannot be read throws a {@link RateLimitStoreException}.
+	 * that cannot be read throws a {@link RateLimitStoreException}. The notify-at
+	 * thresholds the slice's units reached are the decision's, as a {@code take}'s are:
+	 * the script decided them where it counted the slice.
 	 */
-	private record ScriptSlice(Budget budget, long nowMillis, TakeScriptCodec.Call call) {
+	private record ScriptSlice(Budget budget, String key, long nowMillis, TakeScriptCodec.Call call) {
 
 		Slice slice(List<Object> raw) {
 			TakeScriptCodec.Reply reply = call.decode(raw);
 			Decision decision = Decision.of(budget.name(), nowMillis, reply.verdicts(), null);
-			return new Slice(decision, reply.admitted() ? TakeScriptCodec.sliceUnits(budget, raw) : 0);
+			List<ThresholdCrossing> crossings = reply.crossings(key);
+			return new Slice(crossings.isEmpty() ? decision : decision.withCrossings(crossings),
+					reply.admitted() ? TakeScriptCodec.sliceUnits(budget, raw) : 0);
 		}
 
 	}
