@@ -106,7 +106,8 @@ final class RedisDecisions {
 	}
 
 	/**
-	 * @throws UnsupportedOperationException on a client that blocks */
+	 * @throws UnsupportedOperationException on a client that blocks
+	 */
 	static void requireNonBlocking(RedisScriptCalls calls) {
 		if (!calls.answersWithoutBlocking()) {
 			throw new UnsupportedOperationException(RedisScriptCalls.BLOCKING_CLIENT.formatted(calls.client()));
