@@ -216,7 +216,10 @@ public final class SlicedRateLimitStore extends ForwardingRateLimitStore {
 			end = Math.min(end, kind.sliceEndMillis(w, instances[i], nowMillis));
 		}
 		HeldSlice fresh = new HeldSlice(budget, key, instances, giveBackUntil, left, end, decision.verdicts());
-		Decision answer = fresh.decision(nowMillis);
+		// The thresholds the slice's units reached were decided where they were counted,
+		// once across all instances: this request reports them.
+		Decision answer = decision.crossings().isEmpty() ? fresh.decision(nowMillis)
+				: fresh.decision(nowMillis).withCrossings(decision.crossings());
 		HeldKey at = new HeldKey(budget.name(), key);
 		HeldSlice[] replaced = new HeldSlice[1];
 		HeldSlice kept = (fresh.expired(nowMillis) || (held.size() >= maxKeys && !held.containsKey(at))) ? null

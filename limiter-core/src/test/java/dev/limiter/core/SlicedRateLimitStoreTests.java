@@ -1,6 +1,8 @@
 package dev.limiter.core;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.limiter.core.contract.RateLimitStoreContractTests;
@@ -33,6 +35,29 @@ class SlicedRateLimitStoreTests extends RateLimitStoreContractTests {
 	@Override
 	protected RateLimitStore createStore() {
 		return new SlicedRateLimitStore(RateLimitStores.inMemory(100_000));
+	}
+
+	@Test
+	void takeWhenSlicesOfTwoInstancesReachNotifyAtThresholdsShouldReportEachOnceAcrossBoth() {
+		Budget notifying = Budget.builder("sliced-notifying")
+			.window(Window.of("minute", 100, Duration.ofMinutes(1)).withNotifyAt(NotifyAt.of(List.of(25, 50, 90))))
+			.slices(TERMS)
+			.build();
+		SlicingModelStore model = new SlicingModelStore(RateLimitStores.inMemory(100));
+		List<SlicedRateLimitStore> instances = List.of(new SlicedRateLimitStore(model.instance("a")),
+				new SlicedRateLimitStore(model.instance("b")));
+		long start = Window.of("minute", 100, Duration.ofMinutes(1)).resetAt(T0) - 60_000L;
+
+		List<Integer> reported = new ArrayList<>();
+		int admitted = 0;
+		for (int i = 0; i < 150; i++) {
+			Decision decision = instances.get(i % 2).take(notifying, key, 1, false, start + i);
+			admitted += decision.allowed() ? 1 : 0;
+			decision.crossings().forEach((crossing) -> reported.add(crossing.percent()));
+		}
+
+		assertThat(admitted).isEqualTo(100);
+		assertThat(reported).containsExactly(25, 50, 90);
 	}
 
 	@Test

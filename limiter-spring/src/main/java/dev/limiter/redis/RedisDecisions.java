@@ -8,10 +8,9 @@ import java.util.function.Supplier;
 import dev.limiter.core.Budget;
 import dev.limiter.core.ConcurrencyBound;
 import dev.limiter.core.Decision;
+import dev.limiter.core.KeyState;
 import dev.limiter.core.Lease;
 import dev.limiter.core.RateLimitStoreException;
-import dev.limiter.core.Slice;
-import dev.limiter.core.SliceTerms;
 import dev.limiter.core.ThresholdCrossing;
 
 import org.springframework.data.redis.core.script.RedisScript;
@@ -21,8 +20,8 @@ import org.springframework.data.redis.core.script.RedisScript;
  * encoded and decoded the same way whether the answer is waited for on the calling thread
  * ({@link RedisScriptCalls#execute}) or arrives later without blocking it
  * ({@link RedisScriptCalls#executeWithoutBlocking}, Lettuce only): a decision
- * ({@code take.lua}), a slice ({@code take.lua} in slice mode, ADR 0014) and a lease's
- * renewal ({@code renew.lua}).
+ * ({@code take.lua}), a peek (the same script in dry-run mode) and a lease's renewal
+ * ({@code renew.lua}); a slice is {@link RedisSlices}'.
  */
 @SuppressWarnings("rawtypes")
 final class RedisDecisions {
@@ -39,18 +38,14 @@ final class RedisDecisions {
 
 	private final Supplier<String> leaseIds;
 
-	/** This store among the instances taking slices of a key. */
-	private final String instance;
-
 	RedisDecisions(RedisScriptCalls calls, RedisKeys keys, RedisScript<List> take, RedisScript<List> renew,
-			long expiryMarginMillis, Supplier<String> leaseIds, String instance) {
+			long expiryMarginMillis, Supplier<String> leaseIds) {
 		this.calls = calls;
 		this.keys = keys;
 		this.take = take;
 		this.renew = renew;
 		this.expiryMarginMillis = expiryMarginMillis;
 		this.leaseIds = leaseIds;
-		this.instance = instance;
 	}
 
 	Decision take(Budget budget, String key, long cost, boolean expensive, long nowMillis) {
@@ -88,25 +83,11 @@ final class RedisDecisions {
 		}
 	}
 
-	Slice takeSlice(Budget budget, String key, long cost, SliceTerms terms, long nowMillis) {
-		ScriptSlice call = sliceCall(budget, key, cost, terms, nowMillis);
-		return call.slice(calls.execute(take, keys.slice(budget, key), call.call().args()));
-	}
-
-	/**
-	 * {@link #takeSlice} without blocking: the same script call through the path of
-	 * {@link #takeAsync}, with its deadline per call.
-	 */
-	CompletionStage<Slice> takeSliceAsync(Budget budget, String key, long cost, SliceTerms terms, long nowMillis) {
-		requireNonBlocking();
-		try {
-			ScriptSlice call = sliceCall(budget, key, cost, terms, nowMillis);
-			return calls.executeWithoutBlocking(take, keys.slice(budget, key), call.call().args())
-				.thenApply(call::slice);
-		}
-		catch (IllegalArgumentException callersMistake) {
-			return CompletableFuture.failedFuture(callersMistake);
-		}
+	/** {@code take.lua} in dry-run mode: reads, counts nothing. */
+	KeyState peek(Budget budget, String key, long nowMillis) {
+		TakeScriptCodec.Call dryRun = TakeScriptCodec.encodeDryRun(budget, nowMillis);
+		return new KeyState(budget.name(), key,
+				dryRun.decode(calls.execute(take, keys.all(budget, key), dryRun.args())).verdicts());
 	}
 
 	boolean renew(Lease lease, long expiresAtMillis, long nowMillis) {
@@ -121,6 +102,13 @@ final class RedisDecisions {
 	}
 
 	private void requireNonBlocking() {
+		requireNonBlocking(calls);
+	}
+
+	/**
+	 * @throws UnsupportedOperationException on a client that blocks
+	 */
+	static void requireNonBlocking(RedisScriptCalls calls) {
 		if (!calls.answersWithoutBlocking()) {
 			throw new UnsupportedOperationException(RedisScriptCalls.BLOCKING_CLIENT.formatted(calls.client()));
 		}
@@ -151,12 +139,6 @@ final class RedisDecisions {
 				TakeScriptCodec.encode(budget, amounts, bound, leaseId, expiryMarginMillis, nowMillis));
 	}
 
-	private ScriptSlice sliceCall(Budget budget, String key, long cost, SliceTerms terms, long nowMillis) {
-		budget.checkCost(cost);
-		return new ScriptSlice(budget, nowMillis,
-				TakeScriptCodec.encodeSlice(budget, cost, terms, instance, expiryMarginMillis, nowMillis));
-	}
-
 	private List<String> leases(Lease lease) {
 		return List.of(keys.leases(lease.budget(), lease.key()));
 	}
@@ -184,20 +166,6 @@ final class RedisDecisions {
 			Decision decision = Decision.of(budget.name(), nowMillis, reply.verdicts(), lease);
 			List<ThresholdCrossing> crossings = reply.crossings(key);
 			return crossings.isEmpty() ? decision : decision.withCrossings(crossings);
-		}
-
-	}
-
-	/**
-	 * One slice's script call, and what its slice needs once the reply is in; a reply
-	 * that cannot be read throws a {@link RateLimitStoreException}.
-	 */
-	private record ScriptSlice(Budget budget, long nowMillis, TakeScriptCodec.Call call) {
-
-		Slice slice(List<Object> raw) {
-			TakeScriptCodec.Reply reply = call.decode(raw);
-			Decision decision = Decision.of(budget.name(), nowMillis, reply.verdicts(), null);
-			return new Slice(decision, reply.admitted() ? TakeScriptCodec.sliceUnits(budget, raw) : 0);
 		}
 
 	}

@@ -4,10 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicLong;
 
 import dev.limiter.core.BoundVerdict;
 import dev.limiter.core.Budget;
@@ -45,7 +42,8 @@ import org.springframework.data.redis.core.script.RedisScript;
  * <p>
  * Works with Redis standalone, Sentinel and Cluster through any spring-data-redis
  * {@link RedisConnectionFactory}, Lettuce or Jedis ({@link RedisScriptCalls}); releases
- * are sent without waiting.
+ * are sent without waiting. The calls a request waits for are {@link RedisDecisions}', a
+ * slice's {@link RedisSlices}' (ADR 0014).
  */
 public final class RedisRateLimitStore implements RateLimitStore, AuthGuardStoreProvider {
 
@@ -58,7 +56,6 @@ public final class RedisRateLimitStore implements RateLimitStore, AuthGuardStore
 
 	private static final RedisScript<List> SETTLE = RedisScriptCalls.script("settle.lua");
 
-	/** Moves a live lease's expiry forward ({@link #renew}). */
 	private static final RedisScript<List> RENEW = RedisScriptCalls.script("renew.lua");
 
 	private final RedisScriptCalls calls;
@@ -69,17 +66,20 @@ public final class RedisRateLimitStore implements RateLimitStore, AuthGuardStore
 
 	private final RedisDecisions decisions;
 
-	private final String leaseIdPrefix = Long.toHexString(ThreadLocalRandom.current().nextLong()) + "-";
+	private final RedisSlices slices;
 
-	private final AtomicLong leaseSequence = new AtomicLong();
+	private final RedisSettlements settlements;
+
+	private final LeaseIds leaseIds = new LeaseIds();
 
 	private RedisRateLimitStore(Builder builder) {
 		this.keys = new RedisKeys(builder.keyPrefix);
 		this.expiryMarginMillis = builder.expiryMargin.toMillis();
 		this.calls = new RedisScriptCalls(builder.connectionFactory, builder.timeout, builder.maxBlockingCalls,
 				List.of(TAKE, SETTLE, GuardScriptCodec.SCRIPT, RENEW));
-		this.decisions = new RedisDecisions(calls, keys, TAKE, RENEW, expiryMarginMillis, this::nextLeaseId,
-				leaseIdPrefix);
+		this.decisions = new RedisDecisions(calls, keys, TAKE, RENEW, expiryMarginMillis, leaseIds);
+		this.slices = new RedisSlices(calls, keys, TAKE, expiryMarginMillis, leaseIds.prefix());
+		this.settlements = new RedisSettlements(calls, keys, SETTLE, expiryMarginMillis);
 	}
 
 	public static Builder builder(RedisConnectionFactory connectionFactory) {
@@ -129,48 +129,29 @@ public final class RedisRateLimitStore implements RateLimitStore, AuthGuardStore
 		return calls.answersWithoutBlocking();
 	}
 
-	/**
-	 * The same one script call in slice mode ({@code take.lua}, ADR 0014): the request
-	 * decided as by {@link #take}, and when admitted the slice's units counted in every
-	 * window at once; this store is one instance among those taking slices of the key.
-	 */
+	/** The same one script call in slice mode, ADR 0014 ({@link RedisSlices}). */
 	@Override
 	public Slice takeSlice(Budget budget, String key, long cost, SliceTerms terms, long nowMillis) {
-		return decisions.takeSlice(budget, key, cost, terms, nowMillis);
+		return slices.takeSlice(budget, key, cost, terms, nowMillis);
 	}
 
 	/** {@link #takeSlice} without blocking, as {@link #takeAsync}. */
 	@Override
 	public CompletionStage<Slice> takeSliceAsync(Budget budget, String key, long cost, SliceTerms terms,
 			long nowMillis) {
-		return decisions.takeSliceAsync(budget, key, cost, terms, nowMillis);
+		return slices.takeSliceAsync(budget, key, cost, terms, nowMillis);
 	}
 
-	/**
-	 * Sent without waiting, like a release ({@code settle.lua}, which also decides the
-	 * notify-at thresholds the settlement reached); its reply is read when it arrives,
-	 * never waited for. The stage fails with a {@link RateLimitStoreException} when no
-	 * answer came within the store's timeout, and is never retried (a script that timed
-	 * out may have run: ADR 0012).
-	 */
+	/** Sent without waiting ({@link RedisSettlements#settle}). */
 	@Override
 	public CompletionStage<List<ThresholdCrossing>> settle(Settlement settlement, long nowMillis) {
-		TakeScriptCodec.SettleCall call = TakeScriptCodec.encodeSettle(settlement, expiryMarginMillis, nowMillis);
-		if (call == null) {
-			return CompletableFuture.completedFuture(List.of());
-		}
-		return calls
-			.sendWithoutWaiting(SETTLE, List.of(keys.windows(settlement.budget(), settlement.key())), call.args())
-			.thenApply(call::crossings);
+		return settlements.settle(settlement, nowMillis);
 	}
 
-	/**
-	 * Fire-and-forget: a lost release only holds a slot until the lease expires by
-	 * itself.
-	 */
+	/** Fire-and-forget ({@link RedisSettlements#release}). */
 	@Override
 	public void release(Lease lease, long nowMillis) {
-		calls.removeWithoutWaiting(keys.leases(lease.budget(), lease.key()), lease.id());
+		settlements.release(lease);
 	}
 
 	/**
@@ -191,9 +172,7 @@ public final class RedisRateLimitStore implements RateLimitStore, AuthGuardStore
 
 	@Override
 	public KeyState peek(Budget budget, String key, long nowMillis) {
-		TakeScriptCodec.Call dryRun = TakeScriptCodec.encodeDryRun(budget, nowMillis);
-		return new KeyState(budget.name(), key,
-				dryRun.decode(calls.execute(TAKE, keys.all(budget, key), dryRun.args())).verdicts());
+		return decisions.peek(budget, key, nowMillis);
 	}
 
 	@Override
@@ -212,8 +191,7 @@ public final class RedisRateLimitStore implements RateLimitStore, AuthGuardStore
 	 */
 	@Override
 	public AuthGuardStore authGuardStore(AuthGuardPolicy policy) {
-		return new RedisAuthGuardStore(calls, keys, new GuardScriptCodec(policy, expiryMarginMillis),
-				this::nextLeaseId);
+		return new RedisAuthGuardStore(calls, keys, new GuardScriptCodec(policy, expiryMarginMillis), leaseIds);
 	}
 
 	/** The prefix every key of this store starts with. */
@@ -228,10 +206,6 @@ public final class RedisRateLimitStore implements RateLimitStore, AuthGuardStore
 	 */
 	public Duration timeout() {
 		return calls.timeout();
-	}
-
-	String nextLeaseId() {
-		return leaseIdPrefix + Long.toHexString(leaseSequence.incrementAndGet());
 	}
 
 	/** Options of a {@link RedisRateLimitStore}. */

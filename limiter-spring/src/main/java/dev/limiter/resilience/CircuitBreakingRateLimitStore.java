@@ -9,6 +9,8 @@ import dev.limiter.core.ForwardingRateLimitStore;
 import dev.limiter.core.KeyState;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStoreException;
+import dev.limiter.core.Slice;
+import dev.limiter.core.SliceTerms;
 import dev.limiter.core.StoreNotCalledException;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 
@@ -19,10 +21,10 @@ import io.github.resilience4j.circuitbreaker.CircuitBreaker;
  * Half-open probes let the store heal by itself.
  *
  * <p>
- * Releases, renewals and settlements are not guarded (passed through): they are sent
- * without waiting, their failure costs nothing but a lease that expires by itself or a
- * settlement dropped, and counting them would let a slow release path open the breaker
- * for decisions.
+ * Decisions, slices (ADR 0014), reads and resets are guarded. Releases, renewals and
+ * settlements are not guarded (passed through): they are sent without waiting, their
+ * failure costs nothing but a lease that expires by itself or a settlement dropped, and
+ * counting them would let a slow release path open the breaker for decisions.
  *
  * @see RateLimitStoreException
  */
@@ -69,6 +71,22 @@ public final class CircuitBreakingRateLimitStore extends ForwardingRateLimitStor
 	public CompletionStage<Decision> reserveAsync(Budget budget, String key, long[] amounts, boolean expensive,
 			long nowMillis) {
 		return breaker.callAsync(() -> store.reserveAsync(budget, key, amounts, expensive, nowMillis));
+	}
+
+	/**
+	 * A slice is a decision (ADR 0014): guarded as {@link #take}, so that an open breaker
+	 * costs no round trip and a failing slice call counts toward opening it.
+	 */
+	@Override
+	public Slice takeSlice(Budget budget, String key, long cost, SliceTerms terms, long nowMillis) {
+		return breaker.call(() -> store.takeSlice(budget, key, cost, terms, nowMillis));
+	}
+
+	/** {@link #takeSlice} without blocking, as {@link #takeAsync}. */
+	@Override
+	public CompletionStage<Slice> takeSliceAsync(Budget budget, String key, long cost, SliceTerms terms,
+			long nowMillis) {
+		return breaker.callAsync(() -> store.takeSliceAsync(budget, key, cost, terms, nowMillis));
 	}
 
 	@Override

@@ -15,6 +15,8 @@ import dev.limiter.core.Lease;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStores;
 import dev.limiter.core.Settlement;
+import dev.limiter.core.Slice;
+import dev.limiter.core.SliceTerms;
 import dev.limiter.core.StoreMode;
 import dev.limiter.core.StoreModeListener;
 import dev.limiter.core.StoreNotCalledException;
@@ -44,9 +46,9 @@ public final class FailOpenRateLimitStore implements RateLimitStore {
 
 	private final InProcessRateLimitStore fallback;
 
-	private final FallbackDecisions instead;
-
 	private final OutageMode outage;
+
+	private final FailOpenDecisions decisions;
 
 	/**
 	 * @param authoritative the store whose counters are the truth
@@ -76,7 +78,8 @@ public final class FailOpenRateLimitStore implements RateLimitStore {
 		this.authoritative = Objects.requireNonNull(authoritative, "authoritative");
 		this.outage = new OutageMode(authoritative.name(), listener, guardSettled);
 		this.fallback = RateLimitStores.inMemory(fallbackMaxKeys);
-		this.instead = new FallbackDecisions(fallback, failsClosed, closedRetryAfterMillis);
+		this.decisions = new FailOpenDecisions(authoritative, outage,
+				new FallbackDecisions(fallback, failsClosed, closedRetryAfterMillis));
 	}
 
 	@Override
@@ -84,7 +87,7 @@ public final class FailOpenRateLimitStore implements RateLimitStore {
 		// a caller's mistake, not a store failure: it must neither trip the breaker nor
 		// reach the fallback
 		budget.checkCost(cost);
-		return decide(budget, key, cost, null, expensive, nowMillis);
+		return decisions.decide(budget, key, cost, null, expensive, nowMillis);
 	}
 
 	/**
@@ -95,7 +98,7 @@ public final class FailOpenRateLimitStore implements RateLimitStore {
 	@Override
 	public Decision reserve(Budget budget, String key, long[] amounts, boolean expensive, long nowMillis) {
 		budget.checkAmounts(amounts);
-		return decide(budget, key, 0, amounts, expensive, nowMillis);
+		return decisions.decide(budget, key, 0, amounts, expensive, nowMillis);
 	}
 
 	/**
@@ -130,7 +133,7 @@ public final class FailOpenRateLimitStore implements RateLimitStore {
 		catch (RuntimeException callersMistake) {
 			return CompletableFuture.failedFuture(callersMistake);
 		}
-		return decideAsync(budget, key, cost, null, expensive, nowMillis);
+		return decisions.decideAsync(budget, key, cost, null, expensive, nowMillis);
 	}
 
 	/** {@link #reserve} without blocking, as {@link #takeAsync}. */
@@ -143,64 +146,32 @@ public final class FailOpenRateLimitStore implements RateLimitStore {
 		catch (RuntimeException callersMistake) {
 			return CompletableFuture.failedFuture(callersMistake);
 		}
-		return decideAsync(budget, key, 0, amounts, expensive, nowMillis);
-	}
-
-	/** {@code amounts} per window when reserving, else {@code cost} from each. */
-	private Decision decide(Budget budget, String key, long cost, long[] amounts, boolean expensive, long nowMillis) {
-		long call = outage.started();
-		try {
-			return answered(call, (amounts != null) ? authoritative.reserve(budget, key, amounts, expensive, nowMillis)
-					: authoritative.take(budget, key, cost, expensive, nowMillis));
-		}
-		catch (RuntimeException failure) {
-			return failed(call, failure, budget, key, cost, amounts, expensive, nowMillis);
-		}
-	}
-
-	private Decision failed(long call, RuntimeException failure, Budget budget, String key, long cost, long[] amounts,
-			boolean expensive, long nowMillis) {
-		outage.failed(call, failure);
-		return instead.decide(failure, budget, key, cost, amounts, expensive, nowMillis);
+		return decisions.decideAsync(budget, key, 0, amounts, expensive, nowMillis);
 	}
 
 	/**
-	 * {@link #decide} when the authoritative store's answer arrives later: the same
-	 * {@link #answered} and {@link #failed}, run when its stage completes.
+	 * A slice (ADR 0014) decided as {@link #take} is: the authoritative store's slice
+	 * while it answers; when it cannot, the fallback's decision (degraded) for the
+	 * request alone, a slice of nothing more than its cost, so that nothing is admitted
+	 * locally on a guess.
 	 */
-	private CompletionStage<Decision> decideAsync(Budget budget, String key, long cost, long[] amounts,
-			boolean expensive, long nowMillis) {
-		long call = outage.started();
-		CompletionStage<Decision> sent;
-		try {
-			sent = (amounts != null) ? authoritative.reserveAsync(budget, key, amounts, expensive, nowMillis)
-					: authoritative.takeAsync(budget, key, cost, expensive, nowMillis);
-		}
-		catch (RuntimeException failedToSend) {
-			sent = CompletableFuture.failedFuture(failedToSend);
-		}
-		CompletableFuture<Decision> decided = new CompletableFuture<>();
-		sent.whenComplete((decision, failure) -> {
-			try {
-				decided.complete((failure == null) ? answered(call, decision) : failed(call,
-						StoreCircuitBreaker.unwrapped(failure), budget, key, cost, amounts, expensive, nowMillis));
-			}
-			catch (RuntimeException failClosed) {
-				decided.completeExceptionally(failClosed);
-			}
-		});
-		return decided;
+	@Override
+	public Slice takeSlice(Budget budget, String key, long cost, SliceTerms terms, long nowMillis) {
+		budget.checkCost(cost);
+		return decisions.slice(budget, key, cost, terms, nowMillis);
 	}
 
-	/** The authoritative store's decision. */
-	private Decision answered(long call, Decision decision) {
-		if (decision.allowed()) {
-			// Only an admission proves the store answered: a refusal may come from a
-			// decorator's local memory of keys over their limit (no store call at all),
-			// which must not end an outage.
-			outage.succeeded(call);
+	/** {@link #takeSlice} without blocking, as {@link #takeAsync}. */
+	@Override
+	public CompletionStage<Slice> takeSliceAsync(Budget budget, String key, long cost, SliceTerms terms,
+			long nowMillis) {
+		try {
+			budget.checkCost(cost);
 		}
-		return decision.withLeaseIssuedBy(authoritative);
+		catch (RuntimeException callersMistake) {
+			return CompletableFuture.failedFuture(callersMistake);
+		}
+		return decisions.sliceAsync(budget, key, cost, terms, nowMillis);
 	}
 
 	/**

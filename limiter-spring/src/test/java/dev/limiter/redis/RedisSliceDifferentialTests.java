@@ -7,6 +7,7 @@ import java.util.UUID;
 
 import dev.limiter.core.Budget;
 import dev.limiter.core.Decision;
+import dev.limiter.core.NotifyAt;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStores;
 import dev.limiter.core.Settlement;
@@ -34,9 +35,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the in-memory store) are two implementations of ADR 0014's rule: random sequences of
  * three instances taking slices of a few keys, giving back part of what they took (as an
  * expired slice does) and peeking, over every algorithm alone and mixed, get the same
- * slices (units and decisions) from both. The clock moves forward by random steps, often
- * across a window's or a bucket's end and across twice the slices' ttl, where an instance
- * stops counting as one taking slices.
+ * slices (units and decisions, the notify-at thresholds the slices reached included) from
+ * both. The clock moves forward by random steps, often across a window's or a bucket's
+ * end and across twice the slices' ttl, where an instance stops counting as one taking
+ * slices.
  */
 class RedisSliceDifferentialTests {
 
@@ -48,7 +50,10 @@ class RedisSliceDifferentialTests {
 			new SliceTerms(50, Duration.ofSeconds(1)));
 
 	static final List<Budget> BUDGETS = List.of(
-			Budget.builder("slice-fixed").window("second", 30, Duration.ofSeconds(2)).build(),
+			Budget.builder("slice-fixed")
+				.window(Window.of("second", 30, Duration.ofSeconds(2))
+					.withNotifyAt(NotifyAt.of(List.of(20, 50, 90, 100))))
+				.build(),
 			Budget.builder("slice-sliding")
 				.window(Window.sliding("second", 30, Duration.ofSeconds(2), Duration.ofMillis(200)))
 				.countRefused(true)
@@ -57,7 +62,7 @@ class RedisSliceDifferentialTests {
 			Budget.builder("slice-mixed")
 				.window(Window.sliding("sliding", 25, Duration.ofSeconds(1), Duration.ofMillis(100)))
 				.window(Window.tokenBucket("bucket", 20, Duration.ofSeconds(2), 40))
-				.window("fixed", 60, Duration.ofSeconds(3))
+				.window(Window.of("fixed", 60, Duration.ofSeconds(3)).withNotifyAt(NotifyAt.of(List.of(50, 75))))
 				.build());
 
 	private static LettuceConnectionFactory factory;
@@ -144,6 +149,7 @@ class RedisSliceDifferentialTests {
 		assertThat(actual.allowed()).as(both).isEqualTo(expected.allowed());
 		assertThat(actual.verdicts()).as(both).isEqualTo(expected.verdicts());
 		assertThat(actual.retryAfterMillis()).as(both).isEqualTo(expected.retryAfterMillis());
+		assertThat(actual.crossings()).as(both).isEqualTo(expected.crossings());
 	}
 
 	@Provide

@@ -23,6 +23,8 @@ import dev.limiter.core.NotifyAt;
 import dev.limiter.core.OverLimitRememberingStore;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.Reservation;
+import dev.limiter.core.SliceTerms;
+import dev.limiter.core.SlicedRateLimitStore;
 import dev.limiter.core.ThresholdCrossing;
 import dev.limiter.core.Window;
 import dev.limiter.test.redis.RedisServerExtension;
@@ -38,7 +40,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the script decides the crossing in the same call as the admission; and with
  * reservations settled above their estimates, every threshold of a fixed window is
  * reported exactly once across both instances, by the decision or the settlement
- * ({@code settle.lua}) that crossed it.
+ * ({@code settle.lua}) that crossed it; and with the minute leased in slices (ADR 0014),
+ * every threshold is reported exactly once across both instances, by the request whose
+ * slice the script counted across it.
  */
 class RedisThresholdCrossingsAcrossInstancesTests {
 
@@ -59,6 +63,15 @@ class RedisThresholdCrossingsAcrossInstancesTests {
 		.window(Window.of("hour", 20_000, Duration.ofHours(1))
 			.inUnit("tokens")
 			.withNotifyAt(NotifyAt.of(List.of(25, 50, 80, 100))))
+		.build();
+
+	/**
+	 * A fixed window leased in slices (ADR 0014): its thresholds are reached by the
+	 * slices' units, counted in the script.
+	 */
+	private static final Budget SLICED_MINUTE = Budget.builder("sliced-minute")
+		.window(Window.of("minute", 2_000, Duration.ofMinutes(1)).withNotifyAt(NotifyAt.of(List.of(10, 50, 80, 100))))
+		.slices(new SliceTerms(50, Duration.ofSeconds(1)))
 		.build();
 
 	private static final long NOW = Instant.parse("2024-02-20T12:00:00Z").toEpochMilli();
@@ -122,6 +135,55 @@ class RedisThresholdCrossingsAcrossInstancesTests {
 		assertThat(instances.get(0)
 			.reserve(HOURLY_TOKENS, key, new long[] { 1 }, false, clock.incrementAndGet())
 			.crossings()).as("a later decision reports nothing again").isEmpty();
+	}
+
+	@Test
+	void crossingsWhenTwoInstancesTakeSlicesShouldBeReportedOncePerThresholdAndAdmitNoMoreThanTheBound()
+			throws Exception {
+		List<RateLimitStore> instances = List.of(slicingInstance(), slicingInstance());
+		String key = "k-" + UUID.randomUUID();
+		long start = Window.of("minute", 2_000, Duration.ofMinutes(1)).resetAt(NOW) - 60_000L;
+		AtomicInteger admitted = new AtomicInteger();
+		AtomicLong clock = new AtomicLong();
+		Map<Integer, AtomicInteger> reported = new ConcurrentHashMap<>();
+		ExecutorService threads = Executors.newFixedThreadPool(64);
+		CountDownLatch ready = new CountDownLatch(1);
+		try {
+			List<Future<?>> running = new ArrayList<>();
+			for (int t = 0; t < 64; t++) {
+				RateLimitStore store = instances.get(t % 2);
+				running.add(threads.submit(() -> {
+					ready.await();
+					for (int i = 0; i < 40; i++) {
+						// a millisecond a request: slices expire and go back meanwhile
+						Decision decision = store.take(SLICED_MINUTE, key, 1, false, start + clock.incrementAndGet());
+						if (decision.allowed()) {
+							admitted.incrementAndGet();
+						}
+						count(decision.crossings(), reported);
+					}
+					return null;
+				}));
+			}
+			ready.countDown();
+			for (Future<?> future : running) {
+				future.get(60, TimeUnit.SECONDS);
+			}
+		}
+		finally {
+			threads.shutdownNow();
+		}
+
+		// the store refuses only once it counted 2,000: the 100 % threshold was reached
+		assertThat(admitted.get()).as("2,560 tried, 2,000 in the minute, at most two slices unspent")
+			.isBetween(2_000 - 2 * 50, 2_000);
+		assertThat(reported).containsOnlyKeys(10, 50, 80, 100);
+		assertThat(reported.values()).extracting(AtomicInteger::get).containsOnly(1);
+	}
+
+	private RateLimitStore slicingInstance() {
+		return new OverLimitRememberingStore(new SlicedRateLimitStore(
+				RedisRateLimitStore.builder(redis.connectionFactory()).timeout(RedisTestTimeouts.GENEROUS).build()));
 	}
 
 	private static void count(List<ThresholdCrossing> crossings, Map<Integer, AtomicInteger> reported) {

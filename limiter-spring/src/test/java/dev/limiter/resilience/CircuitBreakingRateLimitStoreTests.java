@@ -2,9 +2,16 @@ package dev.limiter.resilience;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.limiter.core.Budget;
+import dev.limiter.core.ForwardingRateLimitStore;
+import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStoreException;
+import dev.limiter.core.RateLimitStores;
+import dev.limiter.core.Slice;
+import dev.limiter.core.SliceTerms;
 import dev.limiter.core.StoreNotCalledException;
 import dev.limiter.core.contract.DownRateLimitStore;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
@@ -19,6 +26,8 @@ class CircuitBreakingRateLimitStoreTests {
 	private static final long T0 = 1_699_999_200_000L;
 
 	private static final Budget BUDGET = Budget.builder("b").window("minute", 10, Duration.ofMinutes(1)).build();
+
+	private static final SliceTerms TERMS = new SliceTerms(5, Duration.ofSeconds(1));
 
 	private final IllegalStateException storeError = new IllegalStateException("connection refused");
 
@@ -93,9 +102,64 @@ class CircuitBreakingRateLimitStoreTests {
 		assertThat(failureOf(refused)).isInstanceOf(StoreNotCalledException.class);
 	}
 
+	@Test
+	void takeSliceWhenTheBreakerIsOpenShouldNotCallTheStore() {
+		SliceCountingStore counting = new SliceCountingStore();
+		CircuitBreakingRateLimitStore guarded = new CircuitBreakingRateLimitStore(counting, breaker);
+		breaker.transitionToOpenState();
+
+		assertThatExceptionOfType(StoreNotCalledException.class)
+			.isThrownBy(() -> guarded.takeSlice(BUDGET, "k", 1, TERMS, T0));
+		CompletableFuture<?> refused = guarded.takeSliceAsync(BUDGET, "k", 1, TERMS, T0).toCompletableFuture();
+
+		assertThat(refused).as("failed before returning").isCompletedExceptionally();
+		assertThat(failureOf(refused)).isInstanceOf(StoreNotCalledException.class);
+		assertThat(counting.slices).as("no slice call sent").hasValue(0);
+		assertThat(breaker.getMetrics().getNumberOfNotPermittedCalls()).isEqualTo(2);
+	}
+
+	@Test
+	void takeSliceWhenTheStoreFailsShouldCountTheFailureUntilTheBreakerOpens() {
+		for (int i = 0; i < 2; i++) {
+			assertThatExceptionOfType(RateLimitStoreException.class)
+				.isThrownBy(() -> store.takeSlice(BUDGET, "k", 1, TERMS, T0))
+				.withCause(storeError);
+		}
+
+		assertThat(breaker.getMetrics().getNumberOfFailedCalls()).isEqualTo(2);
+		assertThat(breaker.getState()).isEqualTo(CircuitBreaker.State.OPEN);
+	}
+
 	/** What the stage failed with, as it was raised. */
 	private static Throwable failureOf(CompletableFuture<?> stage) {
 		return stage.handle((answer, failure) -> failure).join();
+	}
+
+	/** An in-memory store counting the slice calls it is sent. */
+	private static final class SliceCountingStore extends ForwardingRateLimitStore {
+
+		private final RateLimitStore memory = RateLimitStores.inMemory(100);
+
+		final AtomicInteger slices = new AtomicInteger();
+
+		@Override
+		protected RateLimitStore delegate() {
+			return memory;
+		}
+
+		@Override
+		public Slice takeSlice(Budget budget, String key, long cost, SliceTerms terms, long nowMillis) {
+			slices.incrementAndGet();
+			return memory.takeSlice(budget, key, cost, terms, nowMillis);
+		}
+
+		@Override
+		public CompletionStage<Slice> takeSliceAsync(Budget budget, String key, long cost, SliceTerms terms,
+				long nowMillis) {
+			slices.incrementAndGet();
+			return memory.takeSliceAsync(budget, key, cost, terms, nowMillis);
+		}
+
 	}
 
 }

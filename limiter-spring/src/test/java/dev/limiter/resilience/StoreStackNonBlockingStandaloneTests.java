@@ -8,6 +8,7 @@ import java.util.UUID;
 import dev.limiter.core.Budget;
 import dev.limiter.core.Decision;
 import dev.limiter.core.Lease;
+import dev.limiter.core.Slice;
 import dev.limiter.core.SliceTerms;
 import dev.limiter.core.guard.AuthGuard;
 import dev.limiter.core.guard.GuardAdmission;
@@ -124,6 +125,29 @@ class StoreStackNonBlockingStandaloneTests extends StoreStackNonBlockingTests {
 
 			assertThat(decision.allowed()).isTrue();
 			assertThat(decision.degraded()).as("the next slice never came").isTrue();
+			assertThat(tookMillis).isLessThan(TIMEOUT.toMillis() + 100);
+		}
+		finally {
+			redis.server().resume();
+		}
+	}
+
+	@Test
+	void takeSliceAsyncWhenRedisIsFrozenShouldAnswerDegradedWithinTheTimeoutWithoutBlocking() {
+		SliceTerms terms = FROZEN_SLICED.slices().orElseThrow();
+		assertThat(NonBlockingThreads.call(() -> stack.takeSliceAsync(FROZEN_SLICED, key, 1, terms, now)).units())
+			.as("a slice taken from Redis through the stack")
+			.isEqualTo(5);
+
+		redis.server().pause();
+		try {
+			long start = System.nanoTime();
+			Slice slice = NonBlockingThreads.call(() -> stack.takeSliceAsync(FROZEN_SLICED, key, 1, terms, now));
+			long tookMillis = (System.nanoTime() - start) / 1_000_000;
+
+			assertThat(slice.decision().allowed()).isTrue();
+			assertThat(slice.decision().degraded()).isTrue();
+			assertThat(slice.units()).as("the request alone").isEqualTo(1);
 			assertThat(tookMillis).isLessThan(TIMEOUT.toMillis() + 100);
 		}
 		finally {

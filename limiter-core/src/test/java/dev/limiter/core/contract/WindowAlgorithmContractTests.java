@@ -15,6 +15,8 @@ import dev.limiter.core.Decision;
 import dev.limiter.core.KeyState;
 import dev.limiter.core.NotifyAt;
 import dev.limiter.core.RateLimitStore;
+import dev.limiter.core.Slice;
+import dev.limiter.core.SliceTerms;
 import dev.limiter.core.ThresholdCrossing;
 import dev.limiter.core.Window;
 import org.junit.jupiter.api.BeforeEach;
@@ -539,6 +541,34 @@ public abstract class WindowAlgorithmContractTests {
 			assertThat(reached.usage()).isEqualTo(3);
 		});
 		assertThat(percents(after)).isEmpty();
+	}
+
+	@Test
+	void takeSliceWhenSlicesReachAFixedWindowsThresholdsShouldReportEachOnceWhereTheyAreCounted() {
+		Budget notifying = Budget.builder("notifying-sliced")
+			.window(Window.of("minute", 100, Duration.ofMinutes(1)).withNotifyAt(NotifyAt.of(List.of(50, 80, 100))))
+			.slices(new SliceTerms(20, Duration.ofSeconds(1)))
+			.build();
+		SliceTerms terms = notifying.slices().orElseThrow();
+		long start = Window.of("minute", 100, Duration.ofMinutes(1)).resetAt(T0) - 60_000L;
+
+		List<ThresholdCrossing> reported = new ArrayList<>();
+		long counted = 0;
+		for (int i = 0; i < 200; i++) {
+			Slice slice = store.takeSlice(notifying, key, 1, terms, start + i);
+			if (!slice.decision().allowed()) {
+				break;
+			}
+			counted += slice.units();
+			for (ThresholdCrossing crossing : slice.decision().crossings()) {
+				assertThat(crossing.usage()).as("reached by the units counted so far").isEqualTo(counted);
+				reported.add(crossing);
+			}
+		}
+
+		assertThat(counted).as("every unit of the minute counted in some slice").isEqualTo(100);
+		assertThat(reported).extracting(ThresholdCrossing::percent).containsExactly(50, 80, 100);
+		assertThat(store.take(notifying, key, 1, false, start + 300).crossings()).isEmpty();
 	}
 
 	private static List<Integer> percents(Decision decision) {
