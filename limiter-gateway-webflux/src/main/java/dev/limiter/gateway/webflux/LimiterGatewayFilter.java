@@ -2,6 +2,7 @@ package dev.limiter.gateway.webflux;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 import dev.limiter.core.Budget;
 import dev.limiter.decision.UsageReportHeader;
@@ -43,13 +44,24 @@ final class LimiterGatewayFilter implements GatewayFilter, Ordered {
 
 	private final UsageReportHeader reportHeader;
 
-	LimiterGatewayFilter(ReactiveRateLimitFilter limiter, String budget, boolean expensive, Map<String, Long> estimates,
-			UsageReportHeader reportHeader) {
+	/**
+	 * The policy of the route last served: made once for a route the gateway named at the
+	 * filter's creation, else from the route of the first request (a Java DSL route).
+	 */
+	private volatile RoutePolicy policy;
+
+	/**
+	 * @param routeId the route's id when the gateway named it ({@code null}: read from
+	 * the request's route)
+	 */
+	LimiterGatewayFilter(ReactiveRateLimitFilter limiter, String routeId, String budget, boolean expensive,
+			Map<String, Long> estimates, UsageReportHeader reportHeader) {
 		this.limiter = limiter;
 		this.budget = budget;
 		this.expensive = expensive;
 		this.estimates = estimates;
 		this.reportHeader = reportHeader;
+		this.policy = (routeId != null) ? policyOf(routeId) : null;
 	}
 
 	String budget() {
@@ -63,16 +75,30 @@ final class LimiterGatewayFilter implements GatewayFilter, Ordered {
 
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
-		Route route = exchange.getAttribute(ServerWebExchangeUtils.GATEWAY_ROUTE_ATTR);
-		String routeId = (route != null) ? route.getId() : null;
-		RoutePolicy policy = new RoutePolicy(routeId, budget, expensive, false, null, estimates);
-		return limiter.filter(exchange, policy, (admitted) -> {
+		return limiter.filter(exchange, policyOf(exchange), (admitted) -> {
 			if (reportHeader != null) {
 				ServerHttpResponse response = admitted.getResponse();
 				response.beforeCommit(() -> Mono.fromRunnable(() -> settleReport(admitted, response)));
 			}
 			return chain.filter(admitted);
 		});
+	}
+
+	/** The policy of the route the gateway matched, made once per route. */
+	private RoutePolicy policyOf(ServerWebExchange exchange) {
+		Route route = exchange.getAttribute(ServerWebExchangeUtils.GATEWAY_ROUTE_ATTR);
+		String routeId = (route != null) ? route.getId() : null;
+		RoutePolicy known = policy;
+		if (known != null && Objects.equals(known.pattern(), routeId)) {
+			return known;
+		}
+		RoutePolicy made = policyOf(routeId);
+		policy = made;
+		return made;
+	}
+
+	private RoutePolicy policyOf(String routeId) {
+		return new RoutePolicy(routeId, budget, expensive, false, null, estimates);
 	}
 
 	/**
