@@ -6,8 +6,6 @@ import dev.limiter.reactive.ReactiveCountedFurtherOn;
 import dev.limiter.reactive.ReactiveRateLimitFilter;
 import reactor.core.publisher.Mono;
 
-import org.springframework.cloud.gateway.filter.GatewayFilter;
-import org.springframework.cloud.gateway.filter.OrderedGatewayFilter;
 import org.springframework.cloud.gateway.handler.RoutePredicateHandlerMapping;
 import org.springframework.cloud.gateway.route.Route;
 import org.springframework.cloud.gateway.route.RouteLocator;
@@ -80,17 +78,7 @@ final class GatewayLimitedRoutes implements ReactiveCountedFurtherOn {
 	}
 
 	static boolean carriesLimiter(Route route) {
-		for (GatewayFilter filter : route.getFilters()) {
-			if (isLimiter(filter)) {
-				return true;
-			}
-		}
-		return false;
-	}
-
-	private static boolean isLimiter(GatewayFilter filter) {
-		GatewayFilter unwrapped = (filter instanceof OrderedGatewayFilter ordered) ? ordered.getDelegate() : filter;
-		return unwrapped instanceof LimiterGatewayFilter;
+		return LimiterGatewayFilter.of(route) != null;
 	}
 
 }

@@ -6,6 +6,7 @@ import dev.limiter.decision.RateLimitObservers;
 import dev.limiter.decision.UsageReportHeader;
 import dev.limiter.reactive.ReactiveCountedFurtherOn;
 import dev.limiter.reactive.ReactiveRateLimitFilter;
+import dev.limiter.reactive.ReactiveRouteInventory;
 import dev.limiter.reactive.autoconfigure.LimiterReactiveAutoConfiguration;
 import dev.limiter.spring.CurrentRateLimitRules;
 import dev.limiter.spring.RateLimitObserver;
@@ -54,6 +55,13 @@ public class LimiterGatewayAutoConfiguration {
 	public ReactiveCountedFurtherOn limiterGatewayLimitedRoutes(ObjectProvider<RouteLocator> routes,
 			ObjectProvider<RoutePredicateHandlerMapping> mapping) {
 		return new GatewayLimitedRoutes(routes::getIfAvailable, mapping::getIfUnique);
+	}
+
+	/** The gateway's routes in the limiter's route inventory. */
+	@Bean
+	public GatewayInventoryRoutes limiterGatewayInventoryRoutes(ObjectProvider<RouteLocator> routes,
+			ObjectProvider<ReactiveRouteInventory> inventory) {
+		return new GatewayInventoryRoutes(routes::getIfAvailable, inventory::getIfUnique);
 	}
 
 }

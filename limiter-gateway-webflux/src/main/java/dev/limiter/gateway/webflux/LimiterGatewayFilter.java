@@ -14,6 +14,7 @@ import reactor.core.publisher.Mono;
 import org.springframework.cloud.gateway.filter.GatewayFilter;
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
 import org.springframework.cloud.gateway.filter.NettyWriteResponseFilter;
+import org.springframework.cloud.gateway.filter.OrderedGatewayFilter;
 import org.springframework.cloud.gateway.route.Route;
 import org.springframework.cloud.gateway.support.ServerWebExchangeUtils;
 import org.springframework.core.Ordered;
@@ -66,6 +67,21 @@ final class LimiterGatewayFilter implements GatewayFilter, Ordered {
 
 	String budget() {
 		return budget;
+	}
+
+	boolean expensive() {
+		return expensive;
+	}
+
+	/** The {@code Limiter} filter {@code route} carries, {@code null} when none. */
+	static LimiterGatewayFilter of(Route route) {
+		for (GatewayFilter filter : route.getFilters()) {
+			GatewayFilter unwrapped = (filter instanceof OrderedGatewayFilter ordered) ? ordered.getDelegate() : filter;
+			if (unwrapped instanceof LimiterGatewayFilter limiter) {
+				return limiter;
+			}
+		}
+		return null;
 	}
 
 	@Override

@@ -24,6 +24,7 @@ import dev.limiter.reactive.ReactiveKeyResolver;
 import dev.limiter.reactive.ReactiveLimiterCors;
 import dev.limiter.reactive.ReactiveQuotaEndpointFilter;
 import dev.limiter.reactive.ReactiveRateLimitFilter;
+import dev.limiter.reactive.ReactiveInventoryRoutes;
 import dev.limiter.reactive.ReactiveRouteInventory;
 import dev.limiter.reactive.ReactiveRouteResolver;
 import dev.limiter.reactive.SecurityPrincipals;
@@ -109,11 +110,13 @@ public class LimiterReactiveAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	public ReactiveRouteInventory limiterReactiveRouteInventory(CurrentRateLimitRules rules, HandlerPolicies policies,
-			LimiterProperties properties, ObjectProvider<HandlerMapping> mappings) {
+			LimiterProperties properties, ObjectProvider<HandlerMapping> mappings,
+			ObjectProvider<ReactiveInventoryRoutes> otherRoutes) {
 		List<RouteInventory.Entry> ownEndpoints = StringUtils.hasText(properties.getQuotaEndpoint().getPath()) ? List
 			.of(QuotaEndpointWiring.of(properties).inventoryEntry(ReactiveQuotaEndpointFilter.class.getSimpleName()))
 				: List.of();
-		return new ReactiveRouteInventory(rules, policies, new OrderedMappings(mappings), ownEndpoints);
+		return new ReactiveRouteInventory(rules, policies, new OrderedMappings(mappings), ownEndpoints,
+				() -> otherRoutes.orderedStream().toList());
 	}
 
 	@Bean

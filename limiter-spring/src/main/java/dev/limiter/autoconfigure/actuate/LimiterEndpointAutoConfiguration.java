@@ -16,7 +16,7 @@ import dev.limiter.autoconfigure.routes.LimiterRoutesAutoConfiguration;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.guard.AuthGuard;
 import dev.limiter.routes.DocumentedPatterns;
-import dev.limiter.routes.RouteInventoryCheck;
+import dev.limiter.routes.CurrentRouteInventory;
 import dev.limiter.spring.BudgetOptions;
 import dev.limiter.spring.BudgetRegistry;
 import dev.limiter.spring.CurrentRateLimitRules;
@@ -62,7 +62,7 @@ public class LimiterEndpointAutoConfiguration {
 	@ConditionalOnMissingBean
 	public LimiterOperations limiterOperations(BudgetRegistry budgets, BudgetOptions options,
 			ObjectProvider<CurrentRateLimitRules> rules, ObjectProvider<RateLimitStore> stores,
-			ObjectProvider<RouteInventoryCheck> inventory, RateLimitTotals totals,
+			ObjectProvider<CurrentRouteInventory> inventory, RateLimitTotals totals,
 			@Qualifier(LimiterAutoConfiguration.CLOCK_BEAN_NAME) Clock clock,
 			ObjectProvider<LimiterSettingsRefresh> refreshes, ObjectProvider<AuthGuard> guards) {
 		// the rules in force when the filter has them: a refresh shows here too
