@@ -54,10 +54,13 @@ final class RouteMatchedOnceHandlerMapping extends RoutePredicateHandlerMapping 
 				.fromRunnable(() -> exchange.getAttributes().put(MATCHED, new Matched(request, weights, null))));
 	}
 
-	/** The {@code Weight} groups' draws so far, {@code null} when none was drawn. */
+	/**
+	 * The {@code Weight} groups' draws so far, {@code null} when none was drawn (the
+	 * gateway's filter puts an empty map where no route is weighted).
+	 */
 	private static Map<String, String> weights(ServerWebExchange exchange) {
 		Map<String, String> weights = exchange.getAttribute(ServerWebExchangeUtils.WEIGHT_ATTR);
-		return (weights != null) ? Map.copyOf(weights) : null;
+		return (weights != null && !weights.isEmpty()) ? Map.copyOf(weights) : null;
 	}
 
 	/**
