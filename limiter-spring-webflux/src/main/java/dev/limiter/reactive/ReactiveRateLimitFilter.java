@@ -127,6 +127,13 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 		if (countedFurtherOn.isEmpty()) {
 			return resolvedAndFiltered(exchange, chain);
 		}
+		if (countedFurtherOn.size() == 1) {
+			// the usual case (a gateway's routes): no Flux to build per request
+			return countedFurtherOn.get(0)
+				.countedFurtherOn(exchange)
+				.defaultIfEmpty(false)
+				.flatMap((later) -> later ? chain.filter(exchange) : resolvedAndFiltered(exchange, chain));
+		}
 		return Flux.fromIterable(countedFurtherOn)
 			.concatMap((claim) -> claim.countedFurtherOn(exchange))
 			.any(Boolean::booleanValue)

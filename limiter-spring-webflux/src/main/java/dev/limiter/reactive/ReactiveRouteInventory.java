@@ -32,9 +32,10 @@ import org.springframework.web.util.pattern.PathPattern;
  * name a path (nested prefixes joined; a route without a path, or with an or/negation,
  * stands for everything under its prefix), resolved by the {@code limiter.routes} rules
  * in force, then the annotations, then the default budget ({@link RouteInventoryBuilder},
- * the servlet inventory's own precedence), and the paths the limiter answers itself.
- * Built at the first read (the mappings are made after the filters) and again after a
- * refresh replaced the rules.
+ * the servlet inventory's own precedence), the routes of other mappings
+ * ({@link ReactiveInventoryRoutes}: a gateway's), and the paths the limiter answers
+ * itself. Built at the first read (the mappings are made after the filters) and again
+ * after a refresh replaced the rules.
  */
 public final class ReactiveRouteInventory implements Supplier<RouteInventory>, CurrentRouteInventory {
 
@@ -48,6 +49,8 @@ public final class ReactiveRouteInventory implements Supplier<RouteInventory>, C
 
 	private final List<RouteInventory.Entry> ownEndpoints;
 
+	private final Supplier<List<ReactiveInventoryRoutes>> otherRoutes;
+
 	private volatile Built built;
 
 	/**
@@ -56,10 +59,28 @@ public final class ReactiveRouteInventory implements Supplier<RouteInventory>, C
 	 */
 	public ReactiveRouteInventory(Supplier<RateLimitRules> rules, HandlerPolicies policies,
 			Supplier<List<HandlerMapping>> mappings, List<RouteInventory.Entry> ownEndpoints) {
+		this(rules, policies, mappings, ownEndpoints, List::of);
+	}
+
+	/**
+	 * @param mappings WebFlux's handler mappings, asked for at the first read
+	 * @param ownEndpoints the paths the limiter answers itself (the quota endpoint)
+	 * @param otherRoutes the routes of mappings this inventory cannot walk (a gateway's),
+	 * asked for at each build
+	 */
+	public ReactiveRouteInventory(Supplier<RateLimitRules> rules, HandlerPolicies policies,
+			Supplier<List<HandlerMapping>> mappings, List<RouteInventory.Entry> ownEndpoints,
+			Supplier<List<ReactiveInventoryRoutes>> otherRoutes) {
 		this.rules = Objects.requireNonNull(rules, "rules");
 		this.policies = Objects.requireNonNull(policies, "policies");
 		this.mappings = Objects.requireNonNull(mappings, "mappings");
 		this.ownEndpoints = List.copyOf(ownEndpoints);
+		this.otherRoutes = Objects.requireNonNull(otherRoutes, "otherRoutes");
+	}
+
+	/** The inventory is built again at the next read: some routes changed. */
+	public void routesChanged() {
+		built = null;
 	}
 
 	/** The inventory under the rules in force. */
@@ -106,6 +127,7 @@ public final class ReactiveRouteInventory implements Supplier<RouteInventory>, C
 				addRouterFunctions(builder, functional);
 			}
 		}
+		otherRoutes.get().forEach((routes) -> routes.addTo(builder));
 		ownEndpoints.forEach(builder::addOwnEndpoint);
 		for (String problem : problems) {
 			logger.warn("Route inventory: " + problem);

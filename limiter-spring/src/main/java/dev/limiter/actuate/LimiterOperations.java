@@ -15,6 +15,7 @@ import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.Window;
 import dev.limiter.core.guard.AuthGuard;
 import dev.limiter.resilience.FailOpenRateLimitStore;
+import dev.limiter.routes.CurrentRouteInventory;
 import dev.limiter.routes.RouteInventory;
 import dev.limiter.routes.RouteInventoryCheck;
 import dev.limiter.spring.BudgetOptions;
@@ -43,7 +44,7 @@ public class LimiterOperations {
 
 	private final ObjectProvider<RateLimitStore> stores;
 
-	private final ObjectProvider<RouteInventoryCheck> inventory;
+	private final ObjectProvider<? extends CurrentRouteInventory> inventory;
 
 	private final RateLimitTotals totals;
 
@@ -74,9 +75,11 @@ public class LimiterOperations {
 	 * @param refresh the last configuration refresh attempted, {@code null} before any
 	 * (or without refresh support)
 	 * @param guards the authentication guard, {@code null} when it is off
+	 * @param inventory the route inventory of the application's web stack
+	 * ({@link RouteInventoryCheck} on Spring MVC, the reactive inventory on WebFlux)
 	 */
 	public LimiterOperations(Supplier<BudgetRegistry> budgets, Supplier<BudgetOptions> options,
-			ObjectProvider<RateLimitStore> stores, ObjectProvider<RouteInventoryCheck> inventory,
+			ObjectProvider<RateLimitStore> stores, ObjectProvider<? extends CurrentRouteInventory> inventory,
 			RateLimitTotals totals, Clock clock, Supplier<RefreshDescriptor> refresh, Supplier<AuthGuard> guards) {
 		this.refresh = refresh;
 		this.budgets = budgets;
@@ -126,7 +129,7 @@ public class LimiterOperations {
 	}
 
 	private RouteInventory routes() {
-		RouteInventoryCheck check = inventory.getIfAvailable();
+		CurrentRouteInventory check = inventory.getIfUnique();
 		return check == null ? new RouteInventory(List.of(), List.of()) : check.inventory();
 	}
 

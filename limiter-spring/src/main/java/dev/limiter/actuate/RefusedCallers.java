@@ -9,11 +9,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import dev.limiter.core.Decision;
 import dev.limiter.decision.CallerRefusals;
-import dev.limiter.servlet.DecisionFacts;
-import dev.limiter.servlet.DecisionInstrumentation;
-import dev.limiter.servlet.InstrumentedDecision;
 
 /**
  * The callers this instance refused most in the last minutes, in memory that does not
@@ -21,11 +17,12 @@ import dev.limiter.servlet.InstrumentedDecision;
  * of {@code capacity} entries per slice of one minute, {@code minutes} slices, merged
  * when read. Each count is within {@code N / capacity} of the true count of refusals in
  * the window, {@code N} being every refusal counted in it; any caller refused more than
- * that is listed. Only refusals (429s) are counted; shadow refusals are not. The servlet
- * filter tells it of a refusal as a {@link DecisionInstrumentation}, the reactive one as
- * {@link CallerRefusals}.
+ * that is listed. Only refusals (429s) are counted; shadow refusals are not. The reactive
+ * filter tells it of a refusal as a {@link CallerRefusals}, the servlet filter through
+ * {@code dev.limiter.servlet.CallerRefusalsInstrumentation}; it names no servlet type, so
+ * the endpoint runs on WebFlux without the Servlet API.
  */
-public class RefusedCallers implements DecisionInstrumentation, CallerRefusals {
+public class RefusedCallers implements CallerRefusals {
 
 	/** Entries kept per slice when none is configured. */
 	public static final int DEFAULT_CAPACITY = 128;
@@ -60,21 +57,6 @@ public class RefusedCallers implements DecisionInstrumentation, CallerRefusals {
 		for (int i = 0; i < minutes; i++) {
 			this.slices[i] = new Slice();
 		}
-	}
-
-	@Override
-	public InstrumentedDecision start(DecisionFacts facts) {
-		return new InstrumentedDecision() {
-
-			@Override
-			public void decided(Decision decision, boolean shadowRefused) {
-				if (!decision.allowed() && !shadowRefused) {
-					String principal = (facts.principal() != null) ? facts.principal().getName() : null;
-					refused(facts.key(), facts.budget().name(), principal);
-				}
-			}
-
-		};
 	}
 
 	/** Counts one refusal of {@code key} in {@code budget}. */

@@ -107,6 +107,19 @@ public final class RouteInventoryBuilder {
 	}
 
 	/**
+	 * Adds a route counted under {@code policy} whatever the rules say: its own filter
+	 * decides before any rule is read (a gateway route's {@code Limiter} filter on
+	 * WebFlux).
+	 */
+	public RouteInventoryBuilder addRouteDecidedByItsFilter(List<String> methods, String pattern, String handler,
+			RoutePolicy policy, RouteSource source) {
+		String budget = budgetName(policy.budget(), policy.exempt());
+		entries.add(new RouteInventory.Entry(methods, pattern, handler, budget, policy.expensive(), policy.exempt(),
+				policy.reason(), source, unbounded(budget)));
+		return this;
+	}
+
+	/**
 	 * The problem of a route that names a budget this application does not define,
 	 * {@code null} when the budget is known.
 	 */

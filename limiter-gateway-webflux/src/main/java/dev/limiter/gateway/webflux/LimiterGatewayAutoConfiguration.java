@@ -6,6 +6,7 @@ import dev.limiter.decision.RateLimitObservers;
 import dev.limiter.decision.UsageReportHeader;
 import dev.limiter.reactive.ReactiveCountedFurtherOn;
 import dev.limiter.reactive.ReactiveRateLimitFilter;
+import dev.limiter.reactive.ReactiveRouteInventory;
 import dev.limiter.reactive.autoconfigure.LimiterReactiveAutoConfiguration;
 import dev.limiter.spring.CurrentRateLimitRules;
 import dev.limiter.spring.RateLimitObserver;
@@ -17,6 +18,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.cloud.gateway.filter.factory.GatewayFilterFactory;
+import org.springframework.cloud.gateway.handler.RoutePredicateHandlerMapping;
 import org.springframework.cloud.gateway.route.RouteLocator;
 import org.springframework.context.annotation.Bean;
 
@@ -46,12 +48,20 @@ public class LimiterGatewayAutoConfiguration {
 
 	/**
 	 * Asked by the application-wide filter; the gateway's (primary, caching) route
-	 * locator is looked up at the first request, since it is made from the filter
-	 * factories.
+	 * locator and its handler mapping are looked up at the first request, since they are
+	 * made from the filter factories.
 	 */
 	@Bean
-	public ReactiveCountedFurtherOn limiterGatewayLimitedRoutes(ObjectProvider<RouteLocator> routes) {
-		return new GatewayLimitedRoutes(routes::getIfAvailable);
+	public ReactiveCountedFurtherOn limiterGatewayLimitedRoutes(ObjectProvider<RouteLocator> routes,
+			ObjectProvider<RoutePredicateHandlerMapping> mapping) {
+		return new GatewayLimitedRoutes(routes::getIfAvailable, mapping::getIfUnique);
+	}
+
+	/** The gateway's routes in the limiter's route inventory. */
+	@Bean
+	public GatewayInventoryRoutes limiterGatewayInventoryRoutes(ObjectProvider<RouteLocator> routes,
+			ObjectProvider<ReactiveRouteInventory> inventory) {
+		return new GatewayInventoryRoutes(routes::getIfAvailable, inventory::getIfUnique);
 	}
 
 }

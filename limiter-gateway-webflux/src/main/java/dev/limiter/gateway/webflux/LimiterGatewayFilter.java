@@ -2,6 +2,7 @@ package dev.limiter.gateway.webflux;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 import dev.limiter.core.Budget;
 import dev.limiter.decision.UsageReportHeader;
@@ -13,6 +14,7 @@ import reactor.core.publisher.Mono;
 import org.springframework.cloud.gateway.filter.GatewayFilter;
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
 import org.springframework.cloud.gateway.filter.NettyWriteResponseFilter;
+import org.springframework.cloud.gateway.filter.OrderedGatewayFilter;
 import org.springframework.cloud.gateway.route.Route;
 import org.springframework.cloud.gateway.support.ServerWebExchangeUtils;
 import org.springframework.core.Ordered;
@@ -43,17 +45,43 @@ final class LimiterGatewayFilter implements GatewayFilter, Ordered {
 
 	private final UsageReportHeader reportHeader;
 
-	LimiterGatewayFilter(ReactiveRateLimitFilter limiter, String budget, boolean expensive, Map<String, Long> estimates,
-			UsageReportHeader reportHeader) {
+	/**
+	 * The policy of the route last served: made once for a route the gateway named at the
+	 * filter's creation, else from the route of the first request (a Java DSL route).
+	 */
+	private volatile RoutePolicy policy;
+
+	/**
+	 * @param routeId the route's id when the gateway named it ({@code null}: read from
+	 * the request's route)
+	 */
+	LimiterGatewayFilter(ReactiveRateLimitFilter limiter, String routeId, String budget, boolean expensive,
+			Map<String, Long> estimates, UsageReportHeader reportHeader) {
 		this.limiter = limiter;
 		this.budget = budget;
 		this.expensive = expensive;
 		this.estimates = estimates;
 		this.reportHeader = reportHeader;
+		this.policy = (routeId != null) ? policyOf(routeId) : null;
 	}
 
 	String budget() {
 		return budget;
+	}
+
+	boolean expensive() {
+		return expensive;
+	}
+
+	/** The {@code Limiter} filter {@code route} carries, {@code null} when none. */
+	static LimiterGatewayFilter of(Route route) {
+		for (GatewayFilter filter : route.getFilters()) {
+			GatewayFilter unwrapped = (filter instanceof OrderedGatewayFilter ordered) ? ordered.getDelegate() : filter;
+			if (unwrapped instanceof LimiterGatewayFilter limiter) {
+				return limiter;
+			}
+		}
+		return null;
 	}
 
 	@Override
@@ -63,16 +91,30 @@ final class LimiterGatewayFilter implements GatewayFilter, Ordered {
 
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
-		Route route = exchange.getAttribute(ServerWebExchangeUtils.GATEWAY_ROUTE_ATTR);
-		String routeId = (route != null) ? route.getId() : null;
-		RoutePolicy policy = new RoutePolicy(routeId, budget, expensive, false, null, estimates);
-		return limiter.filter(exchange, policy, (admitted) -> {
+		return limiter.filter(exchange, policyOf(exchange), (admitted) -> {
 			if (reportHeader != null) {
 				ServerHttpResponse response = admitted.getResponse();
 				response.beforeCommit(() -> Mono.fromRunnable(() -> settleReport(admitted, response)));
 			}
 			return chain.filter(admitted);
 		});
+	}
+
+	/** The policy of the route the gateway matched, made once per route. */
+	private RoutePolicy policyOf(ServerWebExchange exchange) {
+		Route route = exchange.getAttribute(ServerWebExchangeUtils.GATEWAY_ROUTE_ATTR);
+		String routeId = (route != null) ? route.getId() : null;
+		RoutePolicy known = policy;
+		if (known != null && Objects.equals(known.pattern(), routeId)) {
+			return known;
+		}
+		RoutePolicy made = policyOf(routeId);
+		policy = made;
+		return made;
+	}
+
+	private RoutePolicy policyOf(String routeId) {
+		return new RoutePolicy(routeId, budget, expensive, false, null, estimates);
 	}
 
 	/**

@@ -16,6 +16,7 @@ import dev.limiter.spring.RoutePolicy;
 
 import org.springframework.cloud.gateway.filter.GatewayFilter;
 import org.springframework.cloud.gateway.filter.factory.AbstractGatewayFilterFactory;
+import org.springframework.cloud.gateway.support.HasRouteId;
 
 /**
  * The {@code Limiter} route filter: {@code filters: - Limiter=<budget>}, or
@@ -83,11 +84,18 @@ public final class LimiterGatewayFilterFactory
 						+ "' does not fit budget '" + budget.name() + "': " + ex.getMessage(), ex);
 			}
 		});
-		return new LimiterGatewayFilter(limiter, budget.name(), config.isExpensive(), estimates, reportHeader);
+		return new LimiterGatewayFilter(limiter, config.getRouteId(), budget.name(), config.isExpensive(), estimates,
+				reportHeader);
 	}
 
-	/** The {@code Limiter} filter's arguments. */
-	public static class Config {
+	/**
+	 * The {@code Limiter} filter's arguments; the gateway sets the route's id on those of
+	 * a route in its configuration.
+	 */
+	public static class Config implements HasRouteId {
+
+		/** The route the filter is on, when the gateway names it. */
+		private String routeId;
 
 		/** The budget the route's requests are counted against. */
 		private String budget;
@@ -97,6 +105,16 @@ public final class LimiterGatewayFilterFactory
 
 		/** What a request reserves per unit other than requests, settled when it ends. */
 		private Map<String, Long> estimates = new LinkedHashMap<>();
+
+		@Override
+		public String getRouteId() {
+			return routeId;
+		}
+
+		@Override
+		public void setRouteId(String routeId) {
+			this.routeId = routeId;
+		}
 
 		public String getBudget() {
 			return budget;

@@ -26,10 +26,16 @@ class GatewayApplication {
 
 	/** Runs a gateway with {@code properties} on a free port. */
 	static ConfigurableApplicationContext run(List<String> properties) {
+		return run(properties, new Class<?>[0]);
+	}
+
+	/** Runs a gateway with {@code properties} and the {@code extra} configurations. */
+	static ConfigurableApplicationContext run(List<String> properties, Class<?>... extra) {
 		List<String> all = new ArrayList<>(List.of("server.port=0", "limiter.auth-guard.enabled=false",
 				"management.health.redis.enabled=false", "limiter.headers=both"));
 		all.addAll(properties);
-		return new SpringApplicationBuilder(GatewayApplication.class).web(WebApplicationType.REACTIVE)
+		return new SpringApplicationBuilder(GatewayApplication.class).sources(extra)
+			.web(WebApplicationType.REACTIVE)
 			.properties(all.toArray(String[]::new))
 			.run();
 	}

@@ -10,6 +10,9 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
+import dev.limiter.routes.CurrentRouteInventory;
+import dev.limiter.routes.RouteInventory;
+import dev.limiter.routes.RouteSource;
 import dev.limiter.test.reactive.BlockHoundExtension;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -48,7 +51,7 @@ class LimiterGatewayFilterTests {
 				"limiter.budgets.llm.windows.tokens.limit=1000000", "limiter.budgets.llm.windows.tokens.duration=1m",
 				"limiter.budgets.llm.windows.tokens.unit=tokens", "limiter.budgets.single.windows.minute.limit=1000",
 				"limiter.budgets.single.windows.minute.duration=1m", "limiter.budgets.single.concurrency.max=1",
-				"limiter.budgets.single.concurrency.lease=30s"));
+				"limiter.budgets.single.concurrency.lease=30s", "management.endpoints.web.exposure.include=limiter"));
 		properties.addAll(GatewayApplication.route(0, "gold", backend.uri(), "[0]=Limiter=gold"));
 		properties
 			.addAll(GatewayApplication.route(1, "silver", backend.uri(), "[0].name=Limiter", "[0].args.budget=silver"));
@@ -94,6 +97,36 @@ class LimiterGatewayFilterTests {
 		assertThat(header(refused, "Content-Type")).startsWith("application/problem+json");
 		assertThat(refused.body()).contains("\"status\":429").contains("\"budget\":\"gold\"");
 		assertThat(backend.received("gold")).as("nothing forwarded once refused").isEqualTo(before + 3);
+	}
+
+	@Test
+	void inventoryShouldListEachGatewayRouteByIdWithTheBudgetOfItsFilter() throws Exception {
+		List<RouteInventory.Entry> entries = gateway.getBean(CurrentRouteInventory.class).inventory().entries();
+
+		assertThat(entries).filteredOn((entry) -> entry.handler().equals("gateway route gold"))
+			.singleElement()
+			.satisfies((entry) -> {
+				assertThat(entry.pattern()).isEqualTo("/gold/**");
+				assertThat(entry.budget()).isEqualTo("gold");
+				assertThat(entry.source()).isEqualTo(RouteSource.ROUTE_FILTER);
+			});
+		assertThat(entries).filteredOn((entry) -> entry.handler().equals("gateway route single"))
+			.singleElement()
+			.satisfies((entry) -> {
+				assertThat(entry.budget()).isEqualTo("single");
+				assertThat(entry.expensive()).isTrue();
+			});
+		assertThat(entries).filteredOn((entry) -> entry.handler().equals("gateway route plain"))
+			.singleElement()
+			.satisfies((entry) -> {
+				assertThat(entry.budget()).isEqualTo("standard");
+				assertThat(entry.source()).isEqualTo(RouteSource.DEFAULT);
+			});
+		HttpResponse<String> endpoint = get("/actuator/limiter", token);
+		assertThat(endpoint.statusCode()).isEqualTo(200);
+		assertThat(endpoint.body().replace(" ", ""))
+			.contains("\"pattern\":\"/gold/**\",\"handler\":\"gatewayroutegold\"")
+			.contains("\"budget\":\"gold\"");
 	}
 
 	@Test

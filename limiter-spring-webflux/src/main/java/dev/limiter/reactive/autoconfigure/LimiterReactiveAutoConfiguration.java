@@ -20,6 +20,7 @@ import dev.limiter.reactive.HandlerMappingRouteResolver;
 import dev.limiter.reactive.PrincipalKeyResolver;
 import dev.limiter.reactive.ReactiveBudgetSelector;
 import dev.limiter.reactive.ReactiveCountedFurtherOn;
+import dev.limiter.reactive.ReactiveInventoryRoutes;
 import dev.limiter.reactive.ReactiveKeyResolver;
 import dev.limiter.reactive.ReactiveLimiterCors;
 import dev.limiter.reactive.ReactiveQuotaEndpointFilter;
@@ -109,11 +110,13 @@ public class LimiterReactiveAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	public ReactiveRouteInventory limiterReactiveRouteInventory(CurrentRateLimitRules rules, HandlerPolicies policies,
-			LimiterProperties properties, ObjectProvider<HandlerMapping> mappings) {
+			LimiterProperties properties, ObjectProvider<HandlerMapping> mappings,
+			ObjectProvider<ReactiveInventoryRoutes> otherRoutes) {
 		List<RouteInventory.Entry> ownEndpoints = StringUtils.hasText(properties.getQuotaEndpoint().getPath()) ? List
 			.of(QuotaEndpointWiring.of(properties).inventoryEntry(ReactiveQuotaEndpointFilter.class.getSimpleName()))
 				: List.of();
-		return new ReactiveRouteInventory(rules, policies, new OrderedMappings(mappings), ownEndpoints);
+		return new ReactiveRouteInventory(rules, policies, new OrderedMappings(mappings), ownEndpoints,
+				() -> otherRoutes.orderedStream().toList());
 	}
 
 	@Bean

@@ -15,8 +15,9 @@ import dev.limiter.autoconfigure.refresh.LimiterSettingsRefresh;
 import dev.limiter.autoconfigure.routes.LimiterRoutesAutoConfiguration;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.guard.AuthGuard;
+import dev.limiter.routes.CurrentRouteInventory;
 import dev.limiter.routes.DocumentedPatterns;
-import dev.limiter.routes.RouteInventoryCheck;
+import dev.limiter.servlet.CallerRefusalsInstrumentation;
 import dev.limiter.spring.BudgetOptions;
 import dev.limiter.spring.BudgetRegistry;
 import dev.limiter.spring.CurrentRateLimitRules;
@@ -62,7 +63,7 @@ public class LimiterEndpointAutoConfiguration {
 	@ConditionalOnMissingBean
 	public LimiterOperations limiterOperations(BudgetRegistry budgets, BudgetOptions options,
 			ObjectProvider<CurrentRateLimitRules> rules, ObjectProvider<RateLimitStore> stores,
-			ObjectProvider<RouteInventoryCheck> inventory, RateLimitTotals totals,
+			ObjectProvider<CurrentRouteInventory> inventory, RateLimitTotals totals,
 			@Qualifier(LimiterAutoConfiguration.CLOCK_BEAN_NAME) Clock clock,
 			ObjectProvider<LimiterSettingsRefresh> refreshes, ObjectProvider<AuthGuard> guards) {
 		// the rules in force when the filter has them: a refresh shows here too
@@ -126,9 +127,13 @@ public class LimiterEndpointAutoConfiguration {
 		});
 	}
 
+	/**
+	 * What names the Servlet API, read only on a servlet application: a WebFlux one
+	 * without it exposes the endpoint too.
+	 */
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
-	static class NoStoreConfiguration {
+	static class ServletEndpointConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean(name = "limiterEndpointNoStoreFilter")
@@ -138,6 +143,13 @@ public class LimiterEndpointAutoConfiguration {
 			registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
 			registration.setDispatcherTypes(DispatcherType.REQUEST);
 			return registration;
+		}
+
+		/** The servlet filter tells the most-refused callers of its refusals. */
+		@Bean
+		@ConditionalOnMissingBean(name = "limiterRefusedCallersInstrumentation")
+		CallerRefusalsInstrumentation limiterRefusedCallersInstrumentation(RefusedCallers refused) {
+			return new CallerRefusalsInstrumentation(refused);
 		}
 
 	}
