@@ -1,7 +1,6 @@
 package dev.limiter.reactive;
 
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
@@ -12,6 +11,7 @@ import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.Reservation;
 import dev.limiter.core.StoreUnavailableException;
 import dev.limiter.decision.AdmissionEnds;
+import dev.limiter.decision.BudgetChoice;
 import dev.limiter.decision.CallerRefusals;
 import dev.limiter.decision.EstimateCaps;
 import dev.limiter.decision.RateLimitObservers;
@@ -19,7 +19,6 @@ import dev.limiter.decision.RouteScopedKeys;
 import dev.limiter.decision.ShadowRefusalLog;
 import dev.limiter.decision.StoreDecisions;
 import dev.limiter.spring.BudgetOptions;
-import dev.limiter.spring.BudgetRegistry;
 import dev.limiter.spring.CallerKey;
 import dev.limiter.spring.RateLimitRules;
 import dev.limiter.spring.RateLimitUsage;
@@ -81,7 +80,7 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 
 	private final int order;
 
-	private final List<ReactiveBudgetSelector> budgetSelectors;
+	private final BudgetChoice<ServerWebExchange> budgetChoice;
 
 	private final List<ReactiveCountedFurtherOn> countedFurtherOn;
 
@@ -99,7 +98,8 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 		this.admissionEnds = new AdmissionEnds(builder.store, builder.clock, this.observers, builder.leaseRenewer,
 				ReactiveRateLimitFilter.class);
 		this.order = builder.order;
-		this.budgetSelectors = builder.budgetSelectors;
+		this.budgetChoice = new BudgetChoice<>(ReactiveBudgetSelectors.of(builder.budgetSelectors), builder.definitions,
+				ReactiveRateLimitFilter.class);
 		this.countedFurtherOn = builder.countedFurtherOn;
 		this.callerRefusals = builder.callerRefusals;
 		this.cors = builder.cors;
@@ -163,8 +163,9 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 	private Mono<Void> decide(ServerWebExchange exchange, WebFilterChain chain, RateLimitRules rules, RoutePolicy route,
 			CallerKey caller) {
 		BudgetOptions options = rules.options();
-		Budget budget = budgetOf(exchange, rules.budgets(), route, caller);
-		String counterKey = RouteScopedKeys.counterKey(caller, route, options, budget.name());
+		BudgetChoice.Chosen chosen = budgetChoice.choose(rules.budgets(), exchange, route, caller);
+		Budget budget = chosen.budget();
+		String counterKey = chosen.counterKey(RouteScopedKeys.counterKey(caller, route, options, budget.name()));
 		long[] amounts = null;
 		if (budget.hasUnits()) {
 			amounts = budget.reservedAmounts(1, route.estimates());
@@ -258,29 +259,6 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 		if (end != null) {
 			end.run();
 		}
-	}
-
-	/**
-	 * The anonymous budget for an anonymous caller; else the first known budget a
-	 * {@link ReactiveBudgetSelector} names, else the route's, else the default.
-	 */
-	private Budget budgetOf(ServerWebExchange exchange, BudgetRegistry budgets, RoutePolicy route, CallerKey caller) {
-		if (!caller.authenticated()) {
-			return budgets.anonymousBudget();
-		}
-		Budget routeBudget = budgets.find(route.budget()).orElseGet(budgets::defaultBudget);
-		for (ReactiveBudgetSelector selector : budgetSelectors) {
-			Optional<String> selected = selector.select(exchange, caller.principal(), routeBudget.name());
-			if (selected.isPresent()) {
-				Optional<Budget> budget = budgets.find(selected.get());
-				if (budget.isPresent()) {
-					return budget.get();
-				}
-				logger.warn("ReactiveBudgetSelector " + selector.getClass().getName() + " chose unknown budget '"
-						+ selected.get() + "'; using '" + routeBudget.name() + "'");
-			}
-		}
-		return routeBudget;
 	}
 
 }

@@ -7,16 +7,19 @@ import java.util.function.Supplier;
 
 import dev.limiter.core.LeaseRenewer;
 import dev.limiter.core.RateLimitStore;
+import dev.limiter.decision.BudgetDefinitions;
 import dev.limiter.decision.CallerRefusals;
 import dev.limiter.decision.DecisionResponses;
 import dev.limiter.spring.RateLimitObserver;
 import dev.limiter.spring.RateLimitRules;
 
+import org.springframework.web.server.ServerWebExchange;
+
 /**
  * The one way to make a {@link ReactiveRateLimitFilter}: the rules, the store, the key
  * and route resolvers are required; everything else has a default (the system clock, both
- * header styles, no budget selectors, no observers, no lease renewal, right after Spring
- * Security).
+ * header styles, no budget selectors, no run-time definitions, no observers, no lease
+ * renewal, right after Spring Security).
  */
 public final class ReactiveRateLimitFilterBuilder {
 
@@ -35,6 +38,8 @@ public final class ReactiveRateLimitFilterBuilder {
 	List<RateLimitObserver> observers = List.of();
 
 	List<ReactiveBudgetSelector> budgetSelectors = List.of();
+
+	BudgetDefinitions<ServerWebExchange> definitions = BudgetDefinitions.none();
 
 	List<ReactiveCountedFurtherOn> countedFurtherOn = List.of();
 
@@ -68,6 +73,16 @@ public final class ReactiveRateLimitFilterBuilder {
 	/** Asked in order for an authenticated caller's budget. */
 	public ReactiveRateLimitFilterBuilder budgetSelectors(List<ReactiveBudgetSelector> budgetSelectors) {
 		this.budgetSelectors = List.copyOf(budgetSelectors);
+		return this;
+	}
+
+	/**
+	 * The budgets the application defines at run time
+	 * ({@link ReactiveBudgetSelectors#definitions}), asked once every selector kept the
+	 * route's budget.
+	 */
+	public ReactiveRateLimitFilterBuilder definitions(BudgetDefinitions<ServerWebExchange> definitions) {
+		this.definitions = Objects.requireNonNull(definitions, "definitions");
 		return this;
 	}
 
