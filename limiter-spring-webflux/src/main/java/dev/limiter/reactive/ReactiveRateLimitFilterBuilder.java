@@ -10,6 +10,7 @@ import dev.limiter.core.RateLimitStore;
 import dev.limiter.decision.BudgetDefinitions;
 import dev.limiter.decision.CallerRefusals;
 import dev.limiter.decision.DecisionResponses;
+import dev.limiter.observation.DecisionObservations;
 import dev.limiter.spring.RateLimitObserver;
 import dev.limiter.spring.RateLimitRules;
 
@@ -46,6 +47,8 @@ public final class ReactiveRateLimitFilterBuilder {
 	List<CallerRefusals> callerRefusals = List.of();
 
 	LeaseRenewer leaseRenewer;
+
+	DecisionObservations observations;
 
 	ReactiveLimiterCors cors = ReactiveLimiterCors.NONE;
 
@@ -105,6 +108,15 @@ public final class ReactiveRateLimitFilterBuilder {
 	 */
 	public ReactiveRateLimitFilterBuilder callerRefusals(List<CallerRefusals> callerRefusals) {
 		this.callerRefusals = List.copyOf(callerRefusals);
+		return this;
+	}
+
+	/**
+	 * The Observation of each decision ({@code limiter.decision}), parented to the
+	 * request's observation in the Reactor context; {@code null} (the default) for none.
+	 */
+	public ReactiveRateLimitFilterBuilder observations(DecisionObservations observations) {
+		this.observations = observations;
 		return this;
 	}
 

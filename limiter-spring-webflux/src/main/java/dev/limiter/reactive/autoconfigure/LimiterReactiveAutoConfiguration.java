@@ -17,6 +17,7 @@ import dev.limiter.core.RateLimitStore;
 import dev.limiter.decision.BudgetDefinitions;
 import dev.limiter.decision.CallerRefusals;
 import dev.limiter.decision.DecisionResponses;
+import dev.limiter.observation.DecisionObservations;
 import dev.limiter.reactive.HandlerMappingRouteResolver;
 import dev.limiter.reactive.PrincipalKeyResolver;
 import dev.limiter.reactive.ReactiveBudgetDefinitionSelector;
@@ -139,7 +140,7 @@ public class LimiterReactiveAutoConfiguration {
 			ObjectProvider<ReactiveBudgetSelector> budgetSelectors, BudgetDefinitions<ServerWebExchange> definitions,
 			ObjectProvider<RateLimitObserver> observers, ObjectProvider<LeaseRenewer> leaseRenewer,
 			ObjectProvider<ReactiveCountedFurtherOn> countedFurtherOn, ObjectProvider<CallerRefusals> callerRefusals,
-			ObjectProvider<ReactiveLimiterCors> cors) {
+			ObjectProvider<ReactiveLimiterCors> cors, ObjectProvider<DecisionObservations> observations) {
 		RateLimitStore store = stores.getIfAvailable();
 		if (store == null) {
 			throw new InvalidLimiterConfigurationException("limiter.store", "is '"
@@ -157,6 +158,7 @@ public class LimiterReactiveAutoConfiguration {
 			.leaseRenewer(leaseRenewer.getIfAvailable())
 			.callerRefusals(callerRefusals.orderedStream().toList())
 			.cors(cors.getIfAvailable(() -> ReactiveLimiterCors.NONE))
+			.observations(observations.getIfAvailable())
 			.build();
 	}
 
