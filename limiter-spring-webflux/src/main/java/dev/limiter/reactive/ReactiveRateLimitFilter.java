@@ -1,7 +1,6 @@
 package dev.limiter.reactive;
 
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
@@ -12,14 +11,15 @@ import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.Reservation;
 import dev.limiter.core.StoreUnavailableException;
 import dev.limiter.decision.AdmissionEnds;
+import dev.limiter.decision.BudgetChoice;
 import dev.limiter.decision.CallerRefusals;
 import dev.limiter.decision.EstimateCaps;
 import dev.limiter.decision.RateLimitObservers;
 import dev.limiter.decision.RouteScopedKeys;
 import dev.limiter.decision.ShadowRefusalLog;
 import dev.limiter.decision.StoreDecisions;
+import dev.limiter.observation.ObservedDecision;
 import dev.limiter.spring.BudgetOptions;
-import dev.limiter.spring.BudgetRegistry;
 import dev.limiter.spring.CallerKey;
 import dev.limiter.spring.RateLimitRules;
 import dev.limiter.spring.RateLimitUsage;
@@ -29,6 +29,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.util.context.ContextView;
 
 import org.springframework.core.Ordered;
 import org.springframework.web.cors.reactive.CorsUtils;
@@ -81,13 +82,15 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 
 	private final int order;
 
-	private final List<ReactiveBudgetSelector> budgetSelectors;
+	private final BudgetChoice<ServerWebExchange> budgetChoice;
 
 	private final List<ReactiveCountedFurtherOn> countedFurtherOn;
 
 	private final List<CallerRefusals> callerRefusals;
 
 	private final ReactiveLimiterCors cors;
+
+	private final ReactiveDecisionObservations observations;
 
 	ReactiveRateLimitFilter(ReactiveRateLimitFilterBuilder builder) {
 		this.rules = builder.rules;
@@ -99,10 +102,14 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 		this.admissionEnds = new AdmissionEnds(builder.store, builder.clock, this.observers, builder.leaseRenewer,
 				ReactiveRateLimitFilter.class);
 		this.order = builder.order;
-		this.budgetSelectors = builder.budgetSelectors;
+		this.budgetChoice = new BudgetChoice<>(ReactiveBudgetSelectors.of(builder.budgetSelectors), builder.definitions,
+				ReactiveRateLimitFilter.class);
 		this.countedFurtherOn = builder.countedFurtherOn;
 		this.callerRefusals = builder.callerRefusals;
 		this.cors = builder.cors;
+		this.observations = (builder.observations != null)
+				? new ReactiveDecisionObservations(builder.observations, builder.store.name())
+				: ReactiveDecisionObservations.NONE;
 	}
 
 	/**
@@ -157,29 +164,39 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 		if (route.exempt()) {
 			observers.exempt(route);
 			ReactiveAuthGuardFilter.limiterDecided(exchange, true);
-			return next.filter(exchange);
+			return observations.any() ? Mono.deferContextual((context) -> {
+				observations.exempt(route, context);
+				return next.filter(exchange);
+			}) : next.filter(exchange);
 		}
 		// One read: this request is decided by these rules even if a refresh swaps them.
 		RateLimitRules rules = this.rules.get();
 		return keyResolver.resolve(exchange)
 			.switchIfEmpty(Mono.error(() -> new IllegalStateException(
 					"ReactiveKeyResolver " + keyResolver.getClass().getName() + " answered no caller key")))
-			.flatMap((caller) -> decide(exchange, next, rules, route, caller));
+			.flatMap((caller) -> Mono
+				.deferContextual((context) -> decide(exchange, next, rules, route, caller, context)));
 	}
 
 	private Mono<Void> decide(ServerWebExchange exchange, WebFilterChain chain, RateLimitRules rules, RoutePolicy route,
-			CallerKey caller) {
+			CallerKey caller, ContextView context) {
 		BudgetOptions options = rules.options();
-		Budget budget = budgetOf(exchange, rules.budgets(), route, caller);
-		String counterKey = RouteScopedKeys.counterKey(caller, route, options, budget.name());
+		BudgetChoice.Chosen chosen = budgetChoice.choose(rules.budgets(), exchange, route, caller);
+		Budget budget = chosen.budget();
+		String counterKey = chosen.counterKey(RouteScopedKeys.counterKey(caller, route, options, budget.name()));
 		long[] amounts = null;
 		if (budget.hasUnits()) {
 			amounts = budget.reservedAmounts(1, route.estimates());
 			estimateCaps.check(route, budget);
 		}
 		long[] reserved = amounts;
+		ObservedDecision observed = observations.start(route, budget, caller.value(options.keyBy(budget.name())),
+				context);
 		long started = System.nanoTime();
-		CompletableFuture<Decision> call = decisions.takeAsync(budget, counterKey, route.expensive(), amounts)
+		CompletableFuture<Decision> call = ((observed != null)
+				? observed
+					.storeCallWithoutWaiting(() -> decisions.takeAsync(budget, counterKey, route.expensive(), reserved))
+				: decisions.takeAsync(budget, counterKey, route.expensive(), reserved))
 			.toCompletableFuture();
 		AtomicBoolean delivered = new AtomicBoolean();
 		return Mono.fromFuture(call, true)
@@ -187,24 +204,33 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 			// a request cancelled while its decision travels hands back what it gets
 			.doOnCancel(() -> {
 				if (!delivered.get()) {
+					if (observed != null) {
+						observed.abandoned();
+					}
 					call.thenAccept((decision) -> handBack(budget, counterKey, decision, reserved));
 				}
 			})
 			// a budget that fails closed while the store cannot answer: 503, the handler
 			// not called
-			.onErrorResume(StoreUnavailableException.class,
-					(unavailable) -> refuse(exchange, responses.decisions().unavailable(unavailable))
-						.then(Mono.<Decision>empty()))
+			.onErrorResume(StoreUnavailableException.class, (unavailable) -> {
+				if (observed != null) {
+					observed.unavailable(unavailable);
+				}
+				return refuse(exchange, responses.decisions().unavailable(unavailable)).then(Mono.<Decision>empty());
+			})
 			.doOnNext((decision) -> tellRefused(decision, options, budget, caller))
 			.flatMap((decision) -> admitOrRefuse(exchange, chain, options, route, budget, counterKey, reserved,
-					decision, System.nanoTime() - started, principalName(caller)));
+					decision, System.nanoTime() - started, principalName(caller), observed));
 	}
 
 	private Mono<Void> admitOrRefuse(ServerWebExchange exchange, WebFilterChain chain, BudgetOptions options,
 			RoutePolicy route, Budget budget, String counterKey, long[] amounts, Decision decision, long storeNanos,
-			String principalName) {
+			String principalName, ObservedDecision observed) {
 		boolean shadowRefused = !decision.allowed() && options.shadow(budget.name());
 		observers.decided(route, decision, shadowRefused, storeNanos);
+		if (observed != null) {
+			observed.decided(decision, shadowRefused);
+		}
 		if (!decision.allowed() && !shadowRefused) {
 			return refuse(exchange, responses.decisions().refusal(decision));
 		}
@@ -218,7 +244,7 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 			observers.reserved(reservation);
 		}
 		exchange.getAttributes().put(BUDGET_ATTRIBUTE, budget);
-		AdmissionEnds.End end = admissionEnds.of(budget, decision, reservation, null,
+		AdmissionEnds.End end = admissionEnds.of(budget, decision, reservation, observed,
 				(usage) -> exchange.getAttributes().put(RateLimitUsage.ATTRIBUTE, usage), principalName);
 		exchange.getResponse()
 			.beforeCommit(() -> Mono.fromRunnable(() -> responses.writeCounters(exchange, decision, shadowRefused)));
@@ -265,29 +291,6 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 		if (end != null) {
 			end.run();
 		}
-	}
-
-	/**
-	 * The anonymous budget for an anonymous caller; else the first known budget a
-	 * {@link ReactiveBudgetSelector} names, else the route's, else the default.
-	 */
-	private Budget budgetOf(ServerWebExchange exchange, BudgetRegistry budgets, RoutePolicy route, CallerKey caller) {
-		if (!caller.authenticated()) {
-			return budgets.anonymousBudget();
-		}
-		Budget routeBudget = budgets.find(route.budget()).orElseGet(budgets::defaultBudget);
-		for (ReactiveBudgetSelector selector : budgetSelectors) {
-			Optional<String> selected = selector.select(exchange, caller.principal(), routeBudget.name());
-			if (selected.isPresent()) {
-				Optional<Budget> budget = budgets.find(selected.get());
-				if (budget.isPresent()) {
-					return budget.get();
-				}
-				logger.warn("ReactiveBudgetSelector " + selector.getClass().getName() + " chose unknown budget '"
-						+ selected.get() + "'; using '" + routeBudget.name() + "'");
-			}
-		}
-		return routeBudget;
 	}
 
 }

@@ -7,16 +7,20 @@ import java.util.function.Supplier;
 
 import dev.limiter.core.LeaseRenewer;
 import dev.limiter.core.RateLimitStore;
+import dev.limiter.decision.BudgetDefinitions;
 import dev.limiter.decision.CallerRefusals;
 import dev.limiter.decision.DecisionResponses;
+import dev.limiter.observation.DecisionObservations;
 import dev.limiter.spring.RateLimitObserver;
 import dev.limiter.spring.RateLimitRules;
+
+import org.springframework.web.server.ServerWebExchange;
 
 /**
  * The one way to make a {@link ReactiveRateLimitFilter}: the rules, the store, the key
  * and route resolvers are required; everything else has a default (the system clock, both
- * header styles, no budget selectors, no observers, no lease renewal, right after Spring
- * Security).
+ * header styles, no budget selectors, no run-time definitions, no observers, no lease
+ * renewal, right after Spring Security).
  */
 public final class ReactiveRateLimitFilterBuilder {
 
@@ -36,11 +40,15 @@ public final class ReactiveRateLimitFilterBuilder {
 
 	List<ReactiveBudgetSelector> budgetSelectors = List.of();
 
+	BudgetDefinitions<ServerWebExchange> definitions = BudgetDefinitions.none();
+
 	List<ReactiveCountedFurtherOn> countedFurtherOn = List.of();
 
 	List<CallerRefusals> callerRefusals = List.of();
 
 	LeaseRenewer leaseRenewer;
+
+	DecisionObservations observations;
 
 	ReactiveLimiterCors cors = ReactiveLimiterCors.NONE;
 
@@ -72,6 +80,16 @@ public final class ReactiveRateLimitFilterBuilder {
 	}
 
 	/**
+	 * The budgets the application defines at run time
+	 * ({@link ReactiveBudgetSelectors#definitions}), asked once every selector kept the
+	 * route's budget.
+	 */
+	public ReactiveRateLimitFilterBuilder definitions(BudgetDefinitions<ServerWebExchange> definitions) {
+		this.definitions = Objects.requireNonNull(definitions, "definitions");
+		return this;
+	}
+
+	/**
 	 * Asked first, in order: a request one of them says is counted further on is left to
 	 * that filter, so that it is counted once.
 	 */
@@ -90,6 +108,15 @@ public final class ReactiveRateLimitFilterBuilder {
 	 */
 	public ReactiveRateLimitFilterBuilder callerRefusals(List<CallerRefusals> callerRefusals) {
 		this.callerRefusals = List.copyOf(callerRefusals);
+		return this;
+	}
+
+	/**
+	 * The Observation of each decision ({@code limiter.decision}), parented to the
+	 * request's observation in the Reactor context; {@code null} (the default) for none.
+	 */
+	public ReactiveRateLimitFilterBuilder observations(DecisionObservations observations) {
+		this.observations = observations;
 		return this;
 	}
 

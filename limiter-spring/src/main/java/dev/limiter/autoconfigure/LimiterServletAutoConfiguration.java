@@ -5,13 +5,14 @@ import java.time.Clock;
 
 import dev.limiter.core.LeaseRenewer;
 import dev.limiter.core.RateLimitStore;
+import dev.limiter.decision.BudgetDefinitions;
 import dev.limiter.routes.PropertiesRouteResolver;
-import dev.limiter.servlet.BudgetDefinitions;
 import dev.limiter.servlet.DecisionInstrumentation;
 import dev.limiter.servlet.DefaultKeyResolver;
 import dev.limiter.servlet.DefaultRateLimitResponseWriter;
 import dev.limiter.servlet.RateLimitFilter;
 import dev.limiter.servlet.SecurityContextPrincipals;
+import dev.limiter.servlet.ServletBudgetSelectors;
 import dev.limiter.spring.BudgetDefinitionSelector;
 import dev.limiter.spring.BudgetOptions;
 import dev.limiter.spring.BudgetRegistry;
@@ -25,6 +26,7 @@ import dev.limiter.spring.RateLimitRules;
 import dev.limiter.spring.RouteResolver;
 import dev.limiter.web.CorsHeaders;
 import jakarta.servlet.DispatcherType;
+import jakarta.servlet.http.HttpServletRequest;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
@@ -90,18 +92,18 @@ public class LimiterServletAutoConfiguration {
 	/** The budgets {@link BudgetDefinitionSelector} beans define, cached and bounded. */
 	@Bean
 	@ConditionalOnMissingBean
-	public BudgetDefinitions limiterBudgetDefinitions(LimiterSettings settings,
+	public BudgetDefinitions<HttpServletRequest> limiterBudgetDefinitions(LimiterSettings settings,
 			ObjectProvider<BudgetDefinitionSelector> selectors) {
-		return new BudgetDefinitions(selectors.orderedStream().toList(), settings.maxBudgetDefinitions());
+		return ServletBudgetSelectors.definitions(selectors.orderedStream().toList(), settings.maxBudgetDefinitions());
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
 	public RateLimitFilter rateLimitFilter(LimiterSettings settings, CurrentRateLimitRules rules,
 			ObjectProvider<RateLimitStore> stores, @Qualifier(LimiterAutoConfiguration.CLOCK_BEAN_NAME) Clock clock,
-			KeyResolver keyResolver, ObjectProvider<BudgetSelector> budgetSelectors, BudgetDefinitions definitions,
-			RateLimitResponseWriter responseWriter, ObjectProvider<RateLimitObserver> observers,
-			ObjectProvider<LeaseRenewer> leaseRenewer, CorsHeaders cors,
+			KeyResolver keyResolver, ObjectProvider<BudgetSelector> budgetSelectors,
+			BudgetDefinitions<HttpServletRequest> definitions, RateLimitResponseWriter responseWriter,
+			ObjectProvider<RateLimitObserver> observers, ObjectProvider<LeaseRenewer> leaseRenewer, CorsHeaders cors,
 			ObjectProvider<DecisionInstrumentation> instrumentations) {
 		RateLimitStore store = stores.getIfAvailable();
 		if (store == null) {
@@ -167,8 +169,7 @@ public class LimiterServletAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean
 		KeyResolver limiterKeyResolver(ObjectProvider<CredentialIdentity> identities) {
-			return new DefaultKeyResolver(jakarta.servlet.http.HttpServletRequest::getUserPrincipal,
-					identities.orderedStream().toList());
+			return new DefaultKeyResolver(HttpServletRequest::getUserPrincipal, identities.orderedStream().toList());
 		}
 
 	}

@@ -5,7 +5,6 @@ import java.util.Objects;
 
 import dev.limiter.core.Budget;
 import dev.limiter.core.Decision;
-import dev.limiter.servlet.DecisionFacts;
 import dev.limiter.spring.RoutePolicy;
 import io.micrometer.observation.Observation;
 
@@ -96,12 +95,6 @@ public class LimiterDecisionContext extends Observation.Context {
 		this.budgetName = budgetName;
 		this.key = key;
 		this.store = store;
-	}
-
-	/** The context of a request's decision. */
-	public static LimiterDecisionContext decision(DecisionFacts facts) {
-		return new LimiterDecisionContext(Kind.DECISION, facts.route(), facts.budget(), facts.budget().name(),
-				facts.key(), facts.store());
 	}
 
 	/** The context of an exempt request, decided without a budget or a store. */

@@ -20,10 +20,4 @@ import jakarta.servlet.http.HttpServletRequest;
  */
 public record DecisionFacts(HttpServletRequest request, RoutePolicy route, Budget budget, String key,
 		Principal principal, String store) {
-
-	/** Whether the store is another process (a call the request waits for). */
-	public boolean remoteStore() {
-		return !"memory".equals(store);
-	}
-
 }

@@ -14,6 +14,7 @@ import dev.limiter.core.Reservation;
 import dev.limiter.core.StoreUnavailableException;
 import dev.limiter.decision.AdmissionEnds;
 import dev.limiter.decision.AfterResponseWork;
+import dev.limiter.decision.BudgetChoice;
 import dev.limiter.decision.EstimateCaps;
 import dev.limiter.decision.RateLimitObservers;
 import dev.limiter.decision.RouteScopedKeys;
@@ -67,7 +68,7 @@ public class RateLimitFilter extends OncePerRequestFilter {
 	/** Budgets, options and routes: read once per request, replaced by a refresh. */
 	private final Supplier<RateLimitRules> rules;
 
-	private final BudgetChoice budgetChoice;
+	private final BudgetChoice<HttpServletRequest> budgetChoice;
 
 	private final RateLimitResponseWriter responseWriter;
 
@@ -118,7 +119,8 @@ public class RateLimitFilter extends OncePerRequestFilter {
 		this.cors = builder.cors;
 		this.keyResolver = builder.keyResolver;
 		this.rules = builder.rules;
-		this.budgetChoice = new BudgetChoice(builder.budgetSelectors, builder.definitions);
+		this.budgetChoice = new BudgetChoice<>(ServletBudgetSelectors.of(builder.budgetSelectors), builder.definitions,
+				RateLimitFilter.class);
 		this.responseWriter = builder.responseWriter;
 		this.counterHeaders = new CounterHeaders(builder.responseWriter);
 		this.observers = new RateLimitObservers(builder.observers, RateLimitFilter.class);

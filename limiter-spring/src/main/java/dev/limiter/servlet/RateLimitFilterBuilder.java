@@ -7,12 +7,14 @@ import java.util.function.Supplier;
 
 import dev.limiter.core.LeaseRenewer;
 import dev.limiter.core.RateLimitStore;
+import dev.limiter.decision.BudgetDefinitions;
 import dev.limiter.spring.BudgetSelector;
 import dev.limiter.spring.KeyResolver;
 import dev.limiter.spring.RateLimitObserver;
 import dev.limiter.spring.RateLimitResponseWriter;
 import dev.limiter.spring.RateLimitRules;
 import dev.limiter.web.CorsHeaders;
+import jakarta.servlet.http.HttpServletRequest;
 
 /**
  * The one way to make a {@link RateLimitFilter}: the rules, the store, the key resolver
@@ -34,7 +36,7 @@ public final class RateLimitFilterBuilder {
 
 	List<BudgetSelector> budgetSelectors = List.of();
 
-	BudgetDefinitions definitions = BudgetDefinitions.NONE;
+	BudgetDefinitions<HttpServletRequest> definitions = BudgetDefinitions.none();
 
 	List<RateLimitObserver> observers = List.of();
 
@@ -61,8 +63,11 @@ public final class RateLimitFilterBuilder {
 		return this;
 	}
 
-	/** The budgets the application defines at run time. */
-	public RateLimitFilterBuilder definitions(BudgetDefinitions definitions) {
+	/**
+	 * The budgets the application defines at run time
+	 * ({@link ServletBudgetSelectors#definitions}).
+	 */
+	public RateLimitFilterBuilder definitions(BudgetDefinitions<HttpServletRequest> definitions) {
 		this.definitions = Objects.requireNonNull(definitions, "definitions");
 		return this;
 	}

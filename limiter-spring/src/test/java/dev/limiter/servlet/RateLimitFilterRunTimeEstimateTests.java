@@ -24,6 +24,7 @@ import dev.limiter.core.RateLimitStores;
 import dev.limiter.core.Settlement;
 import dev.limiter.core.ThresholdCrossing;
 import dev.limiter.core.Window;
+import dev.limiter.decision.BudgetDefinitions;
 import dev.limiter.spring.BudgetDefinition;
 import dev.limiter.spring.BudgetDefinitionSelector;
 import dev.limiter.spring.BudgetOptions;
@@ -105,7 +106,7 @@ class RateLimitFilterRunTimeEstimateTests {
 			}
 
 		};
-		RateLimitFilter filter = filter(List.of(), new BudgetDefinitions(List.of(defines), 10));
+		RateLimitFilter filter = filter(List.of(), ServletBudgetSelectors.definitions(List.of(defines), 10));
 
 		assertCappedThenCharged(filter, output, "plan-small");
 	}
@@ -114,7 +115,7 @@ class RateLimitFilterRunTimeEstimateTests {
 	void selectedBudgetWhenItsWindowHoldsLessThanTheEstimateShouldReserveWhatItHoldsAndChargeTheActual(
 			CapturedOutput output) throws Exception {
 		BudgetSelector selects = (request, principal, routeBudget) -> Optional.of("small");
-		RateLimitFilter filter = filter(List.of(selects), BudgetDefinitions.NONE);
+		RateLimitFilter filter = filter(List.of(selects), BudgetDefinitions.none());
 
 		assertCappedThenCharged(filter, output, "small");
 	}
@@ -150,7 +151,7 @@ class RateLimitFilterRunTimeEstimateTests {
 		return response;
 	}
 
-	private RateLimitFilter filter(List<BudgetSelector> selectors, BudgetDefinitions definitions) {
+	private RateLimitFilter filter(List<BudgetSelector> selectors, BudgetDefinitions<HttpServletRequest> definitions) {
 		BudgetRegistry budgets = new BudgetRegistry(List.of(COMPLETION, SMALL), "completion", "completion");
 		RateLimitRules rules = new RateLimitRules(budgets, BudgetOptions.DEFAULTS,
 				(request) -> new RoutePolicy("/complete", "completion", false, false, null, Map.of("tokens", 100L)));

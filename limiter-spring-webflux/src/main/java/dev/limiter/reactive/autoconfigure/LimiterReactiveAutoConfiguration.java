@@ -14,11 +14,15 @@ import dev.limiter.autoconfigure.LimiterSettingsConfiguration;
 import dev.limiter.autoconfigure.QuotaEndpointWiring;
 import dev.limiter.core.LeaseRenewer;
 import dev.limiter.core.RateLimitStore;
+import dev.limiter.decision.BudgetDefinitions;
 import dev.limiter.decision.CallerRefusals;
 import dev.limiter.decision.DecisionResponses;
+import dev.limiter.observation.DecisionObservations;
 import dev.limiter.reactive.HandlerMappingRouteResolver;
 import dev.limiter.reactive.PrincipalKeyResolver;
+import dev.limiter.reactive.ReactiveBudgetDefinitionSelector;
 import dev.limiter.reactive.ReactiveBudgetSelector;
+import dev.limiter.reactive.ReactiveBudgetSelectors;
 import dev.limiter.reactive.ReactiveCountedFurtherOn;
 import dev.limiter.reactive.ReactiveInventoryRoutes;
 import dev.limiter.reactive.ReactiveKeyResolver;
@@ -51,6 +55,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.util.StringUtils;
 import org.springframework.web.reactive.HandlerMapping;
+import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;
 
 /**
@@ -119,14 +124,26 @@ public class LimiterReactiveAutoConfiguration {
 				() -> otherRoutes.orderedStream().toList());
 	}
 
+	/**
+	 * The budgets {@link ReactiveBudgetDefinitionSelector} beans define, cached and
+	 * bounded ({@code limiter.budget-definitions.max-cached}).
+	 */
+	@Bean
+	@ConditionalOnMissingBean
+	public BudgetDefinitions<ServerWebExchange> limiterBudgetDefinitions(LimiterSettings settings,
+			ObjectProvider<ReactiveBudgetDefinitionSelector> selectors) {
+		return ReactiveBudgetSelectors.definitions(selectors.orderedStream().toList(), settings.maxBudgetDefinitions());
+	}
+
 	@Bean
 	@ConditionalOnMissingBean
 	public ReactiveRateLimitFilter reactiveRateLimitFilter(LimiterSettings settings, CurrentRateLimitRules rules,
 			ObjectProvider<RateLimitStore> stores, @Qualifier(LimiterAutoConfiguration.CLOCK_BEAN_NAME) Clock clock,
 			ReactiveKeyResolver keyResolver, ReactiveRouteResolver routeResolver,
-			ObjectProvider<ReactiveBudgetSelector> budgetSelectors, ObjectProvider<RateLimitObserver> observers,
-			ObjectProvider<LeaseRenewer> leaseRenewer, ObjectProvider<ReactiveCountedFurtherOn> countedFurtherOn,
-			ObjectProvider<CallerRefusals> callerRefusals, ObjectProvider<ReactiveLimiterCors> cors) {
+			ObjectProvider<ReactiveBudgetSelector> budgetSelectors, BudgetDefinitions<ServerWebExchange> definitions,
+			ObjectProvider<RateLimitObserver> observers, ObjectProvider<LeaseRenewer> leaseRenewer,
+			ObjectProvider<ReactiveCountedFurtherOn> countedFurtherOn, ObjectProvider<CallerRefusals> callerRefusals,
+			ObjectProvider<ReactiveLimiterCors> cors, ObjectProvider<DecisionObservations> observations) {
 		RateLimitStore store = stores.getIfAvailable();
 		if (store == null) {
 			throw new InvalidLimiterConfigurationException("limiter.store", "is '"
@@ -138,11 +155,13 @@ public class LimiterReactiveAutoConfiguration {
 			.clock(clock)
 			.responses(new DecisionResponses(settings.headers().xRateLimit(), settings.headers().ietf()))
 			.budgetSelectors(budgetSelectors.orderedStream().toList())
+			.definitions(definitions)
 			.countedFurtherOn(countedFurtherOn.orderedStream().toList())
 			.observers(observers.orderedStream().toList())
 			.leaseRenewer(leaseRenewer.getIfAvailable())
 			.callerRefusals(callerRefusals.orderedStream().toList())
 			.cors(cors.getIfAvailable(() -> ReactiveLimiterCors.NONE))
+			.observations(observations.getIfAvailable())
 			.build();
 	}
 

@@ -6,11 +6,11 @@ import dev.limiter.autoconfigure.LimiterAutoConfiguration;
 import dev.limiter.autoconfigure.LimiterProperties;
 import dev.limiter.autoconfigure.LimiterServletAutoConfiguration;
 import dev.limiter.core.RateLimitStore;
+import dev.limiter.decision.BudgetDefinitions;
 import dev.limiter.metrics.MicrometerGuardEvents;
 import dev.limiter.metrics.MicrometerOperatorMeters;
 import dev.limiter.metrics.MicrometerRateLimitObserver;
 import dev.limiter.metrics.QuotaThresholdMeters;
-import dev.limiter.servlet.BudgetDefinitions;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -88,14 +88,14 @@ public class LimiterMetricsAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean(name = "limiterBudgetDefinitionMeters")
 	public SmartInitializingSingleton limiterBudgetDefinitionMeters(MeterRegistry registry,
-			ObjectProvider<BudgetDefinitions> definitions) {
+			ObjectProvider<BudgetDefinitions<?>> definitions) {
 		// once every singleton exists: the application's selectors are never made early
 		// for a meter
 		return () -> {
-			BudgetDefinitions cached = definitions.getIfAvailable();
+			BudgetDefinitions<?> cached = definitions.getIfAvailable();
 			if (cached != null && cached.any()) {
-				MicrometerRateLimitObserver.bindBudgetDefinitions(registry, cached, BudgetDefinitions::size,
-						BudgetDefinitions::evictions, cached.maxCached());
+				MicrometerRateLimitObserver.bindBudgetDefinitions(registry, cached, (held) -> held.size(),
+						(held) -> held.evictions(), cached.maxCached());
 			}
 		};
 	}

@@ -3,6 +3,7 @@ package dev.limiter.autoconfigure.observation;
 import dev.limiter.autoconfigure.ConditionalOnLimiterEnabled;
 import dev.limiter.autoconfigure.LimiterAutoConfiguration;
 import dev.limiter.autoconfigure.LimiterServletAutoConfiguration;
+import dev.limiter.observation.DecisionObservations;
 import dev.limiter.observation.LimiterDecisionObservationConvention;
 import dev.limiter.observation.ObservedDecisions;
 import io.micrometer.observation.ObservationRegistry;
@@ -13,6 +14,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 /**
  * One Micrometer Observation per decision ({@code limiter.decision} and its children)
@@ -24,19 +26,35 @@ import org.springframework.context.annotation.Bean;
 @AutoConfiguration(after = LimiterAutoConfiguration.class,
 		afterName = { "org.springframework.boot.actuate.autoconfigure.observation.ObservationAutoConfiguration",
 				"org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration" },
-		before = LimiterServletAutoConfiguration.class)
-// the servlet filter's instrumentation (DecisionInstrumentation names the servlet
-// request): a WebFlux application without the Servlet API has none yet
-@ConditionalOnClass(value = ObservationRegistry.class, name = "jakarta.servlet.http.HttpServletRequest")
+		before = LimiterServletAutoConfiguration.class,
+		beforeName = "dev.limiter.reactive.autoconfigure.LimiterReactiveAutoConfiguration")
+@ConditionalOnClass(ObservationRegistry.class)
 @ConditionalOnBean(ObservationRegistry.class)
 @ConditionalOnLimiterEnabled
 public class LimiterObservationAutoConfiguration {
 
+	/** The observations themselves, whichever web stack asks (the reactive filter's). */
 	@Bean
 	@ConditionalOnMissingBean
-	public ObservedDecisions limiterObservedDecisions(ObservationRegistry registry,
+	public DecisionObservations limiterDecisionObservations(ObservationRegistry registry,
 			ObjectProvider<LimiterDecisionObservationConvention> convention) {
-		return new ObservedDecisions(registry, convention.getIfAvailable());
+		return new DecisionObservations(registry, convention.getIfAvailable());
+	}
+
+	/**
+	 * The servlet filter's instrumentation over them ({@code DecisionInstrumentation}
+	 * names the servlet request): absent without the Servlet API.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = "jakarta.servlet.http.HttpServletRequest")
+	static class ServletObservationConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		ObservedDecisions limiterObservedDecisions(DecisionObservations observations) {
+			return new ObservedDecisions(observations);
+		}
+
 	}
 
 }

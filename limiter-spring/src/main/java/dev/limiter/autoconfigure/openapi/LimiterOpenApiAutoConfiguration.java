@@ -4,12 +4,12 @@ import dev.limiter.autoconfigure.ConditionalOnLimiterEnabled;
 import dev.limiter.autoconfigure.LimiterServletAutoConfiguration;
 import dev.limiter.autoconfigure.LimiterSettings;
 import dev.limiter.autoconfigure.routes.LimiterRoutesAutoConfiguration;
+import dev.limiter.decision.BudgetDefinitions;
 import dev.limiter.openapi.AnonymousAccess;
 import dev.limiter.openapi.RateLimitOpenApiCustomizer;
 import dev.limiter.openapi.SecurityAnonymousAccess;
 import dev.limiter.routes.CurrentRouteInventory;
 import dev.limiter.routes.DocumentedPatterns;
-import dev.limiter.spring.BudgetDefinitionSelector;
 import dev.limiter.spring.BudgetSelector;
 import dev.limiter.spring.CurrentRateLimitRules;
 
@@ -47,11 +47,12 @@ public class LimiterOpenApiAutoConfiguration {
 	@ConditionalOnMissingBean
 	public RateLimitOpenApiCustomizer limiterOpenApiCustomizer(CurrentRouteInventory inventory,
 			CurrentRateLimitRules rules, LimiterSettings settings, ObjectProvider<BudgetSelector> selectors,
-			ObjectProvider<BudgetDefinitionSelector> definitions, ObjectProvider<AnonymousAccess> anonymousAccess,
+			ObjectProvider<BudgetDefinitions<?>> definitions, ObjectProvider<AnonymousAccess> anonymousAccess,
 			ObjectProvider<DocumentedPatterns> documented) {
 		return new RateLimitOpenApiCustomizer(inventory::inventory, rules::budgets, settings.headers().xRateLimit(),
 				settings.headers().ietf(),
-				selectors.orderedStream().findAny().isPresent() || definitions.orderedStream().findAny().isPresent(),
+				selectors.orderedStream().findAny().isPresent()
+						|| definitions.stream().anyMatch(BudgetDefinitions::any),
 				anonymousAccess.getIfAvailable(() -> AnonymousAccess.UNKNOWN),
 				documented.getIfAvailable(() -> DocumentedPatterns.AS_REGISTERED));
 	}

@@ -1,4 +1,4 @@
-package dev.limiter.servlet;
+package dev.limiter.decision;
 
 import java.time.Duration;
 import java.time.ZoneId;

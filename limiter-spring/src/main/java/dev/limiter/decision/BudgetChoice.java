@@ -1,5 +1,6 @@
-package dev.limiter.servlet;
+package dev.limiter.decision;
 
+import java.security.Principal;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -7,25 +8,26 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import dev.limiter.core.Budget;
 import dev.limiter.spring.BudgetRegistry;
-import dev.limiter.spring.BudgetSelector;
 import dev.limiter.spring.CallerKey;
 import dev.limiter.spring.RoutePolicy;
-import jakarta.servlet.http.HttpServletRequest;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 /**
- * The budget a request is counted against: the anonymous budget for an anonymous caller;
- * otherwise the first known budget a {@link BudgetSelector} names, else a budget a
- * {@code BudgetDefinitionSelector} defines, else the route's budget, else the default.
+ * The budget a request is counted against, whichever web stack carries it: the anonymous
+ * budget for an anonymous caller; otherwise the first known budget a selector names
+ * ({@code BudgetSelector}, {@code ReactiveBudgetSelector}), else a budget the
+ * {@link BudgetDefinitions} define, else the route's budget, else the default.
+ *
+ * @param <R> the request the selectors are asked with (the web stack's own)
  */
-final class BudgetChoice {
+public final class BudgetChoice<R> {
 
-	private static final Log logger = LogFactory.getLog(RateLimitFilter.class);
+	private final Log logger;
 
-	private final List<BudgetSelector> selectors;
+	private final List<Selector<R>> selectors;
 
-	private final BudgetDefinitions definitions;
+	private final BudgetDefinitions<R> definitions;
 
 	/**
 	 * The choice of each configured budget, made once per budget (and again for the
@@ -33,13 +35,19 @@ final class BudgetChoice {
 	 */
 	private final Map<String, Chosen> configured = new ConcurrentHashMap<>();
 
-	BudgetChoice(List<BudgetSelector> selectors, BudgetDefinitions definitions) {
+	/**
+	 * @param selectors the application's selectors, in order
+	 * @param definitions the budgets defined at run time
+	 * @param filter the filter whose log says a selector chose an unknown budget
+	 */
+	public BudgetChoice(List<? extends Selector<R>> selectors, BudgetDefinitions<R> definitions, Class<?> filter) {
 		this.selectors = List.copyOf(selectors);
 		this.definitions = definitions;
+		this.logger = LogFactory.getLog(filter);
 	}
 
 	/** The budget of this request and the key space its counters live in. */
-	Chosen choose(BudgetRegistry budgets, HttpServletRequest request, RoutePolicy route, CallerKey caller) {
+	public Chosen choose(BudgetRegistry budgets, R request, RoutePolicy route, CallerKey caller) {
 		Budget budget = budgetFor(budgets, request, route, caller);
 		if (budget == null) {
 			Budget routeBudget = routeBudget(budgets, route);
@@ -66,7 +74,7 @@ final class BudgetChoice {
 	 * The configured budget of this request: the anonymous one, a selector's, or
 	 * {@code null} when the route's budget stands (and a defined budget may replace it).
 	 */
-	private Budget budgetFor(BudgetRegistry budgets, HttpServletRequest request, RoutePolicy route, CallerKey caller) {
+	private Budget budgetFor(BudgetRegistry budgets, R request, RoutePolicy route, CallerKey caller) {
 		if (!caller.authenticated()) {
 			return budgets.anonymousBudget();
 		}
@@ -74,18 +82,33 @@ final class BudgetChoice {
 			return routeBudget(budgets, route);
 		}
 		Budget routeBudget = routeBudget(budgets, route);
-		for (BudgetSelector selector : selectors) {
+		for (Selector<R> selector : selectors) {
 			Optional<String> selected = selector.select(request, caller.principal(), routeBudget.name());
 			if (selected.isPresent()) {
 				Optional<Budget> budget = budgets.find(selected.get());
 				if (budget.isPresent()) {
 					return budget.get();
 				}
-				logger.warn("BudgetSelector " + selector.getClass().getName() + " chose unknown budget '"
-						+ selected.get() + "'; using '" + routeBudget.name() + "'");
+				logger.warn(selector.description() + " chose unknown budget '" + selected.get() + "'; using '"
+						+ routeBudget.name() + "'");
 			}
 		}
 		return definitions.any() ? null : routeBudget;
+	}
+
+	/**
+	 * One budget selector of the application, asked with its web stack's request.
+	 *
+	 * @param <R> the request it is asked with
+	 */
+	public interface Selector<R> {
+
+		/** The name of a configured budget, empty to keep the route's. */
+		Optional<String> select(R request, Principal principal, String routeBudget);
+
+		/** What the log names: the selector's kind and the application's class. */
+		String description();
+
 	}
 
 	/**
@@ -95,9 +118,10 @@ final class BudgetChoice {
 	 * @param keySpace appended to the counter key of a defined budget (its identity),
 	 * {@code null} for a configured one
 	 */
-	record Chosen(Budget budget, String keySpace) {
+	public record Chosen(Budget budget, String keySpace) {
 
-		String counterKey(String key) {
+		/** The counter key of {@code key} in this budget's key space. */
+		public String counterKey(String key) {
 			return keySpace == null ? key : key + keySpace;
 		}
 

@@ -1,4 +1,4 @@
-package dev.limiter.servlet;
+package dev.limiter.decision;
 
 import java.security.Principal;
 import java.time.Duration;
@@ -15,34 +15,33 @@ import dev.limiter.core.InvalidValueException;
 import dev.limiter.core.NotifyAt;
 import dev.limiter.core.Window;
 import dev.limiter.spring.BudgetDefinition;
-import dev.limiter.spring.BudgetDefinitionSelector;
 import dev.limiter.spring.BudgetRegistry;
-import jakarta.servlet.http.HttpServletRequest;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 /**
- * The budgets {@link BudgetDefinitionSelector}s build at run time: each definition is
+ * The budgets the application builds at run time
+ * ({@link dev.limiter.spring.BudgetDefinitionSelector} on a servlet application, its
+ * reactive counterpart on WebFlux), whichever web stack asks: each definition is
  * validated like a configured budget the first time its identity is met and cached by
  * that identity, so a request whose identity is cached builds nothing. The cache is
  * bounded: past {@code maxCached} identities, an arbitrary one is forgotten (and built
  * again when met again). Counters are kept per identity: the counter key of a defined
  * budget carries the identity, so two definitions never share a counter, whatever their
  * names.
+ *
+ * @param <R> the request a selector is asked with (the web stack's own)
  */
-public final class BudgetDefinitions {
+public final class BudgetDefinitions<R> {
 
 	/** Identities kept by default. */
 	public static final int DEFAULT_MAX_CACHED = 10_000;
 
-	/** None defined: every request keeps a configured budget. */
-	public static final BudgetDefinitions NONE = new BudgetDefinitions(List.of(), 1);
-
-	private static final Log logger = LogFactory.getLog(RateLimitFilter.class);
-
 	private static final char SEPARATOR = '#';
 
-	private final List<BudgetDefinitionSelector> selectors;
+	private final Log logger;
+
+	private final List<Selector<R>> selectors;
 
 	private final int maxCached;
 
@@ -53,13 +52,20 @@ public final class BudgetDefinitions {
 	/**
 	 * @param selectors the application's selectors, in order
 	 * @param maxCached most identities cached at once
+	 * @param filter the filter whose log says a definition is invalid
 	 */
-	public BudgetDefinitions(List<BudgetDefinitionSelector> selectors, int maxCached) {
+	public BudgetDefinitions(List<? extends Selector<R>> selectors, int maxCached, Class<?> filter) {
 		if (maxCached < 1) {
 			throw new IllegalArgumentException("max-cached must be at least 1, was " + maxCached);
 		}
 		this.selectors = List.copyOf(selectors);
 		this.maxCached = maxCached;
+		this.logger = LogFactory.getLog(filter);
+	}
+
+	/** None defined: every request keeps a configured budget. */
+	public static <R> BudgetDefinitions<R> none() {
+		return new BudgetDefinitions<>(List.of(), 1, BudgetDefinitions.class);
 	}
 
 	/** Whether any selector may define a budget. */
@@ -85,9 +91,8 @@ public final class BudgetDefinitions {
 	 * The defined budget of this caller, {@code null} when no selector answers or the
 	 * definition it names is invalid.
 	 */
-	BudgetChoice.Chosen choose(BudgetRegistry budgets, HttpServletRequest request, Principal principal,
-			String routeBudget) {
-		for (BudgetDefinitionSelector selector : selectors) {
+	BudgetChoice.Chosen choose(BudgetRegistry budgets, R request, Principal principal, String routeBudget) {
+		for (Selector<R> selector : selectors) {
 			Optional<String> identity = selector.select(request, principal, routeBudget);
 			if (identity.isPresent()) {
 				Defined defined = cache.get(identity.get());
@@ -100,8 +105,7 @@ public final class BudgetDefinitions {
 		return null;
 	}
 
-	private Defined define(BudgetDefinitionSelector selector, String identity, BudgetRegistry budgets,
-			String routeBudget) {
+	private Defined define(Selector<R> selector, String identity, BudgetRegistry budgets, String routeBudget) {
 		Defined defined;
 		try {
 			Budget budget = validate(selector.define(identity), budgets);
@@ -110,9 +114,8 @@ public final class BudgetDefinitions {
 		catch (RuntimeException ex) {
 			// Remembered as invalid, so the WARN is written once per identity and the
 			// selector is not asked again on every request.
-			logger.warn("BudgetDefinitionSelector " + selector.getClass().getName()
-					+ " defined an invalid budget for identity '" + identity + "': " + ex.getMessage() + "; using '"
-					+ routeBudget + "'");
+			logger.warn(selector.description() + " defined an invalid budget for identity '" + identity + "': "
+					+ ex.getMessage() + "; using '" + routeBudget + "'");
 			defined = new Defined(null);
 		}
 		makeRoom();
@@ -199,6 +202,25 @@ public final class BudgetDefinitions {
 			}
 		}
 		return out.toString();
+	}
+
+	/**
+	 * One selector of the application, asked with its web stack's request: a
+	 * {@link dev.limiter.spring.BudgetDefinitionSelector} or its reactive counterpart.
+	 *
+	 * @param <R> the request it is asked with
+	 */
+	public interface Selector<R> {
+
+		/** The identity of this caller's definition, empty to keep the route's budget. */
+		Optional<String> select(R request, Principal principal, String routeBudget);
+
+		/** The definition of an identity {@link #select} returned. */
+		BudgetDefinition define(String identity);
+
+		/** What the log names: the selector's kind and the application's class. */
+		String description();
+
 	}
 
 	/** A cached identity: its budget, or {@code null} chosen when it is invalid. */
