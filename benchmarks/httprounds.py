@@ -504,7 +504,7 @@ def main():
                 break
         app["info"].update({"warmupSeconds": app["served"], "warmupSteps": steps, "jitQuiet": quiet,
                             "warmupWallSeconds": round(time.monotonic() - t0, 1)})
-        log(f"{mode:12s} warmed {app['served']:.0f} s of load, JIT share of the last step {share:.1%}"
+        log(f"{mode:15s} warmed {app['served']:.0f} s of load, JIT share of the last step {share:.1%}"
             f"{'' if quiet else ' (still compiling at the cap)'}")
 
     # rounds: each starts with another app; each app measures both shapes, in alternating order
@@ -514,7 +514,7 @@ def main():
             app = apps[mode]
             for shape in (shapes if r % 2 else list(reversed(shapes))):
                 result = measure(mode, app, shape, r, position, token_files[shape])
-                log(f"round {r} {mode:12s} {shape:6s} {result['rps']:8.0f} req/s  "
+                log(f"round {r} {mode:15s} {shape:6s} {result['rps']:8.0f} req/s  "
                     f"{result['cpuMicrosPerRequestWithoutJit']:6.1f} us work  "
                     f"{result['contextSwitchesPerRequest']:5.2f} cs  "
                     + (f"{result['allocatedBytesPerRequest'] / 1024:6.1f} KiB  "
