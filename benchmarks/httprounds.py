@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-"""The HTTP rounds of benchmarks/run: the sample app (limiter off, in memory, on Redis), the two HTTP peers (a
+"""The HTTP rounds of benchmarks/run: the sample app (limiter off, in memory, on Redis), the reactive sample app
+(sample-app-webflux: the same routes, tokens and budgets on WebFlux; limiter off, in memory, on Redis with Lettuce,
+the only client a reactive app accepts), the two HTTP peers (a
 filter on Bucket4j's Lettuce proxy manager; bucket4j-spring-boot-starter on Redis) and the plain limiter app
 (limiter's starter on Redis in an app as lean as the peers'), each beside its own limiter-off run (the same app with
 its filter off), on one redis-server, the same route (GET /s/agents.md, a constant body), the
 same budget and the same tokens, under one hot key and under spread keys.
 
-Standard library only. Every app is one JVM for the whole section (-Xms512m -Xmx512m, a GC log of its own), all
-started side by side and idle but for their turn: each is warmed under the same load as measured (wrk, hot and spread
+Standard library only. Every app is one JVM for the whole section (-Xms512m -Xmx512m, a GC log of its own), started
+one after another (each once the previous one serves), side by side and idle but for their turn: each is warmed under the same load as measured (wrk, hot and spread
 alternated in steps) until its JIT compiler threads take less than 3 % of its CPU over a step, at least --warm-min and
 at most --warm-max seconds; then --rounds alternated rounds measure every app under both key shapes, each round
 starting with another app. A measured window records, for that app only:
@@ -24,8 +26,11 @@ starting with another app. A measured window records, for that app only:
   during the window: the run's own 8 connections keep the load average far above 2 on 2 cores, so only the others'
   share says whether the machine was busy.
 
-  benchmarks/httprounds.py --app-jar sample-app/target/sample-app-0.1.0-SNAPSHOT.jar --peer-cp CLASSPATH \\
+  benchmarks/httprounds.py --app-jar sample-app/target/sample-app-0.1.0-SNAPSHOT.jar \\
+      --webflux-jar sample-app-webflux/target/sample-app-webflux-0.1.0-SNAPSHOT.jar --peer-cp CLASSPATH \\
       --redis-port 6379 --redis-pid PID --results DIR --work DIR [--rounds 3 --measure 10 ...]
+
+Without --webflux-jar the reactive modes are left out of the default modes.
 """
 import argparse
 import ctypes
@@ -46,14 +51,15 @@ import urllib.request
 
 p = argparse.ArgumentParser()
 p.add_argument("--app-jar", required=True)
+p.add_argument("--webflux-jar", default="", help="the reactive sample's jar (modes reactive-*)")
 p.add_argument("--peer-cp", required=True)
 p.add_argument("--redis-port", type=int, required=True)
 p.add_argument("--redis-pid", type=int, default=0)
 p.add_argument("--results", required=True)
 p.add_argument("--work", required=True)
 p.add_argument("--root", default=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-p.add_argument("--modes", default="off,memory,redis,redis-jedis,bucket4j-off,bucket4j,starter-off,starter,"
-                                   "plain-off,plain,plain-jedis")
+p.add_argument("--modes", default="", help="comma-separated; default: every mode (the reactive ones with "
+                                           "--webflux-jar)")
 p.add_argument("--shapes", default="hot,spread")
 p.add_argument("--rounds", type=int, default=3)
 p.add_argument("--measure", type=int, default=10)
@@ -65,6 +71,13 @@ p.add_argument("--connections", type=int, default=8)
 p.add_argument("--spread-tokens", type=int, default=1000)
 p.add_argument("--jfr-dir", default="")
 a = p.parse_args()
+SERVLET_MODES = ["off", "memory", "redis", "redis-jedis"]
+REACTIVE_MODES = ["reactive-off", "reactive-memory", "reactive-redis"]
+PEER_MODES = ["bucket4j-off", "bucket4j", "starter-off", "starter", "plain-off", "plain", "plain-jedis"]
+if not a.modes:
+    a.modes = ",".join(SERVLET_MODES + (REACTIVE_MODES if a.webflux_jar else []) + PEER_MODES)
+if any(m in REACTIVE_MODES for m in a.modes.split(",")) and not a.webflux_jar:
+    p.error("the reactive modes need --webflux-jar")
 
 HOT_TOKEN = "sp_DEMO0000000000000000000000000001"
 ROUTE = "/s/agents.md"
@@ -75,12 +88,17 @@ SAMPLE_BUDGET = ["--limiter.budgets.standard.windows.minute.limit=1000000000",
                  "--limiter.budgets.standard.windows.hour.limit=60000000000"]
 PEER_BUDGET = ["--peer.budget.per-minute=1000000000", "--peer.budget.per-hour=60000000000"]
 # What each mode is: which app, which of its filters is on, and whose Redis commands it sends.
-KIND = {"off": "limiter", "memory": "limiter", "redis": "limiter", "redis-jedis": "limiter", "bucket4j-off": "bucket4j",
+KIND = {"off": "limiter", "memory": "limiter", "redis": "limiter", "redis-jedis": "limiter",
+        "reactive-off": "reactive", "reactive-memory": "reactive", "reactive-redis": "reactive",
+        "bucket4j-off": "bucket4j",
         "bucket4j": "bucket4j", "starter-off": "starter", "starter": "starter", "plain-off": "plain", "plain": "plain",
         "plain-jedis": "plain", "plain-memory": "plain"}
-# limiter's own apps: the sample app, and the plain app (limiter's starter in an app as lean as the peers')
-LIMITER_KINDS = ("limiter", "plain")
-OFF_MODES = ("off", "bucket4j-off", "starter-off", "plain-off")
+# limiter's own apps: the sample app (servlet and reactive), and the plain app (limiter's starter in an app as lean
+# as the peers')
+LIMITER_KINDS = ("limiter", "reactive", "plain")
+# the two sample apps: their jar, and the prefix their modes carry (the sample's mode is what follows it)
+SAMPLE_APPS = {"limiter": ("app_jar", ""), "reactive": ("webflux_jar", "reactive-")}
+OFF_MODES = ("off", "reactive-off", "bucket4j-off", "starter-off", "plain-off")
 JEDIS_MODES = ("redis-jedis", "plain-jedis")
 children = []
 
@@ -143,20 +161,22 @@ def app_command(mode, port, gc_log, spread_tokens):
                 f"-XX:StartFlightRecording=filename={a.jfr_dir}/http-{mode}.jfr,settings=profile,dumponexit=true"]
     common = [f"--server.port={port}", "--logging.level.root=WARN"]
     kind = KIND[mode]
-    if kind == "limiter":
-        args = ["-jar", a.app_jar] + common + SAMPLE_BUDGET
-        if mode == "redis-jedis":
+    if kind in SAMPLE_APPS:
+        jar_option, prefix = SAMPLE_APPS[kind]
+        app_jar, sample_mode = getattr(a, jar_option), mode[len(prefix):]
+        args = ["-jar", app_jar] + common + SAMPLE_BUDGET
+        if sample_mode == "redis-jedis":
             # the sample app ships Lettuce only: Jedis and its pool come from the benchmarks' class path (the
             # starter peer's), added through Boot's PropertiesLauncher; client-type makes Boot build Jedis's factory
             extra = [j for j in a.peer_cp.split(":") if re.search(r"/(jedis|commons-pool2)-[0-9][^/]*\.jar$", j)]
             if len(extra) != 2:
                 sys.exit(f"redis-jedis: Jedis and commons-pool2 not found on the benchmarks' class path ({extra})")
-            args = [f"-Dloader.path={','.join(extra)}", "-cp", a.app_jar,
+            args = [f"-Dloader.path={','.join(extra)}", "-cp", app_jar,
                     "org.springframework.boot.loader.launch.PropertiesLauncher"] + common + SAMPLE_BUDGET \
                 + ["--spring.data.redis.client-type=jedis"]
-        if mode == "off":
+        if sample_mode == "off":
             args.append("--limiter.enabled=false")
-        elif mode == "memory":
+        elif sample_mode == "memory":
             args.append("--limiter.store=memory")
         else:
             args += ["--spring.profiles.active=redis", "--spring.data.redis.host=127.0.0.1",
@@ -445,10 +465,9 @@ def main():
         out = open(os.path.join(a.work, f"app-{mode}.log"), "w")
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, preexec_fn=die_with_parent)
         children.append(proc)
-        apps[mode] = {"proc": proc, "url": f"http://127.0.0.1:{port}", "gcLog": gc_log, "served": 0.0,
-                      "info": {"mode": mode, "kind": KIND[mode], "command": shown}}
-    # every app up, and the filters that should run do (and the others do not)
-    for mode, app in apps.items():
+        app = apps[mode] = {"proc": proc, "url": f"http://127.0.0.1:{port}", "gcLog": gc_log, "served": 0.0,
+                            "info": {"mode": mode, "kind": KIND[mode], "command": shown}}
+        # the next app starts once this one serves: one JVM starting at a time
         deadline = time.monotonic() + 240
         while True:
             try:
@@ -461,6 +480,7 @@ def main():
                 tail = open(os.path.join(a.work, f"app-{mode}.log")).read()[-3000:]
                 sys.exit(f"{mode}: the app did not serve {ROUTE}; its log ends:\n{tail}")
             time.sleep(0.3)
+    # every app up, and the filters that should run do (and the others do not)
     for mode, app in apps.items():
         check(mode, app, spread_tokens)
         app["info"]["startedAfterSeconds"] = round(time.monotonic() - started, 1)
@@ -484,7 +504,7 @@ def main():
                 break
         app["info"].update({"warmupSeconds": app["served"], "warmupSteps": steps, "jitQuiet": quiet,
                             "warmupWallSeconds": round(time.monotonic() - t0, 1)})
-        log(f"{mode:12s} warmed {app['served']:.0f} s of load, JIT share of the last step {share:.1%}"
+        log(f"{mode:15s} warmed {app['served']:.0f} s of load, JIT share of the last step {share:.1%}"
             f"{'' if quiet else ' (still compiling at the cap)'}")
 
     # rounds: each starts with another app; each app measures both shapes, in alternating order
@@ -494,7 +514,7 @@ def main():
             app = apps[mode]
             for shape in (shapes if r % 2 else list(reversed(shapes))):
                 result = measure(mode, app, shape, r, position, token_files[shape])
-                log(f"round {r} {mode:12s} {shape:6s} {result['rps']:8.0f} req/s  "
+                log(f"round {r} {mode:15s} {shape:6s} {result['rps']:8.0f} req/s  "
                     f"{result['cpuMicrosPerRequestWithoutJit']:6.1f} us work  "
                     f"{result['contextSwitchesPerRequest']:5.2f} cs  "
                     + (f"{result['allocatedBytesPerRequest'] / 1024:6.1f} KiB  "

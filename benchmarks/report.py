@@ -82,7 +82,7 @@ w("On 2 cores the load generator, redis-server and the code under test share the
 w("")
 w("**Reproduce:** `benchmarks/run` from a clone (JDK 17, Maven, python3; as root it installs Debian's "
   "`redis-tools` and `wrk` when missing). It builds the `benchmarks` module (`-Pbenchmarks`, never part of "
-  "`mvn verify`) and the sample app, starts its own `redis-server` (from `PATH`, else the binary inside "
+  "`mvn verify`) and the two sample apps, starts its own `redis-server` (from `PATH`, else the binary inside "
   "`embedded-redis`, as the tests do) and the sample app, and writes this file and `docs/benchmarks.svg`. "
   "`benchmarks/run --quick` is a smoke run (about a quarter of an hour) into `benchmarks/target/quick/`; "
   "`benchmarks/run --profile` also records JFR profiles.")
@@ -281,6 +281,9 @@ HTTP_APPS = [  # mode, label, its own limiter-off run
     ("memory", "sample app, limiter in memory", "off"),
     ("redis", "sample app, limiter on Redis (Lettuce)", "off"),
     ("redis-jedis", "sample app, limiter on Redis (Jedis, `spring.data.redis.client-type=jedis`)", "off"),
+    ("reactive-off", "reactive sample app (WebFlux), limiter off", "reactive-off"),
+    ("reactive-memory", "reactive sample app, limiter in memory", "reactive-off"),
+    ("reactive-redis", "reactive sample app, limiter on Redis (Lettuce)", "reactive-off"),
     ("bucket4j-off", "Bucket4j filter app, filter off", "bucket4j-off"),
     ("bucket4j", "Bucket4j filter app: Lettuce proxy manager (GET + compare-and-swap)", "bucket4j-off"),
     ("starter-off", "bucket4j-spring-boot-starter app, starter off", "starter-off"),
@@ -293,6 +296,9 @@ HTTP_APPS = [  # mode, label, its own limiter-off run
 LIMITER_ON_REDIS = [("redis", "off", "sample app, Lettuce"), ("redis-jedis", "off", "sample app, Jedis"),
                     ("plain", "plain-off", "plain app, Lettuce"), ("plain-jedis", "plain-off", "plain app, Jedis")]
 PEERS = [("bucket4j", "Bucket4j filter"), ("starter", "bucket4j-spring-boot-starter")]
+# the reactive sample's modes beside the servlet sample's same mode: (reactive, servlet, what the limiter is)
+REACTIVE_BESIDE_SERVLET = [("reactive-off", "off", "limiter off"), ("reactive-memory", "memory", "in memory"),
+                           ("reactive-redis", "redis", "on Redis (Lettuce)")]
 SHAPES = [("hot", "hot key"), ("spread", "spread keys")]
 
 # A figure from a machine busy with other work judges nothing. The run's own load (8 connections keep the app's
@@ -323,6 +329,38 @@ def per_round(mode, shape, base, field):
     return out
 
 
+def reactive_beside_servlet(shape, shape_label):
+    """The reactive sample's rows beside the servlet sample's same mode (the same run, best of the rounds); each
+    app's request work also against its own limiter-off run."""
+    pairs = [(r_, s_, what) for r_, s_, what in REACTIVE_BESIDE_SERVLET if windows.get((r_, shape))]
+    if not pairs:
+        return
+
+    def num(v, f="{:.0f}"):
+        return f.format(v) if v is not None else "-"
+
+    def div(x, y, f="{:.2f}×"):
+        return f.format(x / y) if x is not None and y else "-"
+    w(f"**HTTP, reactive sample** ({shape_label}): the reactive sample app beside the servlet sample app in the same "
+      "mode, this run; *× its off* is each app against its own limiter-off run, *reactive ÷ servlet* the reactive "
+      "figure over the servlet one.")
+    w("")
+    w("| limiter | req/s servlet / reactive | reactive ÷ servlet | request work µs servlet / reactive | × its off "
+      "servlet / reactive | reactive ÷ servlet | Redis commands servlet / reactive | p99 ms servlet / reactive |")
+    w("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for r_, s_, what in pairs:
+        rps = [best(m, shape, "rps", max) for m in (s_, r_)]
+        work = [best(m, shape, "cpuMicrosPerRequestWithoutJit") for m in (s_, r_)]
+        work_off = [best(m, shape, "cpuMicrosPerRequestWithoutJit") for m in ("off", "reactive-off")]
+        cmds = [best(m, shape, "redisCommandsPerRequest") for m in (s_, r_)]
+        p99 = [best(m, shape, "p99Millis") for m in (s_, r_)]
+        own = " / ".join("-" if r_ == "reactive-off" else div(x, y) for x, y in zip(work, work_off))
+        w(f"| {what} | {num(rps[0])} / {num(rps[1])} | {div(rps[1], rps[0], '{:.0%}')} | "
+          f"{num(work[0])} / {num(work[1])} | {own} | {div(work[1], work[0])} | "
+          f"{num(cmds[0], '{:.2f}')} / {num(cmds[1], '{:.2f}')} | {num(p99[0], '{:.2f}')} / {num(p99[1], '{:.2f}')} |")
+    w("")
+
+
 if all_windows:
     meta = http_meta or {}
     conns = meta.get("connections", 8)
@@ -336,13 +374,17 @@ if all_windows:
         w("")
     warm = [a_ for a_ in meta.get("apps", []) if "warmupSeconds" in a_]
     min_requests = min(x["requests"] for x in all_windows)
-    w(f"{len({x['mode'] for x in all_windows})} apps, each one JVM (`-Xms512m -Xmx512m`) started side by side and idle except for its turn, all on "
+    w(f"{len({x['mode'] for x in all_windows})} apps, each one JVM (`-Xms512m -Xmx512m`) started one after another (each once the previous one serves), side by side and idle except for its turn, all on "
       f"this run's redis-server, all serving `GET /s/agents.md` (the sample app's constant body, `Cache-Control: "
       f"public`) under `wrk -t2 -c{conns}` with `Authorization: Bearer <token>`, every budget raised to 10⁹ a "
       "minute and 6·10¹⁰ an hour so that the run measures admissions, not refusals:")
     w("")
     w("- the **sample app** jar, limiter off (`--limiter.enabled=false`), in memory (`--limiter.store=memory`) and "
       "on Redis (its `redis` profile, Lettuce);")
+    w("- the **reactive sample app** jar (`sample-app-webflux`: the same routes, tokens, budgets and YAML on Spring "
+      "WebFlux, Reactor Netty and reactive Spring Security), in the same three modes with the same options; on Redis "
+      "on Lettuce only, since a reactive app refuses Jedis. Its own limiter-off run is its baseline, and each of its "
+      "modes is also set beside the servlet sample's same mode from the same run;")
     w("- a **Bucket4j filter app** (`dev.limiter.benchmarks.peers.bucket4j`): the servlet filter a team writes on "
       "Bucket4j 8.14's Lettuce proxy manager, one bucket per token (SHA-256 of the header) with the same two limits "
       "(600 a minute + 36,000 an hour, refilled at each interval's end, scaled like the sample's), GET then a "
@@ -363,8 +405,8 @@ if all_windows:
       "measures what limiter adds on the same base as the peers.")
     w("")
     w(f"**Hot key**: one token (the demo token) on every connection. **Spread keys**: "
-      f"{meta.get('spreadTokens', 1000):,} tokens, each request the next one (`benchmarks/wrk/tokens.lua`; the sample "
-      "app knows them through its benchmark-only `sample.extra-demo-tokens`, each counted apart). **Warm-up**: "
+      f"{meta.get('spreadTokens', 1000):,} tokens, each request the next one (`benchmarks/wrk/tokens.lua`; both sample "
+      "apps know them through their benchmark-only `sample.extra-demo-tokens`, each counted apart). **Warm-up**: "
       f"before its first measured window each app served wrk load alone, in {meta.get('warmStepSeconds', 5)} s "
       f"steps alternating hot and spread, until its JIT compiler threads took less than 3 % of its CPU in a step "
       f"(at least {meta.get('warmMinSeconds', '?')} s, at most {meta.get('warmMaxSeconds', '?')} s): "
@@ -415,6 +457,7 @@ if all_windows:
               f"{num(best(m, shape, 'redisCommandsPerRequest'), '{:.2f}')} | "
               f"{sum(x['non2xx'] + x.get('socketErrors', 0) for x in windows[(m, shape)].values())} |")
         w("")
+        reactive_beside_servlet(shape, shape_label)
 
         def ratio_text(m, base, field, unit="×"):
             rounds_ = per_round(m, shape, base, field)
@@ -1071,7 +1114,11 @@ if all_windows:
     for shape, shape_label in SHAPES:
         for m, label, color in (("off", "sample, limiter off", "#718096"), ("memory", "sample, in memory", "#2b6cb0"),
                                 ("redis", "sample, on Redis", "#2c5282"),
-                                ("redis-jedis", "sample, on Redis (Jedis)", "#2a4365"), ("bucket4j-off", "Bucket4j app, off", "#a0aec0"),
+                                ("redis-jedis", "sample, on Redis (Jedis)", "#2a4365"),
+                                ("reactive-off", "reactive sample, limiter off", "#718096"),
+                                ("reactive-memory", "reactive sample, in memory", "#3182ce"),
+                                ("reactive-redis", "reactive sample, on Redis", "#2b6cb0"),
+                                ("bucket4j-off", "Bucket4j app, off", "#a0aec0"),
                                 ("bucket4j", "Bucket4j filter", "#dd6b20"), ("starter-off", "starter app, off", "#a0aec0"),
                                 ("starter", "bucket4j-spring-boot-starter", "#c05621")):
             v = best(m, shape, "rps", max)
