@@ -130,6 +130,15 @@ class LimiterGatewayFilterTests {
 	}
 
 	@Test
+	void decisionObservationShouldTagTheGatewayRouteId() throws Exception {
+		assertThat(get("/silver/items", "route-tag-" + UUID.randomUUID()).statusCode()).isEqualTo(200);
+
+		assertThat(registry().find("limiter.decision").tag("limiter.route", "silver").timer())
+			.as("the decision's meter, tagged with the gateway's route id")
+			.isNotNull();
+	}
+
+	@Test
 	void namedRouteWhenItsArgsNameABudgetShouldCountAgainstIt() throws Exception {
 		HttpResponse<String> admitted = get("/silver/items", token);
 
