@@ -1,23 +1,17 @@
 package dev.limiter.resilience;
 
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.limiter.spring.RateLimitExempt;
 import dev.limiter.test.reactive.BlockHoundExtension;
 import dev.limiter.test.redis.RedisServerProcess;
+import dev.limiter.test.web.FrozenStoreLatency;
 import dev.limiter.test.web.MutableClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -37,6 +31,8 @@ import org.springframework.security.web.server.SecurityWebFilterChain;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
+import static dev.limiter.test.web.FrozenStoreLatency.header;
+import static dev.limiter.test.web.FrozenStoreLatency.p99;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -55,15 +51,11 @@ class ReactiveStoreFailureTests {
 
 	private static final int SAMPLES = 200;
 
-	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-
-	private final HttpClient limitedCallers = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-
 	private RedisServerProcess redis;
 
 	private ConfigurableApplicationContext app;
 
-	private int port;
+	private FrozenStoreLatency latency;
 
 	@BeforeEach
 	void startRedisAndTheApplication() throws Exception {
@@ -80,8 +72,14 @@ class ReactiveStoreFailureTests {
 					"resilience4j.circuitbreaker.instances.limiter.sliding-window-size=100000",
 					"resilience4j.circuitbreaker.instances.limiter.minimum-number-of-calls=100000")
 			.run();
-		port = ((WebServerApplicationContext) app).getWebServer().getPort();
-		awaitAuthoritative();
+		int port = ((WebServerApplicationContext) app).getWebServer().getPort();
+		latency = new FrozenStoreLatency(
+				(path) -> HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+					.timeout(Duration.ofSeconds(30))
+					.GET()
+					.build(),
+				"/limited", "/exempt", Duration.ofMillis(TIMEOUT_MILLIS), WAITING_LIMITED_REQUESTS, SAMPLES);
+		latency.awaitAuthoritative();
 	}
 
 	@AfterEach
@@ -101,7 +99,7 @@ class ReactiveStoreFailureTests {
 	void limitedRouteWhenRedisIsFrozenShouldBeAnsweredDegradedWithinTheTimeout() throws Exception {
 		redis.pause();
 		long start = System.nanoTime();
-		HttpResponse<String> response = get(http, "/limited");
+		HttpResponse<String> response = latency.get("/limited");
 		long elapsedMillis = Duration.ofNanos(System.nanoTime() - start).toMillis();
 
 		assertThat(response.statusCode()).isEqualTo(200);
@@ -113,14 +111,14 @@ class ReactiveStoreFailureTests {
 	@Test
 	void uncountedRouteWhileSixteenLimitedRequestsWaitForAFrozenRedisShouldKeepItsSpeed() throws Exception {
 		List<HttpResponse<String>> unfrozenLimited = new CopyOnWriteArrayList<>();
-		List<Long> unfrozen = exemptLatenciesBeside(unfrozenLimited);
+		List<Long> unfrozen = latency.uncountedLatenciesBeside(unfrozenLimited);
 		redis.pause();
 		// the outage's first answer (its WARN, the fallback's first decision) is a
 		// once-per-outage cost; what must not change is the uncounted route's speed while
 		// limited requests keep waiting on the frozen Redis after that
-		assertThat(header(get(http, "/limited"), "X-RateLimit-Degraded")).isEqualTo("true");
+		assertThat(header(latency.get("/limited"), "X-RateLimit-Degraded")).isEqualTo("true");
 		List<HttpResponse<String>> frozenLimited = new CopyOnWriteArrayList<>();
-		List<Long> frozen = exemptLatenciesBeside(frozenLimited);
+		List<Long> frozen = latency.uncountedLatenciesBeside(frozenLimited);
 
 		assertThat(unfrozenLimited).allSatisfy((response) -> {
 			assertThat(response.statusCode()).isEqualTo(200);
@@ -135,98 +133,6 @@ class ReactiveStoreFailureTests {
 		assertThat(p99(frozen))
 			.as("the uncounted route's p99 with Redis frozen (%s ms), against %d ms unfrozen", frozen, p99(unfrozen))
 			.isLessThanOrEqualTo(p99(unfrozen) + 20);
-	}
-
-	/**
-	 * The uncounted route's latencies while 16 callers send a limited request each, one
-	 * at a time, each starting at most once per timeout: with Redis frozen every one of
-	 * them waits for it; unfrozen, the same requests at the same pace are answered at
-	 * once, so both measurements carry the same load and differ only by the waiting.
-	 */
-	private List<Long> exemptLatenciesBeside(List<HttpResponse<String>> limited) throws Exception {
-		AtomicBoolean measuring = new AtomicBoolean(true);
-		AtomicInteger sent = new AtomicInteger();
-		List<CompletableFuture<Void>> callers = new ArrayList<>();
-		for (int i = 0; i < WAITING_LIMITED_REQUESTS; i++) {
-			callers.add(keepCalling(measuring, sent, limited));
-		}
-		try {
-			return exemptLatencies();
-		}
-		finally {
-			measuring.set(false);
-			CompletableFuture.allOf(callers.toArray(CompletableFuture[]::new)).get();
-		}
-	}
-
-	/**
-	 * One of the limited callers: a request at a time to the limited route, the next one
-	 * sent a timeout after the one before, until the measurement ends.
-	 */
-	private CompletableFuture<Void> keepCalling(AtomicBoolean measuring, AtomicInteger sent,
-			List<HttpResponse<String>> answered) {
-		sent.incrementAndGet();
-		long start = System.nanoTime();
-		return limitedCallers.sendAsync(request("/limited"), HttpResponse.BodyHandlers.ofString())
-			.thenCompose((response) -> {
-				answered.add(response);
-				if (!measuring.get()) {
-					return CompletableFuture.completedFuture(null);
-				}
-				long pause = Math.max(0, TIMEOUT_MILLIS - Duration.ofNanos(System.nanoTime() - start).toMillis());
-				return CompletableFuture
-					.supplyAsync(() -> null, CompletableFuture.delayedExecutor(pause, TimeUnit.MILLISECONDS))
-					.thenCompose((paused) -> keepCalling(measuring, sent, answered));
-			});
-	}
-
-	private List<Long> exemptLatencies() throws Exception {
-		List<Long> latencies = new ArrayList<>();
-		for (int i = 0; i < SAMPLES; i++) {
-			long start = System.nanoTime();
-			HttpResponse<String> response = get(http, "/exempt");
-			latencies.add(Duration.ofNanos(System.nanoTime() - start).toMillis());
-			assertThat(response.statusCode()).isEqualTo(200);
-			assertThat(header(response, "X-RateLimit-Limit")).as("not counted").isNull();
-		}
-		return latencies;
-	}
-
-	private static long p99(List<Long> latencies) {
-		List<Long> sorted = new ArrayList<>(latencies);
-		Collections.sort(sorted);
-		return sorted.get((int) Math.ceil(sorted.size() * 0.99) - 1);
-	}
-
-	/**
-	 * A cold JVM on a busy machine may miss the timeout on its first decisions; each test
-	 * starts from a warm, authoritative limiter and a warm uncounted route.
-	 */
-	private void awaitAuthoritative() throws Exception {
-		long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-		while (header(get(http, "/limited"), "X-RateLimit-Degraded") != null) {
-			assertThat(System.nanoTime()).as("authoritative within 20 s of start-up").isLessThan(deadline);
-			Thread.sleep(50);
-		}
-		for (int i = 0; i < 50; i++) {
-			get(http, "/limited");
-			get(http, "/exempt");
-		}
-	}
-
-	private HttpRequest request(String path) {
-		return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-			.timeout(Duration.ofSeconds(30))
-			.GET()
-			.build();
-	}
-
-	private HttpResponse<String> get(HttpClient client, String path) throws Exception {
-		return client.send(request(path), HttpResponse.BodyHandlers.ofString());
-	}
-
-	private static String header(HttpResponse<?> response, String name) {
-		return response.headers().firstValue(name).orElse(null);
 	}
 
 	/** A WebFlux application on the starter with the Redis store (Lettuce). */

@@ -1,16 +1,13 @@
 package dev.limiter.reactive;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.function.Function;
 
+import dev.limiter.routes.FunctionalRouteWalk;
 import reactor.core.publisher.Mono;
 
 import org.springframework.core.io.Resource;
-import org.springframework.http.HttpMethod;
 import org.springframework.web.reactive.function.server.HandlerFunction;
 import org.springframework.web.reactive.function.server.RequestPredicate;
 import org.springframework.web.reactive.function.server.RequestPredicates;
@@ -19,10 +16,9 @@ import org.springframework.web.reactive.function.server.RouterFunctions;
 import org.springframework.web.reactive.function.server.ServerRequest;
 
 /**
- * WebFlux's functional routes ({@code RouterFunction}), read as Spring MVC's are
- * ({@code dev.limiter.routes.FunctionalRoutes}, over the servlet twins of these types):
- * nested path prefixes joined with the route's own path and methods. A route whose
- * predicate has no path, or an or/negation, stands for everything under its prefix.
+ * WebFlux's functional routes ({@code RouterFunction}), read as Spring MVC's are, by
+ * {@link FunctionalRouteWalk} (which says how): this visitor only hands it WebFlux's
+ * types. Named (gateway) routes are Spring MVC's alone, so it passes on no attributes.
  */
 final class ReactiveFunctionalRoutes implements RouterFunctions.Visitor {
 
@@ -34,34 +30,26 @@ final class ReactiveFunctionalRoutes implements RouterFunctions.Visitor {
 
 	}
 
-	private final Sink sink;
-
-	private final List<String> prefixes = new ArrayList<>();
+	private final FunctionalRouteWalk<RequestPredicate> walk;
 
 	ReactiveFunctionalRoutes(Sink sink) {
-		this.sink = sink;
+		this.walk = new FunctionalRouteWalk<>(ReactivePredicateShape::of,
+				(methods, pattern, handler, named) -> sink.route(methods, pattern, handler));
 	}
 
 	@Override
 	public void startNested(RequestPredicate predicate) {
-		PredicateShape shape = PredicateShape.of(predicate);
-		prefixes.add(shape.path == null ? "" : shape.path);
+		walk.startNested(predicate);
 	}
 
 	@Override
 	public void endNested(RequestPredicate predicate) {
-		prefixes.remove(prefixes.size() - 1);
+		walk.endNested();
 	}
 
 	@Override
 	public void route(RequestPredicate predicate, HandlerFunction<?> handlerFunction) {
-		PredicateShape shape = PredicateShape.of(predicate);
-		String prefix = String.join("", prefixes);
-		String pattern = prefix + (shape.path == null ? "" : shape.path);
-		if (pattern.isEmpty() || shape.unreadable) {
-			pattern = prefix + "/**";
-		}
-		sink.route(List.copyOf(shape.methods), pattern, "route " + predicate);
+		walk.route(predicate);
 	}
 
 	@Override
@@ -76,84 +64,18 @@ final class ReactiveFunctionalRoutes implements RouterFunctions.Visitor {
 	public void unknown(RouterFunction<?> routerFunction) {
 	}
 
-	/**
-	 * The first path and the methods of a predicate; {@code unreadable} when it has an
-	 * or/negation.
-	 */
-	private static final class PredicateShape implements RequestPredicates.Visitor {
+	/** A predicate's shape, read with WebFlux's predicate visitor. */
+	private static final class ReactivePredicateShape extends FunctionalRouteWalk.PredicateShape
+			implements RequestPredicates.Visitor {
 
-		String path;
-
-		final Set<String> methods = new TreeSet<>();
-
-		boolean unreadable;
-
-		static PredicateShape of(RequestPredicate predicate) {
-			PredicateShape shape = new PredicateShape();
+		static ReactivePredicateShape of(RequestPredicate predicate) {
+			ReactivePredicateShape shape = new ReactivePredicateShape();
 			predicate.accept(shape);
 			return shape;
 		}
 
 		@Override
-		public void method(Set<HttpMethod> httpMethods) {
-			httpMethods.forEach(method -> methods.add(method.name()));
-		}
-
-		@Override
-		public void path(String pattern) {
-			if (path == null) {
-				path = pattern;
-			}
-		}
-
-		// No @Override: Framework 7 deprecates pathExtension for removal and adds
-		// version; both lines must compile.
-		public void pathExtension(String extension) {
-		}
-
-		public void version(String version) {
-		}
-
-		@Override
-		public void header(String name, String value) {
-		}
-
-		@Override
 		public void queryParam(String name, String value) {
-		}
-
-		@Override
-		public void startAnd() {
-		}
-
-		@Override
-		public void and() {
-		}
-
-		@Override
-		public void endAnd() {
-		}
-
-		@Override
-		public void startOr() {
-			unreadable = true;
-		}
-
-		@Override
-		public void or() {
-		}
-
-		@Override
-		public void endOr() {
-		}
-
-		@Override
-		public void startNegate() {
-			unreadable = true;
-		}
-
-		@Override
-		public void endNegate() {
 		}
 
 		@Override

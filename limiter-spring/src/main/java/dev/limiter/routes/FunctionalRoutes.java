@@ -1,15 +1,10 @@
 package dev.limiter.routes;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.function.Function;
 
 import org.springframework.core.io.Resource;
-import org.springframework.http.HttpMethod;
 import org.springframework.web.servlet.function.HandlerFunction;
 import org.springframework.web.servlet.function.RequestPredicate;
 import org.springframework.web.servlet.function.RequestPredicates;
@@ -18,56 +13,30 @@ import org.springframework.web.servlet.function.RouterFunctions;
 import org.springframework.web.servlet.function.ServerRequest;
 
 /**
- * Functional routes: nested path prefixes joined with the route's own path and methods. A
- * route whose predicate has no path, or an or/negation, stands for everything under its
- * prefix. A route visited under a {@link NamedRoute} (a gateway route) is named by it.
+ * Spring MVC's functional routes, read by {@link FunctionalRouteWalk} (which says how):
+ * this visitor only hands it Spring MVC's types.
  */
 final class FunctionalRoutes implements RouterFunctions.Visitor {
 
-	/** Where each readable route goes. */
-	@FunctionalInterface
-	interface Sink {
+	private final FunctionalRouteWalk<RequestPredicate> walk;
 
-		/**
-		 * @param named the gateway route it serves, {@code null} for an application's own
-		 * route
-		 */
-		void route(List<String> methods, String pattern, String handler, NamedRoute named);
-
-	}
-
-	private final Sink sink;
-
-	private final List<String> prefixes = new ArrayList<>();
-
-	/** The named route whose routes are visited now ({@link NamedRoute#ATTRIBUTE}). */
-	private NamedRoute named;
-
-	FunctionalRoutes(Sink sink) {
-		this.sink = sink;
+	FunctionalRoutes(FunctionalRouteWalk.Sink sink) {
+		this.walk = new FunctionalRouteWalk<>(MvcPredicateShape::of, sink);
 	}
 
 	@Override
 	public void startNested(RequestPredicate predicate) {
-		PredicateShape shape = PredicateShape.of(predicate);
-		prefixes.add(shape.path == null ? "" : shape.path);
+		walk.startNested(predicate);
 	}
 
 	@Override
 	public void endNested(RequestPredicate predicate) {
-		prefixes.remove(prefixes.size() - 1);
+		walk.endNested();
 	}
 
 	@Override
 	public void route(RequestPredicate predicate, HandlerFunction<?> handlerFunction) {
-		PredicateShape shape = PredicateShape.of(predicate);
-		String prefix = String.join("", prefixes);
-		String pattern = prefix + (shape.path == null ? "" : shape.path);
-		if (pattern.isEmpty() || shape.unreadable) {
-			pattern = prefix + "/**";
-		}
-		String handler = (named != null) ? named.label() : "route " + predicate;
-		sink.route(List.copyOf(shape.methods), pattern, handler, named);
+		walk.route(predicate);
 	}
 
 	@Override
@@ -76,93 +45,25 @@ final class FunctionalRoutes implements RouterFunctions.Visitor {
 
 	@Override
 	public void attributes(Map<String, Object> attributes) {
-		if (attributes.containsKey(NamedRoute.ATTRIBUTE)) {
-			named = (attributes.get(NamedRoute.ATTRIBUTE) instanceof NamedRoute route) ? route : null;
-		}
+		walk.attributes(attributes);
 	}
 
 	@Override
 	public void unknown(RouterFunction<?> routerFunction) {
 	}
 
-	/**
-	 * The first path and the methods of a predicate; {@code unreadable} when it has an
-	 * or/negation.
-	 */
-	private static final class PredicateShape implements RequestPredicates.Visitor {
+	/** A predicate's shape, read with Spring MVC's predicate visitor. */
+	private static final class MvcPredicateShape extends FunctionalRouteWalk.PredicateShape
+			implements RequestPredicates.Visitor {
 
-		String path;
-
-		final Set<String> methods = new TreeSet<>();
-
-		boolean unreadable;
-
-		static PredicateShape of(RequestPredicate predicate) {
-			PredicateShape shape = new PredicateShape();
+		static MvcPredicateShape of(RequestPredicate predicate) {
+			MvcPredicateShape shape = new MvcPredicateShape();
 			predicate.accept(shape);
 			return shape;
 		}
 
 		@Override
-		public void method(Set<HttpMethod> httpMethods) {
-			httpMethods.forEach(method -> methods.add(method.name()));
-		}
-
-		@Override
-		public void path(String pattern) {
-			if (path == null) {
-				path = pattern;
-			}
-		}
-
-		// No @Override: Framework 7 deprecates pathExtension for removal and adds
-		// version; both lines must compile.
-		public void pathExtension(String extension) {
-		}
-
-		public void version(String version) {
-		}
-
-		@Override
-		public void header(String name, String value) {
-		}
-
-		@Override
 		public void param(String name, String value) {
-		}
-
-		@Override
-		public void startAnd() {
-		}
-
-		@Override
-		public void and() {
-		}
-
-		@Override
-		public void endAnd() {
-		}
-
-		@Override
-		public void startOr() {
-			unreadable = true;
-		}
-
-		@Override
-		public void or() {
-		}
-
-		@Override
-		public void endOr() {
-		}
-
-		@Override
-		public void startNegate() {
-			unreadable = true;
-		}
-
-		@Override
-		public void endNegate() {
 		}
 
 		@Override

@@ -1,20 +1,16 @@
 package dev.limiter.gateway.webflux;
 
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.limiter.test.reactive.BlockHoundExtension;
 import dev.limiter.test.redis.RedisServerProcess;
+import dev.limiter.test.web.FrozenStoreLatency;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -22,6 +18,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.context.ConfigurableApplicationContext;
 
+import static dev.limiter.test.web.FrozenStoreLatency.header;
+import static dev.limiter.test.web.FrozenStoreLatency.p99;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -39,15 +37,13 @@ class LimiterGatewayStoreFailureTests {
 
 	private static final int SAMPLES = 200;
 
-	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-
-	private final HttpClient limitedCallers = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-
 	private CountingBackend backend;
 
 	private RedisServerProcess redis;
 
 	private ConfigurableApplicationContext gateway;
+
+	private FrozenStoreLatency latency;
 
 	@BeforeEach
 	void startRedisTheBackendAndTheGateway() throws Exception {
@@ -65,7 +61,9 @@ class LimiterGatewayStoreFailureTests {
 		properties.addAll(GatewayApplication.route(0, "gold", backend.uri(), "[0]=Limiter=gold"));
 		properties.addAll(GatewayApplication.route(1, "plain", backend.uri()));
 		gateway = GatewayApplication.run(properties);
-		awaitAuthoritative();
+		latency = new FrozenStoreLatency(this::request, "/gold/items", "/plain/items",
+				Duration.ofMillis(TIMEOUT_MILLIS), WAITING_LIMITED_REQUESTS, SAMPLES);
+		latency.awaitAuthoritative();
 	}
 
 	@AfterEach
@@ -89,7 +87,7 @@ class LimiterGatewayStoreFailureTests {
 		int before = backend.received("gold");
 		redis.pause();
 		long start = System.nanoTime();
-		HttpResponse<String> response = get(http, "/gold/items");
+		HttpResponse<String> response = latency.get("/gold/items");
 		long elapsedMillis = Duration.ofNanos(System.nanoTime() - start).toMillis();
 
 		assertThat(response.statusCode()).isEqualTo(200);
@@ -102,13 +100,13 @@ class LimiterGatewayStoreFailureTests {
 	@Test
 	void uncountedRouteWhileSixteenLimitedRequestsWaitForAFrozenRedisShouldKeepItsLatency() throws Exception {
 		List<HttpResponse<String>> unfrozenLimited = new CopyOnWriteArrayList<>();
-		List<Long> unfrozen = uncountedLatenciesBeside(unfrozenLimited);
+		List<Long> unfrozen = latency.uncountedLatenciesBeside(unfrozenLimited);
 		redis.pause();
 		// the outage's first answer (its WARN, the fallback's first decision) is a
 		// once-per-outage cost, apart from what is measured
-		assertThat(header(get(http, "/gold/items"), "X-RateLimit-Degraded")).isEqualTo("true");
+		assertThat(header(latency.get("/gold/items"), "X-RateLimit-Degraded")).isEqualTo("true");
 		List<HttpResponse<String>> frozenLimited = new CopyOnWriteArrayList<>();
-		List<Long> frozen = uncountedLatenciesBeside(frozenLimited);
+		List<Long> frozen = latency.uncountedLatenciesBeside(frozenLimited);
 
 		// unfrozen, a limited request is answered by Redis, or (a busy machine missing
 		// the
@@ -123,77 +121,11 @@ class LimiterGatewayStoreFailureTests {
 			.isLessThanOrEqualTo(p99(unfrozen) + 20);
 	}
 
-	private List<Long> uncountedLatenciesBeside(List<HttpResponse<String>> limited) throws Exception {
-		AtomicBoolean measuring = new AtomicBoolean(true);
-		List<CompletableFuture<Void>> callers = new ArrayList<>();
-		for (int i = 0; i < WAITING_LIMITED_REQUESTS; i++) {
-			callers.add(keepCalling(measuring, limited));
-		}
-		try {
-			List<Long> latencies = new ArrayList<>();
-			for (int i = 0; i < SAMPLES; i++) {
-				long start = System.nanoTime();
-				HttpResponse<String> response = get(http, "/plain/items");
-				latencies.add(Duration.ofNanos(System.nanoTime() - start).toMillis());
-				assertThat(response.statusCode()).isEqualTo(200);
-				assertThat(header(response, "X-RateLimit-Limit")).as("not counted").isNull();
-			}
-			return latencies;
-		}
-		finally {
-			measuring.set(false);
-			CompletableFuture.allOf(callers.toArray(CompletableFuture[]::new)).get();
-		}
-	}
-
-	/** A request at a time to the limited route, each at most once per timeout. */
-	private CompletableFuture<Void> keepCalling(AtomicBoolean measuring, List<HttpResponse<String>> answered) {
-		long start = System.nanoTime();
-		return limitedCallers.sendAsync(request("/gold/items"), HttpResponse.BodyHandlers.ofString())
-			.thenCompose((response) -> {
-				answered.add(response);
-				if (!measuring.get()) {
-					return CompletableFuture.completedFuture(null);
-				}
-				long pause = Math.max(0, TIMEOUT_MILLIS - Duration.ofNanos(System.nanoTime() - start).toMillis());
-				return CompletableFuture
-					.supplyAsync(() -> null, CompletableFuture.delayedExecutor(pause, TimeUnit.MILLISECONDS))
-					.thenCompose((paused) -> keepCalling(measuring, answered));
-			});
-	}
-
-	/** Each test starts from a warm, authoritative limiter and a warm uncounted route. */
-	private void awaitAuthoritative() throws Exception {
-		long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-		while (header(get(http, "/gold/items"), "X-RateLimit-Degraded") != null) {
-			assertThat(System.nanoTime()).as("authoritative within 20 s of start-up").isLessThan(deadline);
-			Thread.sleep(50);
-		}
-		for (int i = 0; i < 50; i++) {
-			get(http, "/gold/items");
-			get(http, "/plain/items");
-		}
-	}
-
-	private static long p99(List<Long> latencies) {
-		List<Long> sorted = new ArrayList<>(latencies);
-		Collections.sort(sorted);
-		return sorted.get((int) Math.ceil(sorted.size() * 0.99) - 1);
-	}
-
 	private HttpRequest request(String path) {
 		return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + GatewayApplication.port(gateway) + path))
 			.header("Authorization", "Bearer tok-frozen")
 			.timeout(Duration.ofSeconds(30))
 			.build();
-	}
-
-	private HttpResponse<String> get(HttpClient client, String path) throws Exception {
-		return client.send(request(path), HttpResponse.BodyHandlers.ofString());
-	}
-
-	private static String header(HttpResponse<?> response, String name) {
-		return response.headers().firstValue(name).orElse(null);
 	}
 
 }

@@ -59,12 +59,16 @@ final class Gateways {
 	/** A GET of {@code path} by {@code caller} (authenticated). */
 	static HttpResponse<String> get(ConfigurableApplicationContext gateway, String path, String caller)
 			throws Exception {
-		HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port(gateway) + path))
+		return http.send(request(gateway, path, caller), HttpResponse.BodyHandlers.ofString());
+	}
+
+	/** The GET of {@code path} by {@code caller} (authenticated), not sent. */
+	static HttpRequest request(ConfigurableApplicationContext gateway, String path, String caller) {
+		return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port(gateway) + path))
 			.header(GatewayTestApplication.CALLER_HEADER, caller)
 			.timeout(Duration.ofSeconds(30))
 			.GET()
 			.build();
-		return http.send(request, HttpResponse.BodyHandlers.ofString());
 	}
 
 	static String header(HttpResponse<?> response, String name) {

@@ -8,9 +8,12 @@ import dev.limiter.sample.SampleApplication;
 import dev.limiter.test.reactive.BlockHoundExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import reactor.netty.http.client.HttpClient;
+import reactor.netty.resources.ConnectionProvider;
 
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.http.client.reactive.ReactorClientHttpConnector;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -56,7 +59,9 @@ class ReactiveSampleApiDocsTests {
 	}
 
 	private JsonNode apiDocs() throws Exception {
-		byte[] body = WebTestClient.bindToServer()
+		// a connection per exchange, closed with it (see ReactiveSampleApplicationTests)
+		byte[] body = WebTestClient
+			.bindToServer(new ReactorClientHttpConnector(HttpClient.create(ConnectionProvider.newConnection())))
 			.baseUrl("http://127.0.0.1:" + port)
 			.responseTimeout(Duration.ofSeconds(30))
 			.build()

@@ -9,12 +9,15 @@ import dev.limiter.sample.SampleApplication;
 import dev.limiter.test.reactive.BlockHoundExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import reactor.netty.http.client.HttpClient;
+import reactor.netty.resources.ConnectionProvider;
 
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Bean;
 import org.springframework.http.MediaType;
+import org.springframework.http.client.reactive.ReactorClientHttpConnector;
 import org.springframework.test.web.reactive.server.EntityExchangeResult;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
@@ -164,7 +167,13 @@ class ReactiveSampleApplicationTests {
 	}
 
 	private WebTestClient client() {
-		return WebTestClient.bindToServer().baseUrl("http://127.0.0.1:" + port).build();
+		// a connection per exchange, closed with it: a connection left open in Reactor
+		// Netty's shared pool keeps the server's graceful shutdown, and the test JVM's
+		// exit, waiting
+		return WebTestClient
+			.bindToServer(new ReactorClientHttpConnector(HttpClient.create(ConnectionProvider.newConnection())))
+			.baseUrl("http://127.0.0.1:" + port)
+			.build();
 	}
 
 	/** Every request of the run falls in one minute, whatever the wall clock does. */
