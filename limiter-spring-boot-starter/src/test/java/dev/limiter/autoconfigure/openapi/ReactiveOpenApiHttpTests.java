@@ -1,5 +1,6 @@
 package dev.limiter.autoconfigure.openapi;
 
+import java.time.Duration;
 import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -115,7 +116,11 @@ class ReactiveOpenApiHttpTests {
 	}
 
 	private WebTestClient client() {
-		return WebTestClient.bindToServer().baseUrl("http://localhost:" + port).build();
+		// the first document is built on that request, slow on a busy machine
+		return WebTestClient.bindToServer()
+			.baseUrl("http://localhost:" + port)
+			.responseTimeout(Duration.ofSeconds(30))
+			.build();
 	}
 
 	@SpringBootConfiguration

@@ -57,11 +57,9 @@ public final class BlockHoundExtension implements BeforeAllCallback {
 					builder.allowBlockingCallsInside("io.lettuce.core.protocol.SharedLock", writersLock);
 				}
 				// Boot 3's Prometheus exemplars look the tracer bean up lazily, on the
-				// first
-				// meter recorded: a Lettuce event loop recording a command's latency
-				// while
-				// the context is still being refreshed waits on the bean factory's lock
-				// (Spring's start-up, not a request's path)
+				// first meter recorded: a Lettuce event loop recording a command's
+				// latency while the context is still being refreshed waits on the bean
+				// factory's lock (Spring's start-up, not a request's path)
 				for (String lookup : new String[] { "currentSpan", "isCurrentSpanSampled" }) {
 					builder
 						.allowBlockingCallsInside("org.springframework.boot.actuate.autoconfigure.tracing.prometheus."
@@ -74,12 +72,15 @@ public final class BlockHoundExtension implements BeforeAllCallback {
 				builder.allowBlockingCallsInside(
 						"org.springframework.context.annotation.ClassPathScanningCandidateComponentProvider",
 						"findCandidateComponents");
+				// ...and collects its hidden controllers with a parallel stream, whose
+				// caller joins the common pool's workers: springdoc's first document
+				// build, on whichever thread asked for it
+				builder.allowBlockingCallsInside("org.springdoc.core.service.OpenAPIService",
+						"initializeHiddenRestController");
 				// Lettuce's Cluster connection provider guards its per-node connection
-				// map
-				// with a lock held for a map lookup or the creation of a node's
-				// connection
-				// future: Lettuce's own brief lock, which a first request to a node may
-				// find taken by another (never a wait on I/O)
+				// map with a lock held for a map lookup or the creation of a node's
+				// connection future: Lettuce's own brief lock, which a first request to a
+				// node may find taken by another (never a wait on I/O)
 				builder.allowBlockingCallsInside("io.lettuce.core.cluster.PooledClusterConnectionProvider",
 						"getWriteConnection");
 			});
