@@ -4,6 +4,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -83,11 +84,31 @@ class ReactiveAuthGuardRedisTests {
 
 	private HttpResponse<String> get(ConfigurableApplicationContext context, String authorization) throws Exception {
 		int port = context.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
-		return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/hello"))
-			.timeout(Duration.ofSeconds(30))
-			.header("Authorization", authorization)
-			.GET()
-			.build(), HttpResponse.BodyHandlers.ofString());
+		try {
+			return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/hello"))
+				.timeout(Duration.ofSeconds(30))
+				.header("Authorization", authorization)
+				.GET()
+				.build(), HttpResponse.BodyHandlers.ofString());
+		}
+		catch (HttpTimeoutException unanswered) {
+			throw new AssertionError("unanswered within 30 s: " + authorization + " on port " + port
+					+ "; the JVM's threads then:\n" + threads(), unanswered);
+		}
+	}
+
+	/**
+	 * Every thread's state and top frames: what an unanswered request was waiting for.
+	 */
+	private static String threads() {
+		StringBuilder dump = new StringBuilder();
+		Thread.getAllStackTraces().forEach((thread, frames) -> {
+			dump.append(thread.getName()).append(' ').append(thread.getState()).append('\n');
+			for (int i = 0; i < Math.min(frames.length, 12); i++) {
+				dump.append("    at ").append(frames[i]).append('\n');
+			}
+		});
+		return dump.toString();
 	}
 
 }
