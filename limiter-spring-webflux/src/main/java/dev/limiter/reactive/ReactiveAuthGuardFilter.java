@@ -8,7 +8,6 @@ import dev.limiter.core.guard.PendingAdmission;
 import dev.limiter.guard.GuardOutcomes;
 import dev.limiter.guard.LookupAttempt;
 import reactor.core.publisher.Mono;
-import reactor.core.publisher.SignalType;
 
 import org.springframework.core.Ordered;
 import org.springframework.http.HttpHeaders;
@@ -107,9 +106,12 @@ public final class ReactiveAuthGuardFilter implements WebFilter, Ordered {
 				outcomes.settle(attempt, true);
 			}
 		})).build();
+		// settled before the end is passed on (not after, as doFinally would): whoever
+		// waits for the answer then finds the reservation already back
 		return chain.filter(guarded)
-			.doFinally((signal) -> outcomes.settle(attempt,
-					signal == SignalType.ON_COMPLETE && HttpStatus.UNAUTHORIZED.equals(response.getStatusCode())));
+			.doOnSuccess((done) -> outcomes.settle(attempt, HttpStatus.UNAUTHORIZED.equals(response.getStatusCode())))
+			.doOnError((ex) -> outcomes.settle(attempt, false))
+			.doOnCancel(() -> outcomes.settle(attempt, false));
 	}
 
 	/**

@@ -249,8 +249,9 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 		exchange.getResponse()
 			.beforeCommit(() -> Mono.fromRunnable(() -> responses.writeCounters(exchange, decision, shadowRefused)));
 		Mono<Void> handled = chain.filter(exchange);
-		// complete, error or cancel: exactly once
-		return (end != null) ? handled.doFinally((signal) -> end.run()) : handled;
+		// complete, error or cancel: exactly once, and before the end is passed on (not
+		// after, as doFinally would), so a caller's next request finds the units settled
+		return (end != null) ? handled.doOnTerminate(end).doOnCancel(end) : handled;
 	}
 
 	/** The authenticated caller's principal's name, {@code null} for an anonymous one. */

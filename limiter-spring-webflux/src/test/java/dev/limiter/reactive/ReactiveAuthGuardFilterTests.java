@@ -173,10 +173,13 @@ class ReactiveAuthGuardFilterTests {
 		WebFilterChain failing = (exchange) -> Mono.error(new IllegalStateException("lookup failed"));
 		for (int i = 0; i < 5; i++) {
 			MockServerWebExchange exchange = request("Bearer bad" + i, "192.0.2.1");
-			filter.filter(exchange, failing)
-				.onErrorResume((ex) -> Mono.empty())
+			Long pendingWhenHeard = filter.filter(exchange, failing)
+				.then(Mono.just(-1L))
+				.onErrorResume((ex) -> Mono
+					.fromCallable(() -> guard.state(AuthGuard.addressKey("192.0.2.1"), NOW.toEpochMilli()).pending()))
 				.subscribeOn(Schedulers.parallel())
 				.block(Duration.ofSeconds(10));
+			assertThat(pendingWhenHeard).as("the reservation is back before the failure is passed on").isZero();
 		}
 
 		assertThat(guard.state(AuthGuard.addressKey("192.0.2.1"), NOW.toEpochMilli())).satisfies(

@@ -181,6 +181,16 @@ class ReactiveRateLimitFilterTests {
 	}
 
 	@Test
+	void leaseWhenResponseCompletesShouldBeReleasedBeforeTheCompletionIsPassedOn() {
+		Integer releasedWhenHeard = expensiveFilter().filter(authenticated(), OK)
+			.contextWrite(alice())
+			.then(Mono.fromCallable(store.releases::get))
+			.block();
+
+		assertThat(releasedWhenHeard).as("the caller hears of the end only once the slot is free").isEqualTo(1);
+	}
+
+	@Test
 	void leaseWhenHandlerFailsShouldBeReleasedOnce() {
 		StepVerifier
 			.create(expensiveFilter().filter(authenticated(), (e) -> Mono.error(new IllegalStateException("boom")))
