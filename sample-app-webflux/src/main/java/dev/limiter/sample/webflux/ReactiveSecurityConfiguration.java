@@ -26,6 +26,7 @@ import org.springframework.security.core.userdetails.MapReactiveUserDetailsServi
 import org.springframework.security.web.server.SecurityWebFilterChain;
 import org.springframework.security.web.server.authentication.AuthenticationWebFilter;
 import org.springframework.security.web.server.context.NoOpServerSecurityContextRepository;
+import org.springframework.security.web.server.savedrequest.NoOpServerRequestCache;
 import org.springframework.web.server.ServerWebExchange;
 
 /**
@@ -47,6 +48,9 @@ class ReactiveSecurityConfiguration {
 			.httpBasic(ServerHttpSecurity.HttpBasicSpec::disable)
 			.formLogin(ServerHttpSecurity.FormLoginSpec::disable)
 			.securityContextRepository(NoOpServerSecurityContextRepository.getInstance())
+			// a bearer-token API keeps no session: the default request cache would create
+			// a WebSession on every request (and hop to another thread to make its id)
+			.requestCache((cache) -> cache.requestCache(NoOpServerRequestCache.getInstance()))
 			.authorizeExchange((exchanges) -> exchanges
 				.pathMatchers("/try", "/public/**", "/error", "/v3/api-docs", "/v3/api-docs/**", "/v3/api-docs.yaml")
 				.permitAll()
