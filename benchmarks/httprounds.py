@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""The HTTP rounds of benchmarks/run: the sample app (limiter off, in memory, on Redis), the reactive sample app
+"""The HTTP rounds of benchmarks/run: the sample app (limiter off, in memory, on Redis on Lettuce and on Jedis, and on
+both again with leased quota slices on for the route's budget, issue 38), the reactive sample app
 (sample-app-webflux: the same routes, tokens and budgets on WebFlux; limiter off, in memory, on Redis with Lettuce,
 the only client a reactive app accepts), the two HTTP peers (a
 filter on Bucket4j's Lettuce proxy manager; bucket4j-spring-boot-starter on Redis) and the plain limiter app
@@ -21,7 +22,8 @@ starting with another app. A measured window records, for that app only:
   in place, so the app does nothing for it) plus what every GC pause inside the window freed (its GC log line);
   Redis commands sent per request: INFO commandstats over the window, minus the commands scripts run inside Redis
   (see client_commands());
-  the seconds of load the JVM had served before the window (its warm-up so far), the 1-minute load average before
+  the seconds of load the JVM had served before the window (its warm-up so far; a sliced app serves
+  SLICE_SETTLE_SECONDS of hot load before its hot-key window, see there), the 1-minute load average before
   and after, and the load and CPU of processes other than the benchmark's own (app, wrk, redis-server, this script)
   during the window: the run's own 8 connections keep the load average far above 2 on 2 cores, so only the others'
   share says whether the machine was busy.
@@ -71,7 +73,7 @@ p.add_argument("--connections", type=int, default=8)
 p.add_argument("--spread-tokens", type=int, default=1000)
 p.add_argument("--jfr-dir", default="")
 a = p.parse_args()
-SERVLET_MODES = ["off", "memory", "redis", "redis-jedis"]
+SERVLET_MODES = ["off", "memory", "redis", "redis-jedis", "redis-sliced", "redis-sliced-jedis"]
 REACTIVE_MODES = ["reactive-off", "reactive-memory", "reactive-redis"]
 PEER_MODES = ["bucket4j-off", "bucket4j", "starter-off", "starter", "plain-off", "plain", "plain-jedis"]
 if not a.modes:
@@ -89,6 +91,7 @@ SAMPLE_BUDGET = ["--limiter.budgets.standard.windows.minute.limit=1000000000",
 PEER_BUDGET = ["--peer.budget.per-minute=1000000000", "--peer.budget.per-hour=60000000000"]
 # What each mode is: which app, which of its filters is on, and whose Redis commands it sends.
 KIND = {"off": "limiter", "memory": "limiter", "redis": "limiter", "redis-jedis": "limiter",
+        "redis-sliced": "limiter", "redis-sliced-jedis": "limiter",
         "reactive-off": "reactive", "reactive-memory": "reactive", "reactive-redis": "reactive",
         "bucket4j-off": "bucket4j",
         "bucket4j": "bucket4j", "starter-off": "starter", "starter": "starter", "plain-off": "plain", "plain": "plain",
@@ -99,7 +102,17 @@ LIMITER_KINDS = ("limiter", "reactive", "plain")
 # the two sample apps: their jar, and the prefix their modes carry (the sample's mode is what follows it)
 SAMPLE_APPS = {"limiter": ("app_jar", ""), "reactive": ("webflux_jar", "reactive-")}
 OFF_MODES = ("off", "reactive-off", "bucket4j-off", "starter-off", "plain-off")
-JEDIS_MODES = ("redis-jedis", "plain-jedis")
+JEDIS_MODES = ("redis-jedis", "redis-sliced-jedis", "plain-jedis")
+# the sample app on Redis with leased quota slices (issue 38, ADR 0014) for the budget the route spends
+# (`standard`, the sample's default budget), slices.max and slices.ttl at their defaults
+SLICED_MODES = ("redis-sliced", "redis-sliced-jedis")
+SLICED_BUDGET = "standard"
+SLICE_CHECK_REQUESTS = 40
+# Before a sliced app's hot-key window, this many seconds of hot load, not measured: the slices its spread keys took
+# in the load before expire (slices.ttl, 1 s by default) and are given back by the sweep that the hot key's next slice
+# runs (at most once a second), so that the window counts the hot key's own Redis commands, not those give-backs (one
+# per spread key that held a slice, about 200 with 200 tokens: 0.05 commands per request in a 3 s window)
+SLICE_SETTLE_SECONDS = 3
 children = []
 
 
@@ -165,12 +178,12 @@ def app_command(mode, port, gc_log, spread_tokens):
         jar_option, prefix = SAMPLE_APPS[kind]
         app_jar, sample_mode = getattr(a, jar_option), mode[len(prefix):]
         args = ["-jar", app_jar] + common + SAMPLE_BUDGET
-        if sample_mode == "redis-jedis":
+        if sample_mode in ("redis-jedis", "redis-sliced-jedis"):
             # the sample app ships Lettuce only: Jedis and its pool come from the benchmarks' class path (the
             # starter peer's), added through Boot's PropertiesLauncher; client-type makes Boot build Jedis's factory
             extra = [j for j in a.peer_cp.split(":") if re.search(r"/(jedis|commons-pool2)-[0-9][^/]*\.jar$", j)]
             if len(extra) != 2:
-                sys.exit(f"redis-jedis: Jedis and commons-pool2 not found on the benchmarks' class path ({extra})")
+                sys.exit(f"{mode}: Jedis and commons-pool2 not found on the benchmarks' class path ({extra})")
             args = [f"-Dloader.path={','.join(extra)}", "-cp", app_jar,
                     "org.springframework.boot.loader.launch.PropertiesLauncher"] + common + SAMPLE_BUDGET \
                 + ["--spring.data.redis.client-type=jedis"]
@@ -181,6 +194,10 @@ def app_command(mode, port, gc_log, spread_tokens):
         else:
             args += ["--spring.profiles.active=redis", "--spring.data.redis.host=127.0.0.1",
                      f"--spring.data.redis.port={a.redis_port}"]
+            if sample_mode in SLICED_MODES:
+                # its own counters, so that no other app's decisions land in its slices' keys
+                args += [f"--limiter.budgets.{SLICED_BUDGET}.slices.enabled=true",
+                         f"--limiter.redis.key-prefix=sample-{sample_mode}"]
         # the spread tokens authenticate like the demo token (benchmarks only), each counted apart
         shown = args + [f"--sample.extra-demo-tokens=<{len(spread_tokens)} tokens>"]
         args.append("--sample.extra-demo-tokens=" + ",".join(spread_tokens))
@@ -566,11 +583,26 @@ def check(mode, app, spread_tokens):
                 pass
         if any(n.startswith("lettuce") for n in names):
             sys.exit(f"{mode}: Lettuce threads run in the Jedis app ({sorted(names)})")
+    if mode in SLICED_MODES:
+        # slices on: requests of one warm credential are decided from this instance's slice, not one script call
+        # each (the other apps are idle now, so the server's script calls are this app's)
+        before = redis_commandstats()
+        for _ in range(SLICE_CHECK_REQUESTS):
+            get(url + ROUTE)
+        after = redis_commandstats()
+        calls = sum(after.get(c, 0) - before.get(c, 0) for c in ("evalsha", "eval"))
+        if calls > SLICE_CHECK_REQUESTS // 4:
+            sys.exit(f"{mode}: {calls} script calls for {SLICE_CHECK_REQUESTS} requests of one credential: slices "
+                     "are not on")
 
 
 def measure(mode, app, shape, r, position, tokens_file):
     pid = app["proc"].pid
     base = os.path.join(a.results, f"http-{mode}-{shape}-r{r}")
+    settle = SLICE_SETTLE_SECONDS if mode in SLICED_MODES and shape == "hot" else 0
+    if settle:
+        wrk_wait(wrk(app["url"], tokens_file, a.connections, settle))
+        app["served"] += settle
     load_before = float(open("/proc/loadavg").read().split()[0])
     warmed = app["served"]
     heap0 = heap_snapshot(pid, app["gcLog"])
@@ -599,7 +631,8 @@ def measure(mode, app, shape, r, position, tokens_file):
                   gcPausesInWindow=pauses, redisCommandStatsDelta=delta, redisCommands=commands,
                   redisCommandsPerRequest=commands / n,
                   load1Before=load_before, load1After=float(open("/proc/loadavg").read().split()[0]),
-                  otherRunnable=round(other.runnable, 3), otherCpuCores=round(other.cpu_cores, 3), cores=CORES)
+                  otherRunnable=round(other.runnable, 3), otherCpuCores=round(other.cpu_cores, 3), cores=CORES,
+                  sliceSettleSeconds=settle)
     json.dump(result, open(base + ".json", "w"), indent=1)
     return result
 

@@ -281,6 +281,9 @@ HTTP_APPS = [  # mode, label, its own limiter-off run
     ("memory", "sample app, limiter in memory", "off"),
     ("redis", "sample app, limiter on Redis (Lettuce)", "off"),
     ("redis-jedis", "sample app, limiter on Redis (Jedis, `spring.data.redis.client-type=jedis`)", "off"),
+    ("redis-sliced", "sample app, limiter on Redis with slices (Lettuce, "
+                     "`limiter.budgets.standard.slices.enabled=true`)", "off"),
+    ("redis-sliced-jedis", "sample app, limiter on Redis with slices (Jedis)", "off"),
     ("reactive-off", "reactive sample app (WebFlux), limiter off", "reactive-off"),
     ("reactive-memory", "reactive sample app, limiter in memory", "reactive-off"),
     ("reactive-redis", "reactive sample app, limiter on Redis (Lettuce)", "reactive-off"),
@@ -300,6 +303,8 @@ PEERS = [("bucket4j", "Bucket4j filter"), ("starter", "bucket4j-spring-boot-star
 REACTIVE_BESIDE_SERVLET = [("reactive-off", "off", "limiter off"), ("reactive-memory", "memory", "in memory"),
                            ("reactive-redis", "redis", "on Redis (Lettuce)")]
 SHAPES = [("hot", "hot key"), ("spread", "spread keys")]
+# issue 38: the sample app with leased quota slices, each beside the same client unsliced (mode, unsliced, client)
+SLICED_HTTP = [("redis-sliced", "redis", "Lettuce"), ("redis-sliced-jedis", "redis-jedis", "Jedis")]
 
 # A figure from a machine busy with other work judges nothing. The run's own load (8 connections keep the app's
 # request threads, wrk and redis-server runnable) holds the 1-minute load average well above 2 on 2 cores by
@@ -361,6 +366,72 @@ def reactive_beside_servlet(shape, shape_label):
     w("")
 
 
+def sliced_http(shape, shape_label):
+    """Issue 38's HTTP rows: the sample app with leased quota slices against its limiter-off run (request work),
+    its in-memory run (throughput) and the same client unsliced, from the same rounds; the verdicts on the issue's
+    targets."""
+    pairs = [(m, unsliced, client) for m, unsliced, client in SLICED_HTTP if windows.get((m, shape))]
+    if not pairs:
+        return
+
+    def num(v, f="{:.0f}"):
+        return f.format(v) if v is not None else "-"
+
+    def div(x, y, f="{:.2f}×"):
+        return f.format(x / y) if x is not None and y else "-"
+
+    def by_round(m, base, field, f="{:.2f}×"):
+        return ", ".join(f.format(v) for v in per_round(m, shape, base, field)) or "-"
+    settle = max((x.get("sliceSettleSeconds") or 0 for m, _, _ in SLICED_HTTP
+                  for x in windows.get((m, "hot"), {}).values()), default=0)
+    if shape != next(sh for sh, _ in SHAPES if any(windows.get((m, sh)) for m, _, _ in SLICED_HTTP)):
+        w(f"**HTTP, leased quota slices** ({shape_label}, issue 38), as for the {SHAPES[0][1]} above:")
+    else:
+        sliced_http_intro(shape_label, settle)
+    w("")
+    w("| client | req/s | % of in-memory (by round) | request work µs | × limiter-off (by round) | unsliced × limiter-off | "
+      "Redis commands / request sliced / unsliced | p99 ms sliced / unsliced |")
+    w("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for m, unsliced, client in pairs:
+        rps, rps_mem = best(m, shape, "rps", max), best("memory", shape, "rps", max)
+        work, work_off = best(m, shape, "cpuMicrosPerRequestWithoutJit"), best("off", shape,
+                                                                              "cpuMicrosPerRequestWithoutJit")
+        work_unsliced = best(unsliced, shape, "cpuMicrosPerRequestWithoutJit")
+        w(f"| {client} | {num(rps)} | {div(rps, rps_mem, '{:.0%}')} ({by_round(m, 'memory', 'rps', '{:.0%}')}) | "
+          f"{num(work)} | {div(work, work_off)} ({by_round(m, 'off', 'cpuMicrosPerRequestWithoutJit')}) | "
+          f"{div(work_unsliced, work_off)} | {num(best(m, shape, 'redisCommandsPerRequest'), '{:.4f}')} / "
+          f"{num(best(unsliced, shape, 'redisCommandsPerRequest'), '{:.2f}')} | "
+          f"{num(best(m, shape, 'p99Millis'), '{:.2f}')} / {num(best(unsliced, shape, 'p99Millis'), '{:.2f}')} |")
+        if work is not None and work_off:
+            http_verdict(f"HTTP ({shape_label}): request work on Redis with slices ({client}) ≤ 1.10× limiter-off "
+                         "(issue 38)",
+                         f"{work / work_off:.2f}× (by round: {by_round(m, 'off', 'cpuMicrosPerRequestWithoutJit')})",
+                         work / work_off <= 1.10)
+        if rps is not None and rps_mem:
+            http_verdict(f"HTTP ({shape_label}): throughput on Redis with slices ({client}) ≥ 90 % of in-memory "
+                         "(issue 38)", f"{rps / rps_mem:.0%} (by round: {by_round(m, 'memory', 'rps', '{:.0%}')})",
+                         rps / rps_mem >= 0.90)
+        commands = best(m, shape, "redisCommandsPerRequest", max)
+        if shape == "hot" and commands is not None:
+            http_verdict(f"HTTP (hot key, far from its limit): Redis commands per request with slices ({client}) "
+                         "≤ 0.02, every round (issue 38)", f"{commands:.4f} (highest round)", commands <= 0.02)
+    w("")
+
+
+def sliced_http_intro(shape_label, settle):
+    w(f"**HTTP, leased quota slices** ({shape_label}, issue 38): the sample app on Redis with slices on for the "
+      "route's budget (`limiter.budgets.standard.slices.enabled=true`, `slices.max` and `slices.ttl` at their "
+      "defaults: 1 % of the smallest window's limit, here 10⁷, and 1 s; counters under a key prefix of its own), "
+      "beside its limiter-off run (request work), its in-memory run (throughput) and the same client without "
+      "slices, all from the rounds above (best of the rounds; *by round* = the ratio within each round). Spread "
+      f"keys visit each of the {(http_meta or {}).get('spreadTokens', 1000):,} tokens about once per "
+      "(tokens ÷ req/s) seconds: a key's slice lasts `slices.ttl`, then goes back (one call) and the key's next "
+      "request takes a new one (one call). Before each hot-key window a sliced app serves "
+      f"{settle or '?'} s of hot load, not measured: the slices its spread keys held in the load before expire and "
+      "are given back first (the sweep runs when the hot key takes its next slice), so that the window counts the "
+      "hot key's own Redis commands, not the spread keys' give-backs.")
+
+
 if all_windows:
     meta = http_meta or {}
     conns = meta.get("connections", 8)
@@ -380,7 +451,8 @@ if all_windows:
       "minute and 6·10¹⁰ an hour so that the run measures admissions, not refusals:")
     w("")
     w("- the **sample app** jar, limiter off (`--limiter.enabled=false`), in memory (`--limiter.store=memory`) and "
-      "on Redis (its `redis` profile, Lettuce);")
+      "on Redis (its `redis` profile, Lettuce), the same on Jedis, and both again with leased quota slices on for "
+      "the route's budget (`--limiter.budgets.standard.slices.enabled=true`, issue 38);")
     w("- the **reactive sample app** jar (`sample-app-webflux`: the same routes, tokens, budgets and YAML on Spring "
       "WebFlux, Reactor Netty and reactive Spring Security), in the same three modes with the same options; on Redis "
       "on Lettuce only, since a reactive app refuses Jedis. Its own limiter-off run is its baseline, and each of its "
@@ -458,6 +530,7 @@ if all_windows:
               f"{sum(x['non2xx'] + x.get('socketErrors', 0) for x in windows[(m, shape)].values())} |")
         w("")
         reactive_beside_servlet(shape, shape_label)
+        sliced_http(shape, shape_label)
 
         def ratio_text(m, base, field, unit="×"):
             rounds_ = per_round(m, shape, base, field)
@@ -843,6 +916,91 @@ def sliced_section(sliced):
 window_algorithms_section()
 
 
+# ------------------------------------------------------------------------- slices across two instances
+def sliced_instances_section():
+    """Issue 38's two measurements across instances (SlicedInstancesRuns, results/sliced-instances.json): one hot
+    key's decisions per second with slices against the one shard's ceiling without them, and admitted against the
+    bound at each window's end."""
+    x = load("sliced-instances.json")
+    if not x:
+        return
+    w("### Leased quota slices across two instances (issue 38)")
+    w("")
+    w(f"`SlicedInstancesRuns`, on this run's redis-server: {x['instances']} *instances* in one JVM, each its own "
+      "Lettuce connection and its own store stack as the auto-configuration builds it below the breaker (over-limit "
+      "memory → slices → Redis), so that Redis sees them as two slicers of the key, as it would two apps.")
+    w("")
+    hot = x.get("hotKey", [])
+    if hot:
+        ceiling = max((r.get("decisionsPerSecond", 0) for r in (redis or {}).get("ceiling", [])
+                       if r.get("keys") == "hot" and r.get("threads") == 32), default=None)
+        w(f"**One hot key, limit out of reach** (10⁹ a minute; a token bucket of 10⁹ refilled 60,000 a minute): "
+          f"{hot[0]['threadsPerInstance']} threads per instance in a closed loop, {x['warmupMillis'] / 1000:g} s of "
+          f"warm-up, then {x['measureMillis'] / 1000:g} s measured; with slices (`slices.max` "
+          f"{next((r['sliceMax'] for r in hot if r.get('sliced')), 0):,}, `ttl` 1 s) and for the same budget "
+          "without slices through the same stacks: one script call per decision, the one shard's ceiling as these "
+          "clients reach it. The shard's ceiling is the higher of that and `redis-benchmark`'s (its C client "
+          "sending `take.lua` on one hot key at 32 connections, the Redis section above"
+          + (f": {ceiling:,.0f} decisions/s" if ceiling else ": not measured in this run") + "). Script calls are "
+          "both instances' `EVALSHA` + `EVAL` (slices, plain takes and give-backs) over the measured span. "
+          "Absolute decisions per second are this machine's at that moment (the load average is shown); the "
+          "ratio is the figure.")
+        w("")
+        w("| algorithm | decisions/s sliced | unsliced | × unsliced | × the shard's ceiling | script calls / decision "
+          "sliced / unsliced | errors | load |")
+        w("|---|---:|---:|---:|---:|---:|---:|---|")
+        for algorithm in ("fixed-window", "sliding-window", "token-bucket"):
+            s_ = next((r for r in hot if r["algorithm"] == algorithm and r["sliced"]), None)
+            u_ = next((r for r in hot if r["algorithm"] == algorithm and not r["sliced"]), None)
+            if not s_ or not u_:
+                continue
+            shard = max(u_["decisionsPerSecond"], ceiling or 0)
+            times = s_["decisionsPerSecond"] / shard if shard else None
+            w(f"| {algorithm} | {s_['decisionsPerSecond']:,.0f} | {u_['decisionsPerSecond']:,.0f} | "
+              f"{s_['decisionsPerSecond'] / u_['decisionsPerSecond']:.1f}× | "
+              f"{f'{times:.1f}×' if times is not None else '-'} | {s_['scriptCallsPerDecision']:.4f} / "
+              f"{u_['scriptCallsPerDecision']:.2f} | {s_['errors'] + u_['errors']} | "
+              f"unsliced {u_['loadBefore']:.1f} → {u_['loadAfter']:.1f}, sliced {s_['loadBefore']:.1f} → "
+              f"{s_['loadAfter']:.1f} |")
+            if times is not None:
+                verdicts.append((f"Slices: one hot key across two instances ≥ 10× the one-shard ceiling without "
+                                 f"slices ({algorithm}, issue 38)", f"{times:.1f}×", times >= 10))
+        w("")
+    b = x.get("bound")
+    if b and b.get("windows"):
+        w(f"**Admitted against the bound at each window's end** ({b['algorithm']}, {b['limit']:,} per "
+          f"{b['windowMillis'] / 1000:g} s, slices at the default `max` ({b['sliceMax']:,}: 1 % of the limit) and "
+          f"`ttl` ({b['sliceTtlMillis'] / 1000:g} s)): {b['instances']} instances × {b['threadsPerInstance']} "
+          "threads on one key, each thread deciding again at once after an admission and 1 ms after a refusal, so "
+          "that demand far exceeds the bound. Admissions are counted per window by the clock each decision was "
+          "made at, for whole windows only (the run starts inside a window, which serves as its warm-up). The "
+          f"stated under-admission bound is instances × `slices.max` = {b['statedUnderAdmission']:,}; script calls "
+          "are both instances' over the window.")
+        w("")
+        w("| window | admitted | bound | admitted / bound | under-admission | by instance | decisions | script calls "
+          "/ admission |")
+        w("|---:|---:|---:|---:|---:|---|---:|---:|")
+        for i, r in enumerate(b["windows"], 1):
+            per = r.get("scriptCallsPerAdmission")
+            w(f"| {i} | {r['admitted']:,} | {b['limit']:,} | {r['admitted'] / b['limit']:.2%} | "
+              f"{r['underAdmitted']:,} | {' + '.join(f'{n:,}' for n in r['admittedByInstance'])} | "
+              f"{r['decisions']:,} | {f'{per:.3f}' if per is not None else '-'} |")
+        w("")
+        if b.get("errors"):
+            w(f"{b['errors']:,} decisions failed (counted as refusals).")
+            w("")
+        worst_over = max(r["overAdmitted"] for r in b["windows"])
+        worst_under = max(r["underAdmitted"] for r in b["windows"])
+        verdicts.append(("Slices: admitted ≤ bound in every window, two instances × 32 threads (issue 38)",
+                         f"most over: {worst_over:,}", worst_over == 0))
+        verdicts.append((f"Slices: under-admission ≤ instances × slices.max = {b['statedUnderAdmission']:,} in every "
+                         "window (issue 38)", f"most under: {worst_under:,}",
+                         worst_under <= b["statedUnderAdmission"]))
+
+
+sliced_instances_section()
+
+
 # ------------------------------------------------------------------------------------------ observation
 def observation_section():
     """Issue 36's cost of an Observation per decision, from results/observation/ (benchmarks/run's
@@ -1041,7 +1199,7 @@ def gateway_section():
 gateway_section()
 
 # ---------------------------------------------------------------------------------------------- targets
-w("## Targets of issues 6, 11, 20, 21, 22, 36 and 37")
+w("## Targets of issues 6, 11, 20, 21, 22, 36, 37 and 38")
 w("")
 w("| target | measured | verdict |")
 w("|---|---:|---|")
@@ -1115,6 +1273,8 @@ if all_windows:
         for m, label, color in (("off", "sample, limiter off", "#718096"), ("memory", "sample, in memory", "#2b6cb0"),
                                 ("redis", "sample, on Redis", "#2c5282"),
                                 ("redis-jedis", "sample, on Redis (Jedis)", "#2a4365"),
+                                ("redis-sliced", "sample, on Redis with slices", "#4c51bf"),
+                                ("redis-sliced-jedis", "sample, on Redis with slices (Jedis)", "#434190"),
                                 ("reactive-off", "reactive sample, limiter off", "#718096"),
                                 ("reactive-memory", "reactive sample, in memory", "#3182ce"),
                                 ("reactive-redis", "reactive sample, on Redis", "#2b6cb0"),
