@@ -148,23 +148,37 @@ final class SlidingWindowArithmetic {
 	 * aged out for {@code cost}; otherwise when the oldest one does.
 	 */
 	static BoundVerdict verdict(Window w, long[] buckets, long alive, long cost, boolean refused, long nowMillis) {
-		long at = effectiveNow(w, buckets, nowMillis);
-		long limit = w.limit();
-		long reset = nowMillis;
+		long newestExpiry = (alive > 0) ? expiry(w, newest(buckets)) : nowMillis;
+		return verdict(w, alive, newestExpiry, retryAt(w, buckets, alive, cost, refused, nowMillis), refused,
+				nowMillis);
+	}
+
+	/**
+	 * {@link #verdict} from its parts: {@code newestExpiry} when the newest bucket held
+	 * ages out (read only when {@code alive > 0}), {@code retryAt} what {@link #retryAt}
+	 * answers.
+	 */
+	static BoundVerdict verdict(Window w, long alive, long newestExpiry, long retryAt, boolean refused,
+			long nowMillis) {
+		return BoundVerdict.window(w, w.limit() - alive, (alive > 0) ? newestExpiry : nowMillis, refused, retryAt);
+	}
+
+	/** {@link #verdict}'s retry. */
+	static long retryAt(Window w, long[] buckets, long alive, long cost, boolean refused, long nowMillis) {
 		long retry = Long.MAX_VALUE;
 		if (alive > 0) {
+			long at = effectiveNow(w, buckets, nowMillis);
 			int n = (int) buckets[0];
-			reset = expiry(w, bucket(buckets, n - 1));
 			// What may still count once the retry comes: room for the cost, or one unit
 			// more than now.
-			long target = refused ? limit - cost : alive - 1;
+			long target = refused ? w.limit() - cost : alive - 1;
 			long left = alive;
 			for (int j = oldestAlive(w, buckets, at); j < n && left > target; j++) {
 				left -= units(buckets, j);
 				retry = expiry(w, bucket(buckets, j));
 			}
 		}
-		return BoundVerdict.window(w, limit - alive, reset, refused, retry);
+		return retry;
 	}
 
 	private static long newest(long[] buckets) {
