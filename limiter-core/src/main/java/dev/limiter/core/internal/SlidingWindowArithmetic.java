@@ -74,9 +74,10 @@ final class SlidingWindowArithmetic {
 
 	/** Counts {@code cost} at {@code nowMillis} in window {@code i} of {@code state}. */
 	static void count(Window w, CounterState state, int i, long cost, long nowMillis) {
-		long[] buckets = state.slide(i);
+		long[] held = state.slide(i);
+		long[] buckets = held;
 		long at = effectiveNow(w, buckets, nowMillis);
-		long current = Math.floorDiv(at, w.resolutionMillis());
+		long current = bucketAt(w, buckets, at);
 		if (buckets == null) {
 			buckets = new long[HEADER + 2 * 2];
 		}
@@ -113,9 +114,33 @@ final class SlidingWindowArithmetic {
 		}
 		buckets[0] = n;
 		buckets[1] = total;
-		state.slide(i, buckets);
-		// Kept as the window's reset, so an idle key is recognised without its budget.
-		state.restart(i, expiry(w, current));
+		if (buckets != held) {
+			state.slide(i, buckets);
+		}
+		// Kept as the window's reset, so an idle key is recognised without its budget;
+		// written only when it moves (a reference store and two writes per decision
+		// otherwise, for a hot key that counts in the same bucket).
+		long reset = expiry(w, current);
+		if (state.reset(i) != reset || state.count(i) != 0) {
+			state.restart(i, reset);
+		}
+	}
+
+	/**
+	 * The number of the bucket {@code at} falls in, {@code at} being
+	 * {@link #effectiveNow}: the newest bucket held while {@code at} is still within it
+	 * (told without a division, as a hot key finds it), else {@code at} over the
+	 * resolution.
+	 */
+	private static long bucketAt(Window w, long[] buckets, long at) {
+		if (buckets != null && buckets[0] > 0) {
+			long newest = newest(buckets);
+			// at >= newest * resolution (effectiveNow), so this is the floor.
+			if (at < (newest + 1) * w.resolutionMillis()) {
+				return newest;
+			}
+		}
+		return Math.floorDiv(at, w.resolutionMillis());
 	}
 
 	/**
