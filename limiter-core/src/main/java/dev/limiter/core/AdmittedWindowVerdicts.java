@@ -13,51 +13,47 @@ import java.util.function.UnaryOperator;
 
 /**
  * The verdicts of an admission by a budget of one or two windows with no concurrency
- * bound: per window what it counted and when it resets, each {@link BoundVerdict} made
- * only when first asked for. An admission path that is read only for its answer then
- * allocates this one object instead of a list and a verdict per window. Immutable, like
- * the lists {@link Decision#of} keeps; equal to the list of the same verdicts. Not an
+ * bound: per window its {@link AdmissionRule} and the rule's three numbers, each
+ * {@link BoundVerdict} made only when first asked for. An admission path that is read
+ * only for its answer then allocates this one object instead of a list and a verdict per
+ * window; one class per number of windows, so that a budget of one window (the usual)
+ * carries no second window's fields. Immutable, like the lists {@link Decision#of} keeps,
+ * since the rules are pure; equal to the list of the same verdicts. Not an
  * {@code AbstractList}, whose modification count would make every admission 8 bytes
  * larger.
  */
-final class AdmittedWindowVerdicts implements List<BoundVerdict>, RandomAccess {
+abstract sealed class AdmittedWindowVerdicts implements List<BoundVerdict>, RandomAccess {
 
-	private final Budget budget;
-
-	private final long firstCounted;
-
-	private final long firstResetAtMillis;
-
-	private final long secondCounted;
-
-	private final long secondResetAtMillis;
-
-	/*
-	 * Made on first use. A race may make a verdict twice; both are equal, and a record's
-	 * final fields make either safe to read from any thread.
+	/**
+	 * The verdicts of {@code budget}'s admission; the second rule and numbers are ignored
+	 * for a budget of one window.
+	 * @throws IllegalArgumentException if the budget has more than two windows
 	 */
-
-	private BoundVerdict first;
-
-	private BoundVerdict second;
-
-	AdmittedWindowVerdicts(Budget budget, long firstCounted, long firstResetAtMillis, long secondCounted,
-			long secondResetAtMillis) {
-		List<Window> windows = budget.windows();
-		int n = windows.size();
+	static AdmittedWindowVerdicts of(Budget budget, long decidedAtMillis, AdmissionRule firstRule, long firstCounted,
+			long firstResetAtMillis, long firstExtra, AdmissionRule secondRule, long secondCounted,
+			long secondResetAtMillis, long secondExtra) {
+		int n = budget.windows().size();
 		if (n > 2) {
 			throw new IllegalArgumentException("at most two windows, budget " + budget.name() + " has " + n);
 		}
-		// Admitted: every window counted at most its limit, so none refused.
+		if (n == 1) {
+			return new One(budget.windows().get(0), decidedAtMillis, firstRule, firstCounted, firstResetAtMillis,
+					firstExtra);
+		}
+		return new Two(budget.windows(), decidedAtMillis, firstRule, firstCounted, firstResetAtMillis, firstExtra,
+				secondRule, secondCounted, secondResetAtMillis, secondExtra);
+	}
+
+	/**
+	 * Checks what {@link AdmissionRule#FIXED_WINDOW} is given for an admission: a count
+	 * between 0 and the window's limit (above it, the window would have refused).
+	 */
+	static void checkFixedAdmission(Budget budget, long firstCounted, long secondCounted) {
+		List<Window> windows = budget.windows();
 		checkCounted(windows.get(0), firstCounted);
-		if (n == 2) {
+		if (windows.size() == 2) {
 			checkCounted(windows.get(1), secondCounted);
 		}
-		this.budget = budget;
-		this.firstCounted = firstCounted;
-		this.firstResetAtMillis = firstResetAtMillis;
-		this.secondCounted = secondCounted;
-		this.secondResetAtMillis = secondResetAtMillis;
 	}
 
 	private static void checkCounted(Window window, long counted) {
@@ -67,50 +63,145 @@ final class AdmittedWindowVerdicts implements List<BoundVerdict>, RandomAccess {
 		}
 	}
 
-	@Override
-	public BoundVerdict get(int index) {
-		Objects.checkIndex(index, size());
-		if (index == 0) {
-			BoundVerdict v = first;
+	/**
+	 * Whether a window has nothing left, told by the rules without making the verdicts.
+	 */
+	abstract boolean anyExhausted();
+
+	/** One window's admission: its list of one verdict. */
+	static final class One extends AdmittedWindowVerdicts {
+
+		private final Window window;
+
+		private final long decidedAtMillis;
+
+		private final AdmissionRule rule;
+
+		private final long counted;
+
+		private final long resetAtMillis;
+
+		private final long extra;
+
+		/*
+		 * Made on first use. A race may make it twice; both are equal (the rule is pure),
+		 * and a record's final fields make either safe to read from any thread.
+		 */
+		private BoundVerdict verdict;
+
+		private One(Window window, long decidedAtMillis, AdmissionRule rule, long counted, long resetAtMillis,
+				long extra) {
+			this.window = window;
+			this.decidedAtMillis = decidedAtMillis;
+			this.rule = Objects.requireNonNull(rule, "rule");
+			this.counted = counted;
+			this.resetAtMillis = resetAtMillis;
+			this.extra = extra;
+		}
+
+		@Override
+		public BoundVerdict get(int index) {
+			Objects.checkIndex(index, 1);
+			BoundVerdict v = verdict;
 			if (v == null) {
-				v = BoundVerdict.window(budget.windows().get(0), firstCounted, firstResetAtMillis, false);
-				first = v;
+				v = rule.verdict(window, counted, resetAtMillis, extra, decidedAtMillis);
+				verdict = v;
 			}
 			return v;
 		}
-		BoundVerdict v = second;
-		if (v == null) {
-			v = BoundVerdict.window(budget.windows().get(1), secondCounted, secondResetAtMillis, false);
-			second = v;
+
+		@Override
+		public int size() {
+			return 1;
 		}
-		return v;
-	}
 
-	@Override
-	public int size() {
-		return budget.windows().size();
-	}
+		@Override
+		boolean anyExhausted() {
+			return rule.exhausted(window, counted, resetAtMillis, extra, decidedAtMillis);
+		}
 
-	/** Whether a window has nothing left, told without making the verdicts. */
-	boolean anyExhausted() {
-		List<Window> windows = budget.windows();
-		return firstCounted >= windows.get(0).limit()
-				|| (windows.size() == 2 && secondCounted >= windows.get(1).limit());
 	}
 
 	/**
-	 * The index of {@link Decision#bindingWindow()}: the fewest remaining, among equals
-	 * the one that resets last; found without making the other verdict.
+	 * Two windows' admission, its fields flat (one object, 88 bytes, where two
+	 * {@link One}s and a pair would take 136).
 	 */
-	int bindingIndex() {
-		List<Window> windows = budget.windows();
-		if (windows.size() == 1) {
-			return 0;
+	static final class Two extends AdmittedWindowVerdicts {
+
+		private final List<Window> windows;
+
+		private final long decidedAtMillis;
+
+		private final AdmissionRule firstRule;
+
+		private final long firstCounted;
+
+		private final long firstResetAtMillis;
+
+		private final long firstExtra;
+
+		private final AdmissionRule secondRule;
+
+		private final long secondCounted;
+
+		private final long secondResetAtMillis;
+
+		private final long secondExtra;
+
+		// Made on first use, as One's.
+
+		private BoundVerdict first;
+
+		private BoundVerdict second;
+
+		private Two(List<Window> windows, long decidedAtMillis, AdmissionRule firstRule, long firstCounted,
+				long firstResetAtMillis, long firstExtra, AdmissionRule secondRule, long secondCounted,
+				long secondResetAtMillis, long secondExtra) {
+			this.windows = windows;
+			this.decidedAtMillis = decidedAtMillis;
+			this.firstRule = Objects.requireNonNull(firstRule, "firstRule");
+			this.firstCounted = firstCounted;
+			this.firstResetAtMillis = firstResetAtMillis;
+			this.firstExtra = firstExtra;
+			this.secondRule = Objects.requireNonNull(secondRule, "secondRule");
+			this.secondCounted = secondCounted;
+			this.secondResetAtMillis = secondResetAtMillis;
+			this.secondExtra = secondExtra;
 		}
-		long firstRemaining = Math.max(0, windows.get(0).limit() - firstCounted);
-		long secondRemaining = Math.max(0, windows.get(1).limit() - secondCounted);
-		return (secondRemaining < firstRemaining
-				|| (secondRemaining == firstRemaining && secondResetAtMillis > firstResetAtMillis)) ? 1 : 0;
+
+		@Override
+		public BoundVerdict get(int index) {
+			Objects.checkIndex(index, 2);
+			if (index == 0) {
+				BoundVerdict v = first;
+				if (v == null) {
+					v = firstRule.verdict(windows.get(0), firstCounted, firstResetAtMillis, firstExtra,
+							decidedAtMillis);
+					first = v;
+				}
+				return v;
+			}
+			BoundVerdict v = second;
+			if (v == null) {
+				v = secondRule.verdict(windows.get(1), secondCounted, secondResetAtMillis, secondExtra,
+						decidedAtMillis);
+				second = v;
+			}
+			return v;
+		}
+
+		@Override
+		public int size() {
+			return 2;
+		}
+
+		@Override
+		boolean anyExhausted() {
+			return firstRule.exhausted(windows.get(0), firstCounted, firstResetAtMillis, firstExtra, decidedAtMillis)
+					|| secondRule.exhausted(windows.get(1), secondCounted, secondResetAtMillis, secondExtra,
+							decidedAtMillis);
+		}
+
 	}
 
 	/** An immutable list of the same verdicts, for what is not on an admission's path. */

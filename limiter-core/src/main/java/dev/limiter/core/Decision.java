@@ -7,7 +7,8 @@ import java.util.Optional;
 /**
  * The whole answer for one request: whether it is admitted, how every bound stands, the
  * lease it holds, how long to wait when refused, and how trustworthy the answer is.
- * Immutable.
+ * Immutable: what it answers never changes, also when {@link #admitted} makes its
+ * verdicts only when first read (its {@link AdmissionRule}s are pure).
  *
  * <p>
  * Built by {@link #of}, which is the single place where per-bound verdicts turn into
@@ -82,9 +83,8 @@ public final class Decision {
 	/**
 	 * The admission {@link #of} builds from
 	 * {@code BoundVerdict.window(window, counted, resetAtMillis, false)} per window, for
-	 * a budget of one or two windows when no concurrency bound took part; the verdicts
-	 * are made only when first asked for, so a store's admission path allocates none for
-	 * a caller that needs only the answer.
+	 * a budget of one or two windows when no concurrency bound took part: each window
+	 * answers by {@link AdmissionRule#FIXED_WINDOW}.
 	 * @param budget the budget, of one or two windows
 	 * @param decidedAtMillis when the decision was taken, epoch milliseconds
 	 * @param firstCounted units counted in the first window, this request included
@@ -96,8 +96,38 @@ public final class Decision {
 	 */
 	public static Decision admitted(Budget budget, long decidedAtMillis, long firstCounted, long firstResetAtMillis,
 			long secondCounted, long secondResetAtMillis) {
-		return new Decision(budget.name(), decidedAtMillis, new AdmittedWindowVerdicts(budget, firstCounted,
-				firstResetAtMillis, secondCounted, secondResetAtMillis), null, null, false, true);
+		AdmittedWindowVerdicts.checkFixedAdmission(budget, firstCounted, secondCounted);
+		return admitted(budget, decidedAtMillis, AdmissionRule.FIXED_WINDOW, firstCounted, firstResetAtMillis, 0,
+				AdmissionRule.FIXED_WINDOW, secondCounted, secondResetAtMillis, 0);
+	}
+
+	/**
+	 * An admission by a budget of one or two windows when no concurrency bound took part,
+	 * each window's verdict made by its {@link AdmissionRule} from the numbers its
+	 * algorithm took when it counted the admission, and only when first asked for: a
+	 * store's admission path allocates no verdict for a caller that needs only the
+	 * answer. Equal to the decision {@link #of} builds from the verdicts the rules
+	 * answer.
+	 * @param budget the budget, of one or two windows
+	 * @param decidedAtMillis when the decision was taken, epoch milliseconds
+	 * @param firstRule the first window's rule
+	 * @param firstCounted what the first window counts after the admission
+	 * @param firstResetAtMillis the first window's reset after the admission
+	 * @param firstExtra the first window's algorithm's own number
+	 * @param secondRule the second window's rule; ignored for one window
+	 * @param secondCounted as {@code firstCounted}, for the second window
+	 * @param secondResetAtMillis as {@code firstResetAtMillis}, for the second window
+	 * @param secondExtra as {@code firstExtra}, for the second window
+	 * @throws IllegalArgumentException if the budget has more than two windows
+	 * @throws NullPointerException if a window's rule is {@code null}
+	 */
+	public static Decision admitted(Budget budget, long decidedAtMillis, AdmissionRule firstRule, long firstCounted,
+			long firstResetAtMillis, long firstExtra, AdmissionRule secondRule, long secondCounted,
+			long secondResetAtMillis, long secondExtra) {
+		return new Decision(budget.name(), decidedAtMillis,
+				AdmittedWindowVerdicts.of(budget, decidedAtMillis, firstRule, firstCounted, firstResetAtMillis,
+						firstExtra, secondRule, secondCounted, secondResetAtMillis, secondExtra),
+				null, null, false, true);
 	}
 
 	public String budget() {
@@ -154,9 +184,6 @@ public final class Decision {
 	 * resets last. Never the concurrency bound.
 	 */
 	public BoundVerdict bindingWindow() {
-		if (verdicts instanceof AdmittedWindowVerdicts admitted) {
-			return admitted.get(admitted.bindingIndex());
-		}
 		BoundVerdict binding = null;
 		for (int i = 0; i < verdicts.size(); i++) {
 			// Indexed: an iterator would be an allocation on every response.

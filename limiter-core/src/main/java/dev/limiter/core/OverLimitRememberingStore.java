@@ -7,6 +7,7 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -52,6 +53,13 @@ public final class OverLimitRememberingStore extends ForwardingRateLimitStore {
 	private final int maxEntries;
 
 	private final Map<Id, Entry> entries = new ConcurrentHashMap<>();
+
+	/**
+	 * Never fewer than the keys in {@link #entries}: raised before an entry is put,
+	 * lowered after one is removed. Zero tells every admission that nothing is remembered
+	 * with one read, where the map's {@code isEmpty} sums its counter cells.
+	 */
+	private final AtomicInteger remembered = new AtomicInteger();
 
 	/**
 	 * Counts resets, so that a decision that overlapped one does not leave behind what
@@ -127,7 +135,7 @@ public final class OverLimitRememberingStore extends ForwardingRateLimitStore {
 	private Decision learnt(Budget budget, String key, long cost, Decision decision, long resetsBefore) {
 		// Only what this decision remembered can outlive a reset that overlapped it.
 		if (learn(budget, key, cost, decision) && resets.get() != resetsBefore) {
-			entries.remove(new Id(budget.name(), key));
+			forget(new Id(budget.name(), key));
 		}
 		return decision;
 	}
@@ -135,7 +143,7 @@ public final class OverLimitRememberingStore extends ForwardingRateLimitStore {
 	@Override
 	public void reset(Budget budget, String key) {
 		resets.incrementAndGet();
-		entries.remove(new Id(budget.name(), key));
+		forget(new Id(budget.name(), key));
 		store.reset(budget, key);
 	}
 
@@ -155,7 +163,7 @@ public final class OverLimitRememberingStore extends ForwardingRateLimitStore {
 	 * window still holds at {@code nowMillis}; {@code null} when the store must be asked.
 	 */
 	private Decision refuse(Budget budget, String key, long cost, long nowMillis) {
-		if (entries.isEmpty()) {
+		if (remembered.get() == 0) {
 			return null;
 		}
 		Id id = new Id(budget.name(), key);
@@ -164,7 +172,7 @@ public final class OverLimitRememberingStore extends ForwardingRateLimitStore {
 			return null;
 		}
 		if (!entry.budget.equals(budget) || nowMillis >= entry.validUntilMillis) {
-			entries.remove(id, entry);
+			forget(id, entry);
 			return null;
 		}
 		if (nowMillis < entry.seenAtMillis || (cost != 1 && !budget.allFixed())) {
@@ -196,13 +204,13 @@ public final class OverLimitRememberingStore extends ForwardingRateLimitStore {
 		// admission's path. A sliding window's or a token bucket's verdict tells when one
 		// unit would be admitted only when it was decided for one unit.
 		if (cost != 1 && !budget.allFixed()) {
-			if (!entries.isEmpty()) {
-				entries.remove(new Id(budget.name(), key));
+			if (remembered.get() != 0) {
+				forget(new Id(budget.name(), key));
 			}
 			return false;
 		}
 		if (!decision.anyWindowExhausted()) {
-			if (!entries.isEmpty()) {
+			if (remembered.get() != 0) {
 				forgetEnded(new Id(budget.name(), key), decision.decidedAtMillis());
 			}
 			return false;
@@ -232,7 +240,10 @@ public final class OverLimitRememberingStore extends ForwardingRateLimitStore {
 				return false;
 			}
 		}
-		entries.put(id, new Entry(budget, List.copyOf(windows), now, validUntil));
+		remembered.incrementAndGet();
+		if (entries.put(id, new Entry(budget, List.copyOf(windows), now, validUntil)) != null) {
+			remembered.decrementAndGet();
+		}
 		return true;
 	}
 
@@ -246,7 +257,7 @@ public final class OverLimitRememberingStore extends ForwardingRateLimitStore {
 	private void forgetEnded(Id id, long decidedAtMillis) {
 		Entry entry = entries.get(id);
 		if (entry != null && decidedAtMillis >= entry.validUntilMillis) {
-			entries.remove(id, entry);
+			forget(id, entry);
 		}
 	}
 
@@ -255,7 +266,23 @@ public final class OverLimitRememberingStore extends ForwardingRateLimitStore {
 			return;
 		}
 		lastPurgeMillis = nowMillis;
-		entries.values().removeIf(e -> e.validUntilMillis <= nowMillis);
+		for (Map.Entry<Id, Entry> e : entries.entrySet()) {
+			if (e.getValue().validUntilMillis <= nowMillis) {
+				forget(e.getKey(), e.getValue());
+			}
+		}
+	}
+
+	private void forget(Id id) {
+		if (entries.remove(id) != null) {
+			remembered.decrementAndGet();
+		}
+	}
+
+	private void forget(Id id, Entry entry) {
+		if (entries.remove(id, entry)) {
+			remembered.decrementAndGet();
+		}
 	}
 
 	private record Id(String budget, String key) {

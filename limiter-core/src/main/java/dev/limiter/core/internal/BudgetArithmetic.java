@@ -131,7 +131,9 @@ public final class BudgetArithmetic {
 	/**
 	 * {@link #decide} for its usual case ({@link #windowsOnly}), not a dry run: the same
 	 * steps, the readings held in locals rather than arrays, so that nothing is allocated
-	 * but the verdicts and the decision.
+	 * but the verdicts and the decision; an admission's verdicts are left to each
+	 * algorithm's {@link WindowArithmetic#admissionRule()}, made when a caller reads
+	 * them.
 	 * @param secondCost the second window's amount; ignored for one window
 	 */
 	private static Decision decideWindows(Budget budget, CounterState state, long firstCost, long secondCost,
@@ -151,7 +153,18 @@ public final class BudgetArithmetic {
 			room &= secondReading.room();
 		}
 		state.shape = null;
-		boolean counts = room || budget.countRefused();
+		if (room) {
+			// Counted in the same order as below; each window's numbers are its own.
+			long firstExtra = firstArithmetic.countAdmitted(first, state, 0, firstReading, firstCost, nowMillis);
+			long secondExtra = (second == null) ? 0
+					: secondArithmetic.countAdmitted(second, state, 1, secondReading, secondCost, nowMillis);
+			return Decision.admitted(budget, nowMillis, firstArithmetic.admissionRule(),
+					firstReading.before() + firstCost, state.reset(0), firstExtra,
+					(second == null) ? null : secondArithmetic.admissionRule(),
+					(second == null) ? 0 : secondReading.before() + secondCost, (second == null) ? 0 : state.reset(1),
+					secondExtra);
+		}
+		boolean counts = budget.countRefused();
 		BoundVerdict firstVerdict = firstArithmetic.count(first, state, 0, firstReading, firstCost, counts, nowMillis);
 		List<BoundVerdict> verdicts = (second == null) ? List.of(firstVerdict) : List.of(firstVerdict,
 				secondArithmetic.count(second, state, 1, secondReading, secondCost, counts, nowMillis));

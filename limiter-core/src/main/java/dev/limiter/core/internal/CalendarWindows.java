@@ -1,5 +1,6 @@
 package dev.limiter.core.internal;
 
+import dev.limiter.core.AdmissionRule;
 import dev.limiter.core.BoundVerdict;
 import dev.limiter.core.SettlementBounds;
 import dev.limiter.core.Window;
@@ -42,6 +43,18 @@ final class CalendarWindows implements WindowArithmetic {
 			state.count(i, after);
 		}
 		return BoundVerdict.window(w, after, reading.reset(), !reading.room());
+	}
+
+	@Override
+	public long countAdmitted(Window w, CounterState state, int i, Reading reading, long cost, long nowMillis) {
+		state.count(i, reading.before() + cost);
+		return 0;
+	}
+
+	/** The reading's reset is the state's: {@link #read} moved the state there. */
+	@Override
+	public AdmissionRule admissionRule() {
+		return AdmissionRule.FIXED_WINDOW;
 	}
 
 	@Override

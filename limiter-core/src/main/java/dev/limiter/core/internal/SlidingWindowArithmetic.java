@@ -74,9 +74,10 @@ final class SlidingWindowArithmetic {
 
 	/** Counts {@code cost} at {@code nowMillis} in window {@code i} of {@code state}. */
 	static void count(Window w, CounterState state, int i, long cost, long nowMillis) {
-		long[] buckets = state.slide(i);
+		long[] held = state.slide(i);
+		long[] buckets = held;
 		long at = effectiveNow(w, buckets, nowMillis);
-		long current = Math.floorDiv(at, w.resolutionMillis());
+		long current = bucketAt(w, buckets, at);
 		if (buckets == null) {
 			buckets = new long[HEADER + 2 * 2];
 		}
@@ -113,9 +114,33 @@ final class SlidingWindowArithmetic {
 		}
 		buckets[0] = n;
 		buckets[1] = total;
-		state.slide(i, buckets);
-		// Kept as the window's reset, so an idle key is recognised without its budget.
-		state.restart(i, expiry(w, current));
+		if (buckets != held) {
+			state.slide(i, buckets);
+		}
+		// Kept as the window's reset, so an idle key is recognised without its budget;
+		// written only when it moves (a reference store and two writes per decision
+		// otherwise, for a hot key that counts in the same bucket).
+		long reset = expiry(w, current);
+		if (state.reset(i) != reset || state.count(i) != 0) {
+			state.restart(i, reset);
+		}
+	}
+
+	/**
+	 * The number of the bucket {@code at} falls in, {@code at} being
+	 * {@link #effectiveNow}: the newest bucket held while {@code at} is still within it
+	 * (told without a division, as a hot key finds it), else {@code at} over the
+	 * resolution.
+	 */
+	private static long bucketAt(Window w, long[] buckets, long at) {
+		if (buckets != null && buckets[0] > 0) {
+			long newest = newest(buckets);
+			// at >= newest * resolution (effectiveNow), so this is the floor.
+			if (at < (newest + 1) * w.resolutionMillis()) {
+				return newest;
+			}
+		}
+		return Math.floorDiv(at, w.resolutionMillis());
 	}
 
 	/**
@@ -148,23 +173,37 @@ final class SlidingWindowArithmetic {
 	 * aged out for {@code cost}; otherwise when the oldest one does.
 	 */
 	static BoundVerdict verdict(Window w, long[] buckets, long alive, long cost, boolean refused, long nowMillis) {
-		long at = effectiveNow(w, buckets, nowMillis);
-		long limit = w.limit();
-		long reset = nowMillis;
+		long newestExpiry = (alive > 0) ? expiry(w, newest(buckets)) : nowMillis;
+		return verdict(w, alive, newestExpiry, retryAt(w, buckets, alive, cost, refused, nowMillis), refused,
+				nowMillis);
+	}
+
+	/**
+	 * {@link #verdict} from its parts: {@code newestExpiry} when the newest bucket held
+	 * ages out (read only when {@code alive > 0}), {@code retryAt} what {@link #retryAt}
+	 * answers.
+	 */
+	static BoundVerdict verdict(Window w, long alive, long newestExpiry, long retryAt, boolean refused,
+			long nowMillis) {
+		return BoundVerdict.window(w, w.limit() - alive, (alive > 0) ? newestExpiry : nowMillis, refused, retryAt);
+	}
+
+	/** {@link #verdict}'s retry. */
+	static long retryAt(Window w, long[] buckets, long alive, long cost, boolean refused, long nowMillis) {
 		long retry = Long.MAX_VALUE;
 		if (alive > 0) {
+			long at = effectiveNow(w, buckets, nowMillis);
 			int n = (int) buckets[0];
-			reset = expiry(w, bucket(buckets, n - 1));
 			// What may still count once the retry comes: room for the cost, or one unit
 			// more than now.
-			long target = refused ? limit - cost : alive - 1;
+			long target = refused ? w.limit() - cost : alive - 1;
 			long left = alive;
 			for (int j = oldestAlive(w, buckets, at); j < n && left > target; j++) {
 				left -= units(buckets, j);
 				retry = expiry(w, bucket(buckets, j));
 			}
 		}
-		return BoundVerdict.window(w, limit - alive, reset, refused, retry);
+		return retry;
 	}
 
 	private static long newest(long[] buckets) {

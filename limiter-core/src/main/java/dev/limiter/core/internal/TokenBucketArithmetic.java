@@ -25,12 +25,29 @@ final class TokenBucketArithmetic {
 
 	/** The debt at {@code nowMillis}: how far {@code TAT} lies ahead, times the limit. */
 	static long debt(Window w, CounterState state, int i, long nowMillis) {
-		if (state == null || state.reset(i) < nowMillis) {
+		return (state == null) ? 0 : debt(w, state.reset(i), state.count(i), nowMillis);
+	}
+
+	/**
+	 * The debt at {@code nowMillis} of a bucket whose {@code TAT} is
+	 * {@code tatMillis + fraction / limit}: the state's reset and count slots.
+	 */
+	static long debt(Window w, long tatMillis, long fraction, long nowMillis) {
+		if (tatMillis < nowMillis) {
 			// a TAT passed is a full bucket: no product of a long past with the limit
 			return 0;
 		}
-		long ahead = SettlementBounds.saturatedProduct(state.reset(i) - nowMillis, w.limit());
-		return SettlementBounds.saturatedSum(ahead, state.count(i));
+		long ahead = SettlementBounds.saturatedProduct(tatMillis - nowMillis, w.limit());
+		return SettlementBounds.saturatedSum(ahead, fraction);
+	}
+
+	/**
+	 * Whether {@link #verdict}'s {@code remaining} is 0 with {@code debt}: fewer than one
+	 * whole token there, i.e. {@code ceil(debt / duration) >= burst}, told without a
+	 * division.
+	 */
+	static boolean exhausted(Window w, long debt) {
+		return debt > (w.burst() - 1) * w.durationMillis();
 	}
 
 	/** Whether {@code cost} tokens are there at {@code nowMillis}. */

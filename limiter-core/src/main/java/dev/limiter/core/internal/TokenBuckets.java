@@ -1,11 +1,17 @@
 package dev.limiter.core.internal;
 
+import dev.limiter.core.AdmissionRule;
 import dev.limiter.core.BoundVerdict;
 import dev.limiter.core.Window;
 import dev.limiter.core.WindowAlgorithm;
 
-/** A token bucket in a budget decided window by window: {@link TokenBucketArithmetic}. */
-final class TokenBuckets implements WindowArithmetic {
+/**
+ * A token bucket in a budget decided window by window: {@link TokenBucketArithmetic}. Its
+ * {@link AdmissionRule} reads the {@code TAT} kept in the state after the admission: its
+ * whole milliseconds (the reset slot) and its remainder ({@code extra}, the count slot);
+ * the verdict's divisions are made only when a caller reads it.
+ */
+final class TokenBuckets implements WindowArithmetic, AdmissionRule {
 
 	@Override
 	public WindowAlgorithm algorithm() {
@@ -25,6 +31,30 @@ final class TokenBuckets implements WindowArithmetic {
 		}
 		return TokenBucketArithmetic.verdict(w, TokenBucketArithmetic.debt(w, state, i, nowMillis), cost,
 				!reading.room(), nowMillis);
+	}
+
+	@Override
+	public long countAdmitted(Window w, CounterState state, int i, Reading reading, long cost, long nowMillis) {
+		TokenBucketArithmetic.count(w, state, i, cost, nowMillis);
+		return state.count(i);
+	}
+
+	@Override
+	public AdmissionRule admissionRule() {
+		return this;
+	}
+
+	@Override
+	public BoundVerdict verdict(Window window, long counted, long resetAtMillis, long extra, long decidedAtMillis) {
+		// An admission's verdict reads no cost: that is for a refusal's retry.
+		return TokenBucketArithmetic.verdict(window,
+				TokenBucketArithmetic.debt(window, resetAtMillis, extra, decidedAtMillis), 0, false, decidedAtMillis);
+	}
+
+	@Override
+	public boolean exhausted(Window window, long counted, long resetAtMillis, long extra, long decidedAtMillis) {
+		return TokenBucketArithmetic.exhausted(window,
+				TokenBucketArithmetic.debt(window, resetAtMillis, extra, decidedAtMillis));
 	}
 
 	@Override

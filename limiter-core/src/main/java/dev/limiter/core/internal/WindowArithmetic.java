@@ -2,6 +2,7 @@ package dev.limiter.core.internal;
 
 import java.util.List;
 
+import dev.limiter.core.AdmissionRule;
 import dev.limiter.core.BoundVerdict;
 import dev.limiter.core.Window;
 import dev.limiter.core.WindowAlgorithm;
@@ -46,6 +47,21 @@ sealed interface WindowArithmetic permits FixedWindows, SlidingWindows, TokenBuc
 	 * stands.
 	 */
 	BoundVerdict count(Window w, CounterState state, int i, Reading reading, long cost, boolean counts, long nowMillis);
+
+	/**
+	 * {@link #count} for an admission (every window of the decision had room), without
+	 * its verdict: that is {@link #admissionRule()}'s, made when a caller reads it, from
+	 * what the window counts after the admission ({@code reading.before() + cost}), its
+	 * reset ({@code state.reset(i)} after counting) and the number returned here.
+	 * @return the rule's own number ({@link AdmissionRule#verdict}'s {@code extra})
+	 */
+	long countAdmitted(Window w, CounterState state, int i, Reading reading, long cost, long nowMillis);
+
+	/**
+	 * How this algorithm's admissions answer their verdicts from what
+	 * {@link #countAdmitted} leaves: the verdict {@link #count} would have answered.
+	 */
+	AdmissionRule admissionRule();
 
 	/**
 	 * Applies {@code delta}, within {@code SettlementBounds.clampDelta}, to
