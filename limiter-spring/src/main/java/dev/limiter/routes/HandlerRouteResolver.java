@@ -16,16 +16,18 @@ import org.springframework.web.servlet.resource.ResourceHttpRequestHandler;
  * {@code @RateLimited}/{@code @RateLimitExempt} on the handler method Spring MVC will
  * call, then on its class, then the built-in policy of static resources and the API
  * documentation ({@link StaticResources}), then the default budget. A handler that names
- * its route ({@link NamedRoute}: a gateway route) is counted under that name, on its own
- * budget unless a rule matched. The pattern of the policy is the one Spring MVC matched
+ * its route ({@link NamedRoute}: a gateway route) is counted under that name: on the
+ * budget of its own filter when it has one, whatever the rules say (the route's explicit
+ * {@code Limiter=<budget>} is the more specific statement), else on the rule's or the
+ * default budget. The pattern of the policy is the one Spring MVC matched
  * ({@code /links/{id}}) or the route's name, else the rule's, else none (a request no
  * handler serves).
  *
  * <p>
  * Per request: one parse of the path (shared by the rules and the handler mappings when
- * it reads the same to both), the rules, then (unless a rule matched and no budget is
- * {@code scope: route}) one handler lookup and one cached map read; annotations are read
- * once per handler method.
+ * it reads the same to both), the rules, then (unless a rule matched, no budget is
+ * {@code scope: route} and no {@link NamedRoute.Source} bean exists) one handler lookup
+ * and one cached map read; annotations are read once per handler method.
  */
 public class HandlerRouteResolver implements RouteResolver {
 
@@ -37,7 +39,8 @@ public class HandlerRouteResolver implements RouteResolver {
 
 	private final HandlerLookup lookup;
 
-	private final boolean patternAlwaysNeeded;
+	/** Whether a request a rule matched still has its handler looked up. */
+	private final boolean handlerAlwaysNeeded;
 
 	/**
 	 * @param patternAlwaysNeeded whether a request that a rule matched still needs Spring
@@ -48,19 +51,20 @@ public class HandlerRouteResolver implements RouteResolver {
 		this.rules = rules;
 		this.policies = policies;
 		this.lookup = new HandlerLookup(beanFactory);
-		this.patternAlwaysNeeded = patternAlwaysNeeded;
+		this.handlerAlwaysNeeded = patternAlwaysNeeded
+				|| beanFactory.getBeanNamesForType(NamedRoute.Source.class, true, false).length > 0;
 	}
 
 	@Override
 	public RoutePolicy resolve(HttpServletRequest request) {
 		HandlerLookup.Prepared prepared = lookup.prepare(request);
 		RoutePolicy rule = rules.match(request, prepared.path());
-		if (rule != null && !patternAlwaysNeeded) {
+		if (rule != null && !handlerAlwaysNeeded) {
 			return rule;
 		}
 		HandlerLookup.Match match = lookup.find(request, prepared);
 		if (match != null && match.handler() instanceof NamedRoute named) {
-			return (rule != null) ? rule.withPattern(named.routeName()) : named.policy();
+			return (rule != null && named.budget() == null) ? rule.withPattern(named.routeName()) : named.policy();
 		}
 		if (rule != null) {
 			return match != null && match.pattern() != null ? rule.withPattern(match.pattern()) : rule;

@@ -66,8 +66,8 @@ final class MvcRoutes {
 
 	/**
 	 * Adds the functional routes of a mapping whose request predicates name a path; a
-	 * gateway route ({@link NamedRoute}) by its id, on the budget of its own filter (an
-	 * unknown budget is collected into {@code problems}).
+	 * gateway route ({@link NamedRoute}) by its id, on the budget of its own filter
+	 * whatever the rules say (an unknown budget is collected into {@code problems}).
 	 */
 	static void addRouterFunctions(RouteInventoryBuilder builder, RouterFunctionMapping mapping,
 			List<String> problems) {
@@ -87,8 +87,8 @@ final class MvcRoutes {
 				problems.add(unknown);
 			}
 			else {
-				builder.addRoute(methods, pattern, handler, named.policy().withPattern(null), RouteSource.ROUTE_FILTER,
-						true);
+				builder.addRouteDecidedByItsFilter(methods, pattern, handler, named.policy().withPattern(null),
+						RouteSource.ROUTE_FILTER);
 			}
 		}));
 	}

@@ -108,8 +108,7 @@ public final class RouteInventoryBuilder {
 
 	/**
 	 * Adds a route counted under {@code policy} whatever the rules say: its own filter
-	 * decides before any rule is read (a gateway route's {@code Limiter} filter on
-	 * WebFlux).
+	 * decides (a gateway route's {@code Limiter} filter, on either gateway server).
 	 */
 	public RouteInventoryBuilder addRouteDecidedByItsFilter(List<String> methods, String pattern, String handler,
 			RoutePolicy policy, RouteSource source) {

@@ -57,6 +57,16 @@ public class LimiterGatewayAutoConfiguration {
 		return new GatewayLimitedRoutes(routes::getIfAvailable, mapping::getIfUnique);
 	}
 
+	/**
+	 * The {@code Weight} groups drawn before the limiter asks for a request's route, so
+	 * that a weighted route's request is counted once, on the route that forwards it.
+	 */
+	@Bean
+	public static WeightsDrawnBeforeTheLimiter limiterWeightsDrawnBeforeTheLimiter(
+			ObjectProvider<ReactiveRateLimitFilter> limiter) {
+		return new WeightsDrawnBeforeTheLimiter(limiter);
+	}
+
 	/** The gateway's routes in the limiter's route inventory. */
 	@Bean
 	public GatewayInventoryRoutes limiterGatewayInventoryRoutes(ObjectProvider<RouteLocator> routes,

@@ -11,6 +11,7 @@ import dev.limiter.gateway.webmvc.GatewayRoutePolicy;
 import dev.limiter.gateway.webmvc.LimitedRouterFunction;
 import dev.limiter.gateway.webmvc.LimiterFilterFunctions;
 import dev.limiter.gateway.webmvc.UsageReports;
+import dev.limiter.routes.NamedRoute;
 
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.BeanFactory;
@@ -43,7 +44,7 @@ import org.springframework.web.servlet.function.ServerResponse;
  * Java DSL route bean, its budget read from its attributes
  * ({@link LimiterFilterFunctions#BUDGET_ATTRIBUTE}).
  */
-final class GatewayRoutes implements BeanPostProcessor, EnvironmentAware, BeanFactoryAware {
+final class GatewayRoutes implements BeanPostProcessor, EnvironmentAware, BeanFactoryAware, NamedRoute.Source {
 
 	/** The attribute under which the gateway keeps its configured routes by id. */
 	private static final String CONFIGURED_ROUTES = "gatewayRouterFunctions";

@@ -35,6 +35,15 @@ public class LimiterGatewayMvcAutoConfiguration {
 	}
 
 	/**
+	 * The {@code Weight} groups drawn before the limiter finds a request's route, so that
+	 * a weighted route's request is counted on the route that forwards it.
+	 */
+	@Bean
+	static WeightsDrawnBeforeTheLimiter limiterWeightsDrawnBeforeTheLimiter() {
+		return new WeightsDrawnBeforeTheLimiter();
+	}
+
+	/**
 	 * Settles what a downstream response reports in
 	 * {@code limiter.gateway.report-header}, and strips the header.
 	 */
