@@ -17,6 +17,7 @@ import org.springframework.security.config.web.server.ServerHttpSecurity;
 import org.springframework.security.core.authority.SimpleGrantedAuthority;
 import org.springframework.security.web.server.SecurityWebFilterChain;
 import org.springframework.security.web.server.authentication.AuthenticationWebFilter;
+import org.springframework.security.web.server.savedrequest.NoOpServerRequestCache;
 
 /**
  * A Spring Cloud Gateway in front of {@code sample-app} (routes in
@@ -52,6 +53,10 @@ public class SampleGatewayApplication {
 			.csrf(ServerHttpSecurity.CsrfSpec::disable)
 			.httpBasic(ServerHttpSecurity.HttpBasicSpec::disable)
 			.formLogin(ServerHttpSecurity.FormLoginSpec::disable)
+			// a bearer-token front door keeps no session: the default request cache would
+			// create a WebSession on every request (and hop to another thread to make its
+			// id)
+			.requestCache((cache) -> cache.requestCache(NoOpServerRequestCache.getInstance()))
 			.addFilterAt(bearer, SecurityWebFiltersOrder.AUTHENTICATION)
 			.build();
 	}
