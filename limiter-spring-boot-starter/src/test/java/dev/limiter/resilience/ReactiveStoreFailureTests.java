@@ -11,6 +11,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import dev.limiter.spring.RateLimitExempt;
 import dev.limiter.test.reactive.BlockHoundExtension;
 import dev.limiter.test.redis.RedisServerProcess;
+import dev.limiter.test.redis.UsesRedisServer;
 import dev.limiter.test.web.FrozenStoreLatency;
 import dev.limiter.test.web.MutableClock;
 import org.junit.jupiter.api.AfterEach;
@@ -43,6 +44,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * blocking call on a Reactor Netty or Lettuce thread fails the requests.
  */
 @ExtendWith(BlockHoundExtension.class)
+@UsesRedisServer
 class ReactiveStoreFailureTests {
 
 	private static final long TIMEOUT_MILLIS = 300;
