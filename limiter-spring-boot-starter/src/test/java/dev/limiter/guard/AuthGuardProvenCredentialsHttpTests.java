@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.UUID;
 
 import dev.limiter.test.redis.RedisServerExtension;
+import dev.limiter.test.redis.UsesRedisServer;
 import dev.limiter.test.web.MutableClock;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -28,6 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code DELETE} on the endpoint. {@code /trial} is counted in a budget of one request an
  * hour (every good token authenticates as one principal, so they share it).
  */
+@UsesRedisServer
 class AuthGuardProvenCredentialsHttpTests {
 
 	@RegisterExtension

@@ -11,6 +11,7 @@ import java.util.List;
 import dev.limiter.core.StoreMode;
 import dev.limiter.resilience.FailOpenRateLimitStore;
 import dev.limiter.test.redis.RedisServerExtension;
+import dev.limiter.test.redis.UsesRedisServer;
 import dev.limiter.test.web.MutableClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -25,6 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Two instances of one application on one real redis-server: a block started on one holds
  * on the other.
  */
+@UsesRedisServer
 class AuthGuardRedisTests {
 
 	@RegisterExtension

@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import dev.limiter.test.VirtualThreadsAvailable;
 import dev.limiter.test.redis.RedisMonitor;
 import dev.limiter.test.redis.RedisServerExtension;
+import dev.limiter.test.redis.UsesRedisServer;
 import dev.limiter.test.web.MutableClock;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -33,6 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * route on top, asynchronously.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@UsesRedisServer
 class RequestPathRedisCommandsTests {
 
 	/**

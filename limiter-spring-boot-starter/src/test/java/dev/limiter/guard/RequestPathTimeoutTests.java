@@ -15,6 +15,7 @@ import dev.limiter.autoconfigure.resilience.LimiterResilienceAutoConfiguration;
 import dev.limiter.test.VirtualThreadsAvailable;
 import dev.limiter.test.redis.DelayingProxy;
 import dev.limiter.test.redis.RedisServerProcess;
+import dev.limiter.test.redis.UsesRedisServer;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -58,6 +59,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * second timeout fits in.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@UsesRedisServer
 class RequestPathTimeoutTests {
 
 	/**

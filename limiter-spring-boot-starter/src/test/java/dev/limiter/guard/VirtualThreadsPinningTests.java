@@ -21,6 +21,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import dev.limiter.test.VirtualThreadsAvailable;
 import dev.limiter.test.redis.RedisClientKind;
 import dev.limiter.test.redis.RedisServerProcess;
+import dev.limiter.test.redis.UsesRedisServer;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -52,6 +53,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * (its lease and its release), a refusal. Skipped, saying why, on a JDK without virtual
  * threads.
  */
+@UsesRedisServer
 class VirtualThreadsPinningTests {
 
 	private static final int CLIENT_THREADS = 16;

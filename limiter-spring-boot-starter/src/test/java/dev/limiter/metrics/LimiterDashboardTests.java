@@ -21,6 +21,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.limiter.guard.GuardTestApplication;
 import dev.limiter.test.redis.RedisServerExtension;
+import dev.limiter.test.redis.UsesRedisServer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -37,6 +38,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * application on Redis after traffic (admissions, refusals, an expensive request, failed
  * authentications up to a block).
  */
+@UsesRedisServer
 class LimiterDashboardTests {
 
 	private static final Path DASHBOARD = Path.of("..", "docs", "grafana", "limiter-dashboard.json");

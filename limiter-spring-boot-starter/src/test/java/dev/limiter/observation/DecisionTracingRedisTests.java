@@ -10,6 +10,7 @@ import java.util.List;
 
 import dev.limiter.guard.GuardTestApplication;
 import dev.limiter.test.redis.RedisServerExtension;
+import dev.limiter.test.redis.UsesRedisServer;
 import io.micrometer.tracing.test.simple.SimpleSpan;
 import io.micrometer.tracing.test.simple.SimpleTracer;
 import org.junit.jupiter.api.Test;
@@ -31,6 +32,7 @@ import static org.awaitility.Awaitility.await;
  * a child span ({@code limiter store}); the settlement and the lease's release after the
  * response are children of the decision's span, in the same trace.
  */
+@UsesRedisServer
 class DecisionTracingRedisTests {
 
 	@RegisterExtension

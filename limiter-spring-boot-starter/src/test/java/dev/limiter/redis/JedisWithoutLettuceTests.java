@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.function.Predicate;
 
 import dev.limiter.test.redis.RedisServerProcess;
+import dev.limiter.test.redis.UsesRedisServer;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -20,6 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code 5xx} while Redis is down and heals when it returns, on a standalone Redis and
  * behind Sentinel.
  */
+@UsesRedisServer
 class JedisWithoutLettuceTests {
 
 	/** The anonymous budget's minute, 2030-01-01T00:01:00Z in Unix seconds. */

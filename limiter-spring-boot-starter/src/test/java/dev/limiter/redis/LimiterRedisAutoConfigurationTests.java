@@ -18,6 +18,7 @@ import dev.limiter.resilience.FailOpenRateLimitStore;
 import dev.limiter.test.redis.RedisClusterExtension;
 import dev.limiter.test.redis.RedisServerExtension;
 import dev.limiter.test.redis.RedisServerProcess;
+import dev.limiter.test.redis.UsesRedisServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -37,6 +38,7 @@ import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 import static org.assertj.core.api.Assertions.assertThat;
 
 @ExtendWith(OutputCaptureExtension.class)
+@UsesRedisServer
 class LimiterRedisAutoConfigurationTests {
 
 	@RegisterExtension

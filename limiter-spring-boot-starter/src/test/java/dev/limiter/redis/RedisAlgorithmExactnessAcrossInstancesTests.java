@@ -18,6 +18,7 @@ import dev.limiter.autoconfigure.redis.LimiterRedisAutoConfiguration;
 import dev.limiter.servlet.RateLimitFilter;
 import dev.limiter.test.redis.RedisClusterExtension;
 import dev.limiter.test.redis.RedisServerExtension;
+import dev.limiter.test.redis.UsesRedisServer;
 import jakarta.servlet.FilterChain;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -42,6 +43,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * bucket's burst: the clock stands still, so nothing refills); on standalone Redis and on
  * a three-master Cluster.
  */
+@UsesRedisServer
 class RedisAlgorithmExactnessAcrossInstancesTests {
 
 	@RegisterExtension

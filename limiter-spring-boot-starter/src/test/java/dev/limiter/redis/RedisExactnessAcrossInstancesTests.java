@@ -18,6 +18,7 @@ import dev.limiter.autoconfigure.redis.LimiterRedisAutoConfiguration;
 import dev.limiter.servlet.RateLimitFilter;
 import dev.limiter.test.redis.RedisClusterExtension;
 import dev.limiter.test.redis.RedisServerExtension;
+import dev.limiter.test.redis.UsesRedisServer;
 import jakarta.servlet.FilterChain;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -40,6 +41,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * hammer one token through the servlet filter, and exactly the limit is admitted; on
  * standalone Redis and on a three-master Cluster.
  */
+@UsesRedisServer
 class RedisExactnessAcrossInstancesTests {
 
 	@RegisterExtension

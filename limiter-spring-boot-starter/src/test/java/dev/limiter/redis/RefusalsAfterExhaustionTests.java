@@ -20,6 +20,7 @@ import dev.limiter.servlet.RateLimitFilter;
 import dev.limiter.test.redis.RedisClientKind;
 import dev.limiter.test.redis.RedisMonitor;
 import dev.limiter.test.redis.RedisServerExtension;
+import dev.limiter.test.redis.UsesRedisServer;
 import jakarta.servlet.FilterChain;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -44,6 +45,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * client. The instance whose admission left the window at 0 sends nothing more at all,
  * one request or 32 threads at once: that admission is remembered like a refusal.
  */
+@UsesRedisServer
 class RefusalsAfterExhaustionTests {
 
 	@RegisterExtension

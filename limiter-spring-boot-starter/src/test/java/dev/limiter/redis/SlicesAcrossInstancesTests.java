@@ -20,6 +20,7 @@ import dev.limiter.servlet.RateLimitFilter;
 import dev.limiter.test.redis.RedisClientKind;
 import dev.limiter.test.redis.RedisMonitor;
 import dev.limiter.test.redis.RedisServerExtension;
+import dev.limiter.test.redis.UsesRedisServer;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -44,6 +45,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code X-RateLimit-Remaining} is within the limit, and every refusal carries the
  * window's exact {@code Retry-After}.
  */
+@UsesRedisServer
 class SlicesAcrossInstancesTests {
 
 	@RegisterExtension

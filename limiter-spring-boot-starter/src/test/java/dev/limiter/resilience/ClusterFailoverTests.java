@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import dev.limiter.core.StoreMode;
 import dev.limiter.test.redis.RedisClusterProcesses;
 import dev.limiter.test.redis.RedisServerProcess;
+import dev.limiter.test.redis.UsesRedisServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -19,6 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * topology refresh, Boot's and the limiter's defaults otherwise), the application follows
  * the promoted replica by itself.
  */
+@UsesRedisServer
 class ClusterFailoverTests {
 
 	/**

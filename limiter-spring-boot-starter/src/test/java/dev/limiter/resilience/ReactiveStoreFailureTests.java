@@ -11,6 +11,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import dev.limiter.spring.RateLimitExempt;
 import dev.limiter.test.reactive.BlockHoundExtension;
 import dev.limiter.test.redis.RedisServerProcess;
+import dev.limiter.test.redis.UsesRedisServer;
 import dev.limiter.test.web.FrozenStoreLatency;
 import dev.limiter.test.web.MutableClock;
 import org.junit.jupiter.api.AfterEach;
@@ -43,6 +44,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * blocking call on a Reactor Netty or Lettuce thread fails the requests.
  */
 @ExtendWith(BlockHoundExtension.class)
+@UsesRedisServer
 class ReactiveStoreFailureTests {
 
 	private static final long TIMEOUT_MILLIS = 300;
@@ -64,7 +66,10 @@ class ReactiveStoreFailureTests {
 			.properties("server.port=0", "limiter.store=redis", "limiter.redis.timeout=" + TIMEOUT_MILLIS + "ms",
 					"spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + redis.port(),
 					"management.health.redis.enabled=false", "limiter.auth-guard.enabled=false",
-					"limiter.budgets.anonymous.windows.minute.limit=100000",
+					// closed after each test: a graceful shutdown waited its full 30 s
+					// for
+					// connections the HTTP clients keep open, twice per run
+					"server.shutdown=immediate", "limiter.budgets.anonymous.windows.minute.limit=100000",
 					"limiter.budgets.anonymous.windows.hour.limit=100000",
 					// the breaker stays closed: every limited request waits for the
 					// frozen

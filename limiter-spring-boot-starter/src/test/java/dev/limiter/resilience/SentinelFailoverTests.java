@@ -6,6 +6,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import dev.limiter.core.StoreMode;
 import dev.limiter.test.redis.RedisServerProcess;
+import dev.limiter.test.redis.UsesRedisServer;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -15,6 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Sentinel promotes the replica: the application, configured with nothing but
  * {@code spring.data.redis.sentinel.*}, follows it.
  */
+@UsesRedisServer
 class SentinelFailoverTests {
 
 	private static final String MASTER_NAME = "limiter-master";

@@ -12,6 +12,7 @@ import java.util.stream.Stream;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.limiter.test.redis.RedisServerProcess;
+import dev.limiter.test.redis.UsesRedisServer;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -33,6 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * bounded, and the limiter heals by itself.
  */
 @ExtendWith(OutputCaptureExtension.class)
+@UsesRedisServer
 class StoreFailureTests {
 
 	private static final String DEGRADED_WARNING = "Rate limiter is DEGRADED";

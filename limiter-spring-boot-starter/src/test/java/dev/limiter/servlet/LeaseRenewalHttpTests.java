@@ -19,6 +19,7 @@ import java.util.concurrent.CountDownLatch;
 
 import dev.limiter.core.LeaseRenewer;
 import dev.limiter.test.redis.RedisServerExtension;
+import dev.limiter.test.redis.UsesRedisServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -37,6 +38,7 @@ import static org.awaitility.Awaitility.await;
  * gone 3 s later; a body still being drained after its handler returned is part of its
  * request: it holds the lease, renewed, and is counted.
  */
+@UsesRedisServer
 class LeaseRenewalHttpTests {
 
 	@RegisterExtension

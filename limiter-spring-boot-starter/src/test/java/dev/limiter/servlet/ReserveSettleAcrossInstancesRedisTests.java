@@ -24,6 +24,7 @@ import dev.limiter.spring.CallerKey;
 import dev.limiter.spring.KeyResolver;
 import dev.limiter.spring.RateLimitUsage;
 import dev.limiter.test.redis.RedisServerExtension;
+import dev.limiter.test.redis.UsesRedisServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -49,6 +50,7 @@ import static org.awaitility.Awaitility.await;
  * binds, what was admitted exceeds it by no more than the overshoot of the requests in
  * flight at once (each fitted its estimate; its actual amount may not have).
  */
+@UsesRedisServer
 class ReserveSettleAcrossInstancesRedisTests {
 
 	@RegisterExtension

@@ -27,6 +27,7 @@ import dev.limiter.spring.RateLimitObserver;
 import dev.limiter.spring.RateLimitUsage;
 import dev.limiter.spring.RateLimited;
 import dev.limiter.test.redis.RedisServerExtension;
+import dev.limiter.test.redis.UsesRedisServer;
 import dev.limiter.test.web.EndedRequests;
 import dev.limiter.test.web.GoodTokenSecurity;
 import dev.limiter.test.web.MutableClock;
@@ -57,6 +58,7 @@ import static org.awaitility.Awaitility.await;
  * store counts the reported amount, in memory and on Redis); the request ends and the
  * next one is answered.
  */
+@UsesRedisServer
 class ReserveSettleDisconnectHttpTests {
 
 	@RegisterExtension

@@ -9,6 +9,7 @@ import dev.limiter.spring.RateLimitExempt;
 import dev.limiter.spring.RateLimited;
 import dev.limiter.test.reactive.BlockHoundExtension;
 import dev.limiter.test.redis.RedisServerExtension;
+import dev.limiter.test.redis.UsesRedisServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -52,6 +53,7 @@ import static org.awaitility.Awaitility.await;
 				"management.health.redis.enabled=false", "limiter.max-request-body=1KB",
 				// the stream test is another client (its own address), as behind a proxy
 				"server.forward-headers-strategy=framework" })
+@UsesRedisServer
 class Boot4ReactiveEndToEndTests {
 
 	@RegisterExtension

@@ -25,6 +25,7 @@ import dev.limiter.resilience.FailOpenRateLimitStore;
 import dev.limiter.servlet.RateLimitFilter;
 import dev.limiter.spring.CurrentRateLimitRules;
 import dev.limiter.test.redis.RedisServerExtension;
+import dev.limiter.test.redis.UsesRedisServer;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.github.resilience4j.springboot.circuitbreaker.autoconfigure.CircuitBreakerAutoConfiguration;
@@ -50,6 +51,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The Boot 4 wiring: the shared auto-configurations plus the Boot 4 health pair, on Boot
  * 4's own modules.
  */
+@UsesRedisServer
 class Boot4StarterAutoConfigurationTests {
 
 	@RegisterExtension

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import dev.limiter.test.redis.RedisServerExtension;
+import dev.limiter.test.redis.UsesRedisServer;
 import dev.limiter.test.web.MutableClock;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -42,6 +43,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 				"management.endpoints.web.exposure.include=health,limiter",
 				"management.endpoint.health.show-details=always", "management.health.redis.enabled=false" })
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@UsesRedisServer
 class Boot4StarterEndToEndTests {
 
 	@RegisterExtension

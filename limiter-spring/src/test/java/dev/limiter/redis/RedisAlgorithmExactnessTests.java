@@ -19,6 +19,7 @@ import dev.limiter.test.redis.RedisClientKind;
 import dev.limiter.test.redis.RedisClusterExtension;
 import dev.limiter.test.redis.RedisServerExtension;
 import dev.limiter.test.redis.RedisServerProcess;
+import dev.limiter.test.redis.UsesRedisServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -33,6 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * admitted (a fixed or sliding window's limit, a token bucket's burst); on standalone
  * Redis, on the master a Sentinel names and on a three-master Cluster.
  */
+@UsesRedisServer
 class RedisAlgorithmExactnessTests {
 
 	@RegisterExtension

@@ -9,6 +9,7 @@ import dev.limiter.core.guard.AuthGuardStore;
 import dev.limiter.core.guard.AuthGuardStoreContractTests;
 import dev.limiter.test.redis.RedisClientKind;
 import dev.limiter.test.redis.RedisClusterExtension;
+import dev.limiter.test.redis.UsesRedisServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -18,6 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The guard's contract, unchanged, on {@code guard.lua} in a real three-master Redis
  * Cluster.
  */
+@UsesRedisServer
 class RedisAuthGuardStoreClusterTests extends AuthGuardStoreContractTests {
 
 	@RegisterExtension

@@ -5,12 +5,14 @@ import dev.limiter.core.guard.AuthGuardStore;
 import dev.limiter.core.guard.AuthGuardStoreContractTests;
 import dev.limiter.test.redis.RedisClientKind;
 import dev.limiter.test.redis.RedisServerExtension;
+import dev.limiter.test.redis.UsesRedisServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The guard's contract, unchanged, on {@code guard.lua} in a real standalone Redis. */
+@UsesRedisServer
 class RedisAuthGuardStoreStandaloneTests extends AuthGuardStoreContractTests {
 
 	@RegisterExtension

@@ -16,6 +16,7 @@ import dev.limiter.core.guard.AuthGuardPolicy;
 import dev.limiter.core.guard.GuardAdmission;
 import dev.limiter.core.guard.GuardState;
 import dev.limiter.test.redis.RedisServerExtension;
+import dev.limiter.test.redis.UsesRedisServer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -29,6 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The guard's guarantees with its Redis store ({@code guard.lua}) under concurrent
  * lookups.
  */
+@UsesRedisServer
 class RedisAuthGuardTests {
 
 	private static final long T = 1_700_000_000_123L;

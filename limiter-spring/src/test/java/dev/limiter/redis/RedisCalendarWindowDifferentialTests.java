@@ -10,11 +10,13 @@ import dev.limiter.core.Budget;
 import dev.limiter.core.CalendarPeriod;
 import dev.limiter.core.NotifyAt;
 import dev.limiter.core.Window;
+import dev.limiter.test.redis.UsesRedisServer;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.Tag;
 
 /**
  * The calendar window's Lua and Java are two implementations of one rule, as the other
@@ -26,6 +28,7 @@ import net.jqwik.api.Provide;
  * decision reached included. The clock crosses the period end, lands on it and a
  * millisecond either side, and goes back across it.
  */
+@Tag(UsesRedisServer.TAG)
 class RedisCalendarWindowDifferentialTests extends StoreSequenceDifferentialTests {
 
 	private static final ZoneId BERLIN = ZoneId.of("Europe/Berlin");

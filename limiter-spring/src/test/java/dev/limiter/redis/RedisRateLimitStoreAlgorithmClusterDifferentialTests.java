@@ -3,8 +3,10 @@ package dev.limiter.redis;
 import java.util.List;
 
 import dev.limiter.core.Budget;
+import dev.limiter.test.redis.UsesRedisServer;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
+import net.jqwik.api.Tag;
 
 /**
  * {@link RedisRateLimitStoreAlgorithmDifferentialTests}' property on the shared
@@ -13,6 +15,7 @@ import net.jqwik.api.Property;
  * in-memory store's answers from the script however the Cluster places their keys; fewer
  * tries, each sequence's calls crossing the Cluster client.
  */
+@Tag(UsesRedisServer.TAG)
 class RedisRateLimitStoreAlgorithmClusterDifferentialTests extends StoreSequenceDifferentialTests {
 
 	@Override

@@ -4,12 +4,14 @@ import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.contract.WindowAlgorithmContractTests;
 import dev.limiter.test.redis.RedisClientKind;
 import dev.limiter.test.redis.RedisClusterExtension;
+import dev.limiter.test.redis.UsesRedisServer;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The algorithms' contract, unchanged, on a real three-master Redis Cluster: the script
  * alone, with no local memory.
  */
+@UsesRedisServer
 class RedisRateLimitStoreAlgorithmClusterTests extends WindowAlgorithmContractTests {
 
 	@RegisterExtension

@@ -5,8 +5,10 @@ import java.util.List;
 
 import dev.limiter.core.Budget;
 import dev.limiter.core.Window;
+import dev.limiter.test.redis.UsesRedisServer;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
+import net.jqwik.api.Tag;
 
 /**
  * The sliding window's and the token bucket's Lua and Java are two implementations of one
@@ -20,6 +22,7 @@ import net.jqwik.api.Property;
  * whose windows all ended). The Redis store sits behind the local over-limit memory, as
  * the auto-configuration wires it, so its shortcuts are held to the same answers.
  */
+@Tag(UsesRedisServer.TAG)
 class RedisRateLimitStoreAlgorithmDifferentialTests extends StoreSequenceDifferentialTests {
 
 	static final List<Budget> BUDGETS = List.of(

@@ -5,12 +5,14 @@ import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.contract.WindowAlgorithmContractTests;
 import dev.limiter.test.redis.RedisClientKind;
 import dev.limiter.test.redis.RedisServerExtension;
+import dev.limiter.test.redis.UsesRedisServer;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The algorithms' contract, unchanged, on a real standalone Redis, behind the local
  * over-limit memory as the auto-configuration wires it.
  */
+@UsesRedisServer
 class RedisRateLimitStoreAlgorithmStandaloneTests extends WindowAlgorithmContractTests {
 
 	@RegisterExtension

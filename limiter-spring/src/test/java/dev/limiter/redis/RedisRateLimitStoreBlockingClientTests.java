@@ -6,6 +6,7 @@ import dev.limiter.core.Budget;
 import dev.limiter.core.Lease;
 import dev.limiter.test.redis.RedisClientKind;
 import dev.limiter.test.redis.RedisServerExtension;
+import dev.limiter.test.redis.UsesRedisServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -18,6 +19,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * start-up checks) and its asynchronous calls refuse in one line naming the fix, instead
  * of blocking an event loop.
  */
+@UsesRedisServer
 class RedisRateLimitStoreBlockingClientTests {
 
 	@RegisterExtension

@@ -7,6 +7,7 @@ import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.contract.RateLimitStoreContractTests;
 import dev.limiter.test.redis.RedisClientKind;
 import dev.limiter.test.redis.RedisClusterExtension;
+import dev.limiter.test.redis.UsesRedisServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -16,6 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The store contract (ADR 0001, {@code RateLimitStoreContractTests}), unchanged, on a
  * real three-master Redis Cluster: the script alone, with no local memory.
  */
+@UsesRedisServer
 class RedisRateLimitStoreClusterTests extends RateLimitStoreContractTests {
 
 	@RegisterExtension

@@ -6,8 +6,10 @@ import java.util.List;
 import dev.limiter.core.Budget;
 import dev.limiter.core.NotifyAt;
 import dev.limiter.core.Window;
+import dev.limiter.test.redis.UsesRedisServer;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
+import net.jqwik.api.Tag;
 
 /**
  * The Lua script and the Java arithmetic are two implementations of one rule: random
@@ -19,6 +21,7 @@ import net.jqwik.api.Property;
  * Redis store sits behind the local over-limit memory, as the auto-configuration wires
  * it, so its shortcuts are held to the same answers.
  */
+@Tag(UsesRedisServer.TAG)
 class RedisRateLimitStoreDifferentialTests extends StoreSequenceDifferentialTests {
 
 	private static final List<Budget> BUDGETS = List.of(

@@ -10,6 +10,7 @@ import java.util.List;
 import dev.limiter.core.Budget;
 import dev.limiter.core.Decision;
 import dev.limiter.test.redis.RedisServerExtension;
+import dev.limiter.test.redis.UsesRedisServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -19,6 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * What the store leaves in Redis: only keys under its prefix, each expiring, none holding
  * a raw token.
  */
+@UsesRedisServer
 class RedisRateLimitStoreKeysTests {
 
 	@RegisterExtension

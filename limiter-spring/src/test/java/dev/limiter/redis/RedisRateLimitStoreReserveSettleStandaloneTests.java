@@ -5,6 +5,7 @@ import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.contract.ReserveSettleContractTests;
 import dev.limiter.test.redis.RedisClientKind;
 import dev.limiter.test.redis.RedisServerExtension;
+import dev.limiter.test.redis.UsesRedisServer;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
@@ -12,6 +13,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * a real standalone Redis, behind the local over-limit memory as the auto-configuration
  * wires it.
  */
+@UsesRedisServer
 class RedisRateLimitStoreReserveSettleStandaloneTests extends ReserveSettleContractTests {
 
 	@RegisterExtension

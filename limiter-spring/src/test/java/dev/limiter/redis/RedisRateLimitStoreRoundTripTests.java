@@ -12,6 +12,7 @@ import dev.limiter.core.OverLimitRememberingStore;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.test.redis.RedisClientKind;
 import dev.limiter.test.redis.RedisServerExtension;
+import dev.limiter.test.redis.UsesRedisServer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -24,6 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * by the local over-limit memory (the {@link OverLimitRememberingStore} the
  * auto-configuration wraps the Redis store in).
  */
+@UsesRedisServer
 class RedisRateLimitStoreRoundTripTests {
 
 	@RegisterExtension

@@ -9,6 +9,7 @@ import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.contract.RateLimitStoreContractTests;
 import dev.limiter.test.redis.RedisClientKind;
 import dev.limiter.test.redis.RedisServerExtension;
+import dev.limiter.test.redis.UsesRedisServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -18,6 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The store contract, unchanged, on a real standalone Redis, behind the local over-limit
  * memory as the auto-configuration wires it (the Cluster test runs the script alone).
  */
+@UsesRedisServer
 class RedisRateLimitStoreStandaloneTests extends RateLimitStoreContractTests {
 
 	@RegisterExtension

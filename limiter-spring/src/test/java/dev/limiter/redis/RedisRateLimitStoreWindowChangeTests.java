@@ -5,6 +5,7 @@ import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.contract.WindowChangeContractTests;
 import dev.limiter.test.redis.RedisClientKind;
 import dev.limiter.test.redis.RedisServerExtension;
+import dev.limiter.test.redis.UsesRedisServer;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
@@ -12,6 +13,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * over-limit memory as the auto-configuration wires it: the fields of the windows' hash
  * are named by the window, so each count follows its name.
  */
+@UsesRedisServer
 class RedisRateLimitStoreWindowChangeTests extends WindowChangeContractTests {
 
 	@RegisterExtension

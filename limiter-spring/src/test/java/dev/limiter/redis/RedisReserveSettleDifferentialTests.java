@@ -20,12 +20,14 @@ import dev.limiter.core.Settlement;
 import dev.limiter.core.ThresholdCrossing;
 import dev.limiter.core.Window;
 import dev.limiter.test.redis.SharedRedis;
+import dev.limiter.test.redis.UsesRedisServer;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.Tag;
 import net.jqwik.api.lifecycle.AfterContainer;
 
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
@@ -43,6 +45,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * decision or a settlement reached included. Time moves forward, often across a window
  * end or a bucket's age, so that settlements land, and are dropped, on both sides alike.
  */
+@Tag(UsesRedisServer.TAG)
 class RedisReserveSettleDifferentialTests {
 
 	private static final long BASE = 1_699_999_200_000L;

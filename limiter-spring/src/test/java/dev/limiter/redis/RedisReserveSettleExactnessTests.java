@@ -19,6 +19,7 @@ import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.Reservation;
 import dev.limiter.core.Window;
 import dev.limiter.test.redis.RedisServerExtension;
+import dev.limiter.test.redis.UsesRedisServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -33,6 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * was admitted exceeds it by no more than the overshoot of the requests in flight at once
  * (each fitted its estimate; its actual amount may not have).
  */
+@UsesRedisServer
 class RedisReserveSettleExactnessTests {
 
 	@RegisterExtension

@@ -13,6 +13,7 @@ import dev.limiter.core.RequestStoreTime;
 import dev.limiter.core.Window;
 import dev.limiter.test.redis.DelayingProxy;
 import dev.limiter.test.redis.RedisServerExtension;
+import dev.limiter.test.redis.UsesRedisServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -34,6 +35,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * late reply as its own; and a connection goes back to the pool with its configured
  * timeout.
  */
+@UsesRedisServer
 class RedisScriptCallsJedisTests {
 
 	@RegisterExtension

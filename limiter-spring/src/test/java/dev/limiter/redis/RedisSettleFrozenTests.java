@@ -16,6 +16,7 @@ import dev.limiter.core.ThresholdCrossing;
 import dev.limiter.core.Window;
 import dev.limiter.test.redis.RedisClientKind;
 import dev.limiter.test.redis.RedisServerExtension;
+import dev.limiter.test.redis.UsesRedisServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -28,6 +29,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * never retried (ADR 0012); once Redis thaws, the settlement has been applied once or
  * dropped, never twice, every estimate is still counted, and the next settlement lands.
  */
+@UsesRedisServer
 class RedisSettleFrozenTests {
 
 	@RegisterExtension

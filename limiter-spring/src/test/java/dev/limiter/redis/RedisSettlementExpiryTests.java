@@ -13,6 +13,7 @@ import dev.limiter.core.Reservation;
 import dev.limiter.core.SettlementBounds;
 import dev.limiter.core.Window;
 import dev.limiter.test.redis.RedisServerExtension;
+import dev.limiter.test.redis.UsesRedisServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -24,6 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * window's carried excess paid), read back from a real Redis; and the expiry a settlement
  * sets is always one Redis accepts.
  */
+@UsesRedisServer
 class RedisSettlementExpiryTests {
 
 	@RegisterExtension

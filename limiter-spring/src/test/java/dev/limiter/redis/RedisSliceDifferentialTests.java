@@ -16,12 +16,14 @@ import dev.limiter.core.SliceTerms;
 import dev.limiter.core.Window;
 import dev.limiter.core.contract.SlicingModelStore;
 import dev.limiter.test.redis.SharedRedis;
+import dev.limiter.test.redis.UsesRedisServer;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.Tag;
 import net.jqwik.api.Tuple;
 import net.jqwik.api.lifecycle.AfterContainer;
 
@@ -40,6 +42,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * end and across twice the slices' ttl, where an instance stops counting as one taking
  * slices.
  */
+@Tag(UsesRedisServer.TAG)
 class RedisSliceDifferentialTests {
 
 	private static final long BASE = 1_699_999_200_000L;

@@ -27,6 +27,7 @@ import dev.limiter.test.redis.RedisClientKind;
 import dev.limiter.test.redis.RedisClusterExtension;
 import dev.limiter.test.redis.RedisServerExtension;
 import dev.limiter.test.redis.RedisServerProcess;
+import dev.limiter.test.redis.UsesRedisServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -45,6 +46,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * instance that dies holding a slice loses at most what it held, and the other keeps
  * admitting.
  */
+@UsesRedisServer
 class RedisSliceExactnessTests {
 
 	@RegisterExtension

@@ -28,6 +28,7 @@ import dev.limiter.core.SlicedRateLimitStore;
 import dev.limiter.core.ThresholdCrossing;
 import dev.limiter.core.Window;
 import dev.limiter.test.redis.RedisServerExtension;
+import dev.limiter.test.redis.UsesRedisServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -44,6 +45,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * every threshold is reported exactly once across both instances, by the request whose
  * slice the script counted across it.
  */
+@UsesRedisServer
 class RedisThresholdCrossingsAcrossInstancesTests {
 
 	@RegisterExtension

@@ -7,6 +7,7 @@ import java.util.UUID;
 import dev.limiter.core.Budget;
 import dev.limiter.core.Window;
 import dev.limiter.test.redis.RedisServerExtension;
+import dev.limiter.test.redis.UsesRedisServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -17,6 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * bucket per resolution step (plus the current one) whatever its limit, a token bucket
  * one timestamp; and both expire once they are whole again, plus the margin.
  */
+@UsesRedisServer
 class RedisWindowAlgorithmKeysTests {
 
 	@RegisterExtension

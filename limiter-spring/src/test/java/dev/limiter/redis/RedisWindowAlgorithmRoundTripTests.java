@@ -18,6 +18,7 @@ import dev.limiter.test.redis.RedisClientKind;
 import dev.limiter.test.redis.RedisClusterExtension;
 import dev.limiter.test.redis.RedisServerExtension;
 import dev.limiter.test.redis.RedisServerProcess;
+import dev.limiter.test.redis.UsesRedisServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -37,6 +38,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the same sequence (the same arithmetic, ADRs 0008 and 0009). The Redis store is used
  * bare, without the local over-limit memory, so that every decision reaches Redis.
  */
+@UsesRedisServer
 class RedisWindowAlgorithmRoundTripTests {
 
 	@RegisterExtension

@@ -2,6 +2,7 @@ package dev.limiter.resilience;
 
 import dev.limiter.test.redis.RedisClientKind;
 import dev.limiter.test.redis.RedisClusterExtension;
+import dev.limiter.test.redis.UsesRedisServer;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -10,6 +11,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * {@link StoreStackNonBlockingTests} on a real three-master Redis Cluster (Lettuce's
  * cluster connection routes each script by its keys' slot).
  */
+@UsesRedisServer
 class StoreStackNonBlockingClusterTests extends StoreStackNonBlockingTests {
 
 	@RegisterExtension

@@ -17,6 +17,7 @@ import dev.limiter.test.reactive.NonBlockingThreads;
 import dev.limiter.test.redis.DelayingProxy;
 import dev.limiter.test.redis.RedisClientKind;
 import dev.limiter.test.redis.RedisServerExtension;
+import dev.limiter.test.redis.UsesRedisServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -32,6 +33,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * asked from an event loop come back degraded within the timeout (+ 100 ms), decided by
  * the fallback on the timer's thread, with no thread waiting.
  */
+@UsesRedisServer
 class StoreStackNonBlockingStandaloneTests extends StoreStackNonBlockingTests {
 
 	@RegisterExtension

@@ -7,12 +7,14 @@ import dev.limiter.core.RateLimitStore;
 import dev.limiter.redis.RedisRateLimitStore;
 import dev.limiter.test.redis.RedisClientKind;
 import dev.limiter.test.redis.RedisServerExtension;
+import dev.limiter.test.redis.UsesRedisServer;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@link RateLimitFilterRunTimeEstimateTests} on a real standalone Redis (the store as
  * the auto-configuration wires it); the Jedis subclass runs the same tests.
  */
+@UsesRedisServer
 class RateLimitFilterRunTimeEstimateRedisTests extends RateLimitFilterRunTimeEstimateTests {
 
 	@RegisterExtension

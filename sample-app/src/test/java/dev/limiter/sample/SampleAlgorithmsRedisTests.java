@@ -2,6 +2,7 @@ package dev.limiter.sample;
 
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.test.redis.RedisServerExtension;
+import dev.limiter.test.redis.UsesRedisServer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -21,6 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @ActiveProfiles("redis")
 @Import(SampleAlgorithmsTests.LimiterClockConfiguration.class)
+@UsesRedisServer
 class SampleAlgorithmsRedisTests extends SampleAlgorithmsTests {
 
 	@RegisterExtension

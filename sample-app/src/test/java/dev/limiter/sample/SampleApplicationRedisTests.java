@@ -14,6 +14,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.resilience.FailOpenRateLimitStore;
 import dev.limiter.test.redis.RedisServerExtension;
+import dev.limiter.test.redis.UsesRedisServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -35,6 +36,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "limiter.budgets.standard.windows.minute.limit=5", "sample.expensive-delay=0ms", })
 @ActiveProfiles("redis")
+@UsesRedisServer
 class SampleApplicationRedisTests {
 
 	@RegisterExtension

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import dev.limiter.test.redis.RedisServerExtension;
+import dev.limiter.test.redis.UsesRedisServer;
 import dev.limiter.test.web.MutableClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -19,6 +20,7 @@ import org.springframework.context.annotation.Configuration;
  * real redis-server: on one instance, then across two instances sharing it (the calls
  * alternate between them), each on the limiter's clock.
  */
+@UsesRedisServer
 class SampleCompletionRedisTests {
 
 	@RegisterExtension

@@ -1,6 +1,7 @@
 package dev.limiter.sample;
 
 import dev.limiter.test.redis.RedisServerExtension;
+import dev.limiter.test.redis.UsesRedisServer;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.test.context.SpringBootTest;
@@ -13,6 +14,7 @@ import org.springframework.test.context.DynamicPropertySource;
 @SpringBootTest(classes = { SampleApplication.class, SampleHttpContract.OneMinute.class },
 		webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = "sample.expensive-delay=0ms")
 @ActiveProfiles("redis")
+@UsesRedisServer
 class SampleHttpContractRedisTests extends SampleHttpContract {
 
 	@RegisterExtension

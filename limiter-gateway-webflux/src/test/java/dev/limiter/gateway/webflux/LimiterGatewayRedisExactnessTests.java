@@ -13,6 +13,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import dev.limiter.test.reactive.BlockHoundExtension;
 import dev.limiter.test.redis.RedisServerExtension;
+import dev.limiter.test.redis.UsesRedisServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -27,6 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * burst, refilled once an hour, so nothing refills during the test).
  */
 @ExtendWith(BlockHoundExtension.class)
+@UsesRedisServer
 class LimiterGatewayRedisExactnessTests {
 
 	@RegisterExtension

@@ -10,6 +10,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import dev.limiter.test.reactive.BlockHoundExtension;
 import dev.limiter.test.redis.RedisServerProcess;
+import dev.limiter.test.redis.UsesRedisServer;
 import dev.limiter.test.web.FrozenStoreLatency;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -29,6 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * while 16 limited requests wait for Redis.
  */
 @ExtendWith(BlockHoundExtension.class)
+@UsesRedisServer
 class LimiterGatewayStoreFailureTests {
 
 	private static final long TIMEOUT_MILLIS = 300;

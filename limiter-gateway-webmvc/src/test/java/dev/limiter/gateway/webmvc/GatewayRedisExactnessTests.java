@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.limiter.test.redis.RedisServerExtension;
+import dev.limiter.test.redis.UsesRedisServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -23,6 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * both, on a route on {@code Limiter=exact}: exactly the bound is admitted across the
  * two, and exactly that many requests reach the backend.
  */
+@UsesRedisServer
 class GatewayRedisExactnessTests {
 
 	@RegisterExtension

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import dev.limiter.test.redis.RedisServerProcess;
+import dev.limiter.test.redis.UsesRedisServer;
 import dev.limiter.test.web.FrozenStoreLatency;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -22,6 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * forwarded; a route the limiter does not count keeps its latency while limited requests
  * wait.
  */
+@UsesRedisServer
 class GatewayStoreFailureTests {
 
 	private static final long TIMEOUT_MILLIS = 500;

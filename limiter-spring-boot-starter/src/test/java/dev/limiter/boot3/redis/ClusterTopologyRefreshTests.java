@@ -7,6 +7,7 @@ import dev.limiter.autoconfigure.redis.LimiterRedisAutoConfiguration;
 import dev.limiter.autoconfigure.resilience.LimiterResilienceAutoConfiguration;
 import dev.limiter.test.redis.RedisClusterExtension;
 import dev.limiter.test.redis.RedisServerExtension;
+import dev.limiter.test.redis.UsesRedisServer;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
@@ -26,6 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The starter's Cluster topology refresh, as Boot's own Lettuce connection factory
  * receives it.
  */
+@UsesRedisServer
 class ClusterTopologyRefreshTests {
 
 	@RegisterExtension

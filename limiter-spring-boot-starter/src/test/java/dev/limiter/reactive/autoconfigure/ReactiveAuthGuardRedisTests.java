@@ -13,6 +13,7 @@ import dev.limiter.core.StoreMode;
 import dev.limiter.resilience.FailOpenRateLimitStore;
 import dev.limiter.test.reactive.BlockHoundExtension;
 import dev.limiter.test.redis.RedisServerExtension;
+import dev.limiter.test.redis.UsesRedisServer;
 import dev.limiter.test.web.MutableClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -30,6 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * ({@code AuthGuardRedisTests}), decided by Redis, never by a fallback.
  */
 @ExtendWith(BlockHoundExtension.class)
+@UsesRedisServer
 class ReactiveAuthGuardRedisTests {
 
 	@RegisterExtension

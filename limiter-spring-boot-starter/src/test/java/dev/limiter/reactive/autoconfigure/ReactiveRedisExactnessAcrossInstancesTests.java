@@ -15,6 +15,7 @@ import dev.limiter.autoconfigure.routes.LimiterRoutesAutoConfiguration;
 import dev.limiter.reactive.ReactiveRateLimitFilter;
 import dev.limiter.test.reactive.BlockHoundExtension;
 import dev.limiter.test.redis.RedisServerExtension;
+import dev.limiter.test.redis.UsesRedisServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -47,6 +48,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * clock stands still, so nothing refills).
  */
 @ExtendWith(BlockHoundExtension.class)
+@UsesRedisServer
 class ReactiveRedisExactnessAcrossInstancesTests {
 
 	@RegisterExtension

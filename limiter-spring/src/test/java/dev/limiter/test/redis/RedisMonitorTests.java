@@ -11,6 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A reading of {@link RedisMonitor} sees what was sent before its marker, however late,
  * and nothing twice.
  */
+@UsesRedisServer
 class RedisMonitorTests {
 
 	@Test

@@ -84,6 +84,7 @@ public final class RedisServerProcess implements AutoCloseable {
 	}
 
 	private static RedisServerProcess launchNew(int port, List<String> extraConfig, boolean sentinel) {
+		RedisTagGuard.requireTagged(sentinel ? "a Redis Sentinel" : "a redis-server");
 		try {
 			Path dir = Files.createTempDirectory("limiter-redis-" + port + "-");
 			RedisServerProcess server = new RedisServerProcess(port, dir, extraConfig, sentinel);

@@ -14,6 +14,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * The faults the failure-mode tests rely on are real: a stopped, frozen or paused server
  * does not answer.
  */
+@UsesRedisServer
 class RedisServerProcessTests {
 
 	@Test

@@ -16,6 +16,7 @@ public final class SharedRedis {
 	}
 
 	public static synchronized RedisServerProcess standalone() {
+		RedisTagGuard.requireTagged("the shared redis-server");
 		if (standalone == null || !standalone.isRunning()) {
 			standalone = RedisServerProcess.start();
 			RedisServerProcess started = standalone;
@@ -25,6 +26,7 @@ public final class SharedRedis {
 	}
 
 	public static synchronized RedisClusterProcesses cluster() {
+		RedisTagGuard.requireTagged("the shared Redis Cluster");
 		if (cluster == null) {
 			cluster = RedisClusterProcesses.start();
 			RedisClusterProcesses started = cluster;

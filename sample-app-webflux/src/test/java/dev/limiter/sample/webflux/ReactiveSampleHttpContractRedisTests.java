@@ -4,6 +4,7 @@ import dev.limiter.sample.SampleApplication;
 import dev.limiter.sample.SampleHttpContract;
 import dev.limiter.test.reactive.BlockHoundExtension;
 import dev.limiter.test.redis.RedisServerExtension;
+import dev.limiter.test.redis.UsesRedisServer;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -18,6 +19,7 @@ import org.springframework.test.context.DynamicPropertySource;
 @SpringBootTest(classes = { SampleApplication.class, SampleHttpContract.OneMinute.class },
 		webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = "sample.expensive-delay=0ms")
 @ActiveProfiles("redis")
+@UsesRedisServer
 class ReactiveSampleHttpContractRedisTests extends SampleHttpContract {
 
 	@RegisterExtension

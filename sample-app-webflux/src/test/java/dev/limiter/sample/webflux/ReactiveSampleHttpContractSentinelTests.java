@@ -6,6 +6,7 @@ import dev.limiter.sample.SampleApplication;
 import dev.limiter.sample.SampleHttpContract;
 import dev.limiter.test.reactive.BlockHoundExtension;
 import dev.limiter.test.redis.RedisServerProcess;
+import dev.limiter.test.redis.UsesRedisServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -25,6 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @SpringBootTest(classes = { SampleApplication.class, SampleHttpContract.OneMinute.class },
 		webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = "sample.expensive-delay=0ms")
 @ActiveProfiles("redis")
+@UsesRedisServer
 class ReactiveSampleHttpContractSentinelTests extends SampleHttpContract {
 
 	private static final String MASTER_NAME = "limiter-master";
