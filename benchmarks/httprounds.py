@@ -71,6 +71,9 @@ p.add_argument("--warm-max", type=int, default=90)
 p.add_argument("--warm-step", type=int, default=5)
 p.add_argument("--connections", type=int, default=8)
 p.add_argument("--spread-tokens", type=int, default=1000)
+p.add_argument("--sample-arg", action="append", default=[],
+               help="one more argument for both sample apps in every mode (repeatable), e.g. "
+                    "--sample-arg=--management.observations.enable.limiter=false")
 p.add_argument("--jfr-dir", default="")
 a = p.parse_args()
 SERVLET_MODES = ["off", "memory", "redis", "redis-jedis", "redis-sliced", "redis-sliced-jedis"]
@@ -177,7 +180,7 @@ def app_command(mode, port, gc_log, spread_tokens):
     if kind in SAMPLE_APPS:
         jar_option, prefix = SAMPLE_APPS[kind]
         app_jar, sample_mode = getattr(a, jar_option), mode[len(prefix):]
-        args = ["-jar", app_jar] + common + SAMPLE_BUDGET
+        args = ["-jar", app_jar] + common + SAMPLE_BUDGET + a.sample_arg
         if sample_mode in ("redis-jedis", "redis-sliced-jedis"):
             # the sample app ships Lettuce only: Jedis and its pool come from the benchmarks' class path (the
             # starter peer's), added through Boot's PropertiesLauncher; client-type makes Boot build Jedis's factory
@@ -186,7 +189,7 @@ def app_command(mode, port, gc_log, spread_tokens):
                 sys.exit(f"{mode}: Jedis and commons-pool2 not found on the benchmarks' class path ({extra})")
             args = [f"-Dloader.path={','.join(extra)}", "-cp", app_jar,
                     "org.springframework.boot.loader.launch.PropertiesLauncher"] + common + SAMPLE_BUDGET \
-                + ["--spring.data.redis.client-type=jedis"]
+                + a.sample_arg + ["--spring.data.redis.client-type=jedis"]
         if sample_mode == "off":
             args.append("--limiter.enabled=false")
         elif sample_mode == "memory":

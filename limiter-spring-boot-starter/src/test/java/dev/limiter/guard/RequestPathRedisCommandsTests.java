@@ -9,11 +9,13 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
 
+import dev.limiter.metrics.MicrometerGuardEvents;
 import dev.limiter.test.VirtualThreadsAvailable;
 import dev.limiter.test.redis.RedisMonitor;
 import dev.limiter.test.redis.RedisServerExtension;
 import dev.limiter.test.redis.UsesRedisServer;
 import dev.limiter.test.web.MutableClock;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -184,10 +186,12 @@ class RequestPathRedisCommandsTests {
 
 	@Test
 	void refusalWhenTheAddressIsKnownBlockedShouldSendNothing() throws Exception {
+		double blocks = blocks();
 		for (int i = 0; i < 3; i++) {
 			assertThat(get("/hello", "Bearer sp_wrong-" + i).statusCode()).isEqualTo(401);
 		}
 		monitor.commandsOnceSent(3 * FAILED_LOOKUP);
+		blockLearned(blocks);
 
 		HttpResponse<String> refused = get("/hello", token);
 
@@ -198,11 +202,13 @@ class RequestPathRedisCommandsTests {
 
 	@Test
 	void admittedRequestWhenAProvenCredentialMeetsABlockShouldSendOnlyTheDecision() throws Exception {
+		double blocks = blocks();
 		assertThat(get("/hello", token).statusCode()).isEqualTo(200);
 		for (int i = 0; i < 3; i++) {
 			assertThat(get("/hello", "Bearer sp_wrong-" + i).statusCode()).isEqualTo(401);
 		}
 		monitor.commandsOnceSent(FIRST_SEEN_CREDENTIAL + 3 * FAILED_LOOKUP);
+		blockLearned(blocks);
 
 		assertThat(get("/hello", token).statusCode()).isEqualTo(200);
 
@@ -212,11 +218,13 @@ class RequestPathRedisCommandsTests {
 	@Test
 	void refusalWhenTheBlockedAddressHasProvenCredentialsShouldAskTheStoreInOneCommandBeforeAnyLookup()
 			throws Exception {
+		double blocks = blocks();
 		assertThat(get("/hello", token).statusCode()).isEqualTo(200);
 		for (int i = 0; i < 3; i++) {
 			assertThat(get("/hello", "Bearer sp_wrong-" + i).statusCode()).isEqualTo(401);
 		}
 		monitor.commandsOnceSent(FIRST_SEEN_CREDENTIAL + 3 * FAILED_LOOKUP);
+		blockLearned(blocks);
 		int lookupsBefore = GuardTestApplication.lookups.get();
 
 		HttpResponse<String> refused = get("/hello", token + "-unknown");
@@ -251,6 +259,24 @@ class RequestPathRedisCommandsTests {
 		assertThat(lines).extracting(RequestPathRedisCommandsTests::step)
 			.as("the reservation, read when the lookup failed; the failure, sent without waiting")
 			.containsExactly("evalsha guard reserve", "evalsha guard fail");
+	}
+
+	/** The addresses this instance has blocked so far. */
+	private static double blocks() {
+		return app.getBean(MeterRegistry.class).counter(MicrometerGuardEvents.BLOCKS).count();
+	}
+
+	/**
+	 * Waits until the instance has read the third failure's answer, which tells it of the
+	 * block: MONITOR shows the failure sent, not its answer read, and a request sent in
+	 * between would rightly ask Redis.
+	 */
+	private static void blockLearned(double blocksBefore) throws InterruptedException {
+		long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+		while (blocks() < blocksBefore + 1 && System.nanoTime() < deadline) {
+			Thread.sleep(5);
+		}
+		assertThat(blocks()).as("the block learned from the third failure's answer").isEqualTo(blocksBefore + 1);
 	}
 
 	/** A command as MONITOR shows it, named by what it does for the request. */
