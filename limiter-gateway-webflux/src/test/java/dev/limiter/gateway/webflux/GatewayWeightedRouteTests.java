@@ -8,14 +8,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
-import dev.limiter.core.Budget;
-import dev.limiter.core.Decision;
-import dev.limiter.core.ForwardingRateLimitStore;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStores;
+import dev.limiter.test.BudgetRecordingStore;
 import dev.limiter.test.reactive.BlockHoundExtension;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -161,46 +158,7 @@ class GatewayWeightedRouteTests {
 
 		@Bean
 		RateLimitStore recordingStore() {
-			RateLimitStore inMemory = RateLimitStores.inMemory(1000);
-			return new ForwardingRateLimitStore() {
-
-				@Override
-				protected RateLimitStore delegate() {
-					return inMemory;
-				}
-
-				@Override
-				public Decision take(Budget budget, String key, long cost, boolean expensive, long nowMillis) {
-					decided.add(budget.name());
-					return inMemory.take(budget, key, cost, expensive, nowMillis);
-				}
-
-				@Override
-				public CompletionStage<Decision> takeAsync(Budget budget, String key, long cost, boolean expensive,
-						long nowMillis) {
-					decided.add(budget.name());
-					return inMemory.takeAsync(budget, key, cost, expensive, nowMillis);
-				}
-
-				@Override
-				public Decision reserve(Budget budget, String key, long[] amounts, boolean expensive, long nowMillis) {
-					decided.add(budget.name());
-					return inMemory.reserve(budget, key, amounts, expensive, nowMillis);
-				}
-
-				@Override
-				public CompletionStage<Decision> reserveAsync(Budget budget, String key, long[] amounts,
-						boolean expensive, long nowMillis) {
-					decided.add(budget.name());
-					return inMemory.reserveAsync(budget, key, amounts, expensive, nowMillis);
-				}
-
-				@Override
-				public String name() {
-					return "recording";
-				}
-
-			};
+			return new BudgetRecordingStore(RateLimitStores.inMemory(1000), decided::add);
 		}
 
 	}

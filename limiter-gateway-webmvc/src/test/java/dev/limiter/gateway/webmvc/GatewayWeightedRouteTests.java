@@ -2,14 +2,11 @@ package dev.limiter.gateway.webmvc;
 
 import java.net.http.HttpResponse;
 import java.util.Queue;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
-import dev.limiter.core.Budget;
-import dev.limiter.core.Decision;
-import dev.limiter.core.ForwardingRateLimitStore;
 import dev.limiter.core.RateLimitStore;
 import dev.limiter.core.RateLimitStores;
+import dev.limiter.test.BudgetRecordingStore;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -172,46 +169,7 @@ class GatewayWeightedRouteTests {
 
 		@Bean
 		RateLimitStore recordingStore() {
-			RateLimitStore inMemory = RateLimitStores.inMemory(1000);
-			return new ForwardingRateLimitStore() {
-
-				@Override
-				protected RateLimitStore delegate() {
-					return inMemory;
-				}
-
-				@Override
-				public Decision take(Budget budget, String key, long cost, boolean expensive, long nowMillis) {
-					decided.add(budget.name());
-					return inMemory.take(budget, key, cost, expensive, nowMillis);
-				}
-
-				@Override
-				public CompletionStage<Decision> takeAsync(Budget budget, String key, long cost, boolean expensive,
-						long nowMillis) {
-					decided.add(budget.name());
-					return inMemory.takeAsync(budget, key, cost, expensive, nowMillis);
-				}
-
-				@Override
-				public Decision reserve(Budget budget, String key, long[] amounts, boolean expensive, long nowMillis) {
-					decided.add(budget.name());
-					return inMemory.reserve(budget, key, amounts, expensive, nowMillis);
-				}
-
-				@Override
-				public CompletionStage<Decision> reserveAsync(Budget budget, String key, long[] amounts,
-						boolean expensive, long nowMillis) {
-					decided.add(budget.name());
-					return inMemory.reserveAsync(budget, key, amounts, expensive, nowMillis);
-				}
-
-				@Override
-				public String name() {
-					return "recording";
-				}
-
-			};
+			return new BudgetRecordingStore(RateLimitStores.inMemory(1000), decided::add);
 		}
 
 	}
