@@ -4,12 +4,17 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
 
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.SpringBootVersion;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Bean;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -36,6 +41,20 @@ class ConsumerApplicationTests {
 	private HttpResponse<String> get(String path) throws Exception {
 		HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path)).build();
 		return this.http.send(request, HttpResponse.BodyHandlers.ofString());
+	}
+
+	/**
+	 * The limiter's time (its {@code limiterClock}) stands still mid-minute: no minute boundary falls between
+	 * the calls, so the counts they see are exact.
+	 */
+	@TestConfiguration(proxyBeanMethods = false)
+	static class OneMinute {
+
+		@Bean(name = "limiterClock", defaultCandidate = false)
+		Clock limiterClock() {
+			return Clock.fixed(Instant.parse("2030-01-01T00:00:30Z"), ZoneOffset.UTC);
+		}
+
 	}
 
 }

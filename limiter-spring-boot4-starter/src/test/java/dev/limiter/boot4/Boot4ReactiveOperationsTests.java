@@ -1,5 +1,10 @@
 package dev.limiter.boot4;
 
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+
+import dev.limiter.autoconfigure.LimiterAutoConfiguration;
 import dev.limiter.reactive.ReactiveQuotaEndpointFilter;
 import dev.limiter.test.reactive.BlockHoundExtension;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -13,6 +18,7 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ApplicationContext;
+import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.test.web.reactive.server.WebTestClient;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -107,6 +113,16 @@ class Boot4ReactiveOperationsTests {
 	@EnableAutoConfiguration
 	@Import(Handlers.class)
 	static class ReactiveApplication {
+
+		/**
+		 * Time stands still mid-minute: no window boundary falls between the test's
+		 * calls, so the refusals it counts are exact. No test here waits for a window to
+		 * run out.
+		 */
+		@Bean(name = LimiterAutoConfiguration.CLOCK_BEAN_NAME, defaultCandidate = false)
+		Clock limiterClock() {
+			return Clock.fixed(Instant.parse("2030-01-01T00:00:30Z"), ZoneOffset.UTC);
+		}
 
 	}
 

@@ -1,7 +1,10 @@
 package dev.limiter.reactive;
 
 import java.net.InetSocketAddress;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.List;
 
 import dev.limiter.core.Budget;
@@ -89,6 +92,10 @@ class ReactiveRateLimitFilterBlockHoundTests {
 		return ReactiveRateLimitFilter
 			.builder(() -> rules, RateLimitStores.inMemory(1_000),
 					new PrincipalKeyResolver((exchange) -> Mono.empty(), List.of()), (exchange) -> Mono.empty())
+			// mid-minute, whatever the wall clock says: the admission and the refusal
+			// fall
+			// in one window
+			.clock(Clock.fixed(Instant.parse("2030-01-01T00:00:30Z"), ZoneOffset.UTC))
 			.build();
 	}
 

@@ -1,7 +1,12 @@
 package dev.limiter.gateway.webflux;
 
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+
+import dev.limiter.autoconfigure.LimiterAutoConfiguration;
 
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
@@ -59,6 +64,16 @@ class GatewayApplication {
 			route.add(at + "filters" + filters[i]);
 		}
 		return route;
+	}
+
+	/**
+	 * Time stands still mid-minute: no window boundary falls between a test's calls, so
+	 * the counts and refusals they assert are exact. No test here waits for a window, a
+	 * refill or a lease to run out.
+	 */
+	@Bean(name = LimiterAutoConfiguration.CLOCK_BEAN_NAME, defaultCandidate = false)
+	Clock limiterClock() {
+		return Clock.fixed(Instant.parse("2030-01-01T00:00:30Z"), ZoneOffset.UTC);
 	}
 
 	@Bean

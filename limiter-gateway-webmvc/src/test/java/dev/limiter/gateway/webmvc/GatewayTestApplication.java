@@ -1,5 +1,10 @@
 package dev.limiter.gateway.webmvc;
 
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+
+import dev.limiter.autoconfigure.LimiterAutoConfiguration;
 import dev.limiter.spring.CallerKey;
 import dev.limiter.spring.KeyResolver;
 
@@ -29,6 +34,16 @@ import org.springframework.web.servlet.function.ServerResponse;
 class GatewayTestApplication {
 
 	static final String CALLER_HEADER = "X-Caller";
+
+	/**
+	 * Time stands still mid-minute: no window boundary falls between a test's calls, so
+	 * the counts, refusals and settlements they assert are exact. No test here waits for
+	 * a window, a refill or a lease to run out.
+	 */
+	@Bean(name = LimiterAutoConfiguration.CLOCK_BEAN_NAME, defaultCandidate = false)
+	Clock limiterClock() {
+		return Clock.fixed(Instant.parse("2030-01-01T00:00:30Z"), ZoneOffset.UTC);
+	}
 
 	@Bean
 	RouterFunction<ServerResponse> dslRoute(@Value("${backend.uri}") String backend) {

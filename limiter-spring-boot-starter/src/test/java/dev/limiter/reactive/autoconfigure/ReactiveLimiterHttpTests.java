@@ -1,8 +1,12 @@
 package dev.limiter.reactive.autoconfigure;
 
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.stream.Stream;
 
+import dev.limiter.autoconfigure.LimiterAutoConfiguration;
 import dev.limiter.reactive.ReactiveRateLimitFilter;
 import dev.limiter.servlet.RateLimitFilter;
 import dev.limiter.spring.RateLimitExempt;
@@ -182,6 +186,16 @@ class ReactiveLimiterHttpTests {
 	@EnableAutoConfiguration
 	@Import(Handlers.class)
 	static class ReactiveApplication {
+
+		/**
+		 * Time stands still mid-minute: no window boundary falls between a test's calls,
+		 * so the remaining counts and refusals they assert are exact. No test here waits
+		 * for a window or a lease to run out.
+		 */
+		@Bean(name = LimiterAutoConfiguration.CLOCK_BEAN_NAME, defaultCandidate = false)
+		Clock limiterClock() {
+			return Clock.fixed(Instant.parse("2030-01-01T00:00:30Z"), ZoneOffset.UTC);
+		}
 
 		/**
 		 * Reactor Netty, as a WebFlux application runs: with Tomcat also on this module's

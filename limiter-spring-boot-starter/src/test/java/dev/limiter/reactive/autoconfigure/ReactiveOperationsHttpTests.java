@@ -1,9 +1,13 @@
 package dev.limiter.reactive.autoconfigure;
 
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.limiter.autoconfigure.LimiterAutoConfiguration;
 import dev.limiter.core.Sha256;
 import dev.limiter.reactive.ReactiveQuotaEndpointFilter;
 import dev.limiter.reactive.ReactiveRateLimitUsage;
@@ -211,6 +215,16 @@ class ReactiveOperationsHttpTests {
 	@EnableAutoConfiguration
 	@Import(Handlers.class)
 	static class ReactiveApplication {
+
+		/**
+		 * Time stands still mid-minute: no window boundary falls between a test's calls,
+		 * so the remaining counts and refusals they assert are exact. No test here waits
+		 * for a window or a lease to run out.
+		 */
+		@Bean(name = LimiterAutoConfiguration.CLOCK_BEAN_NAME, defaultCandidate = false)
+		Clock limiterClock() {
+			return Clock.fixed(Instant.parse("2030-01-01T00:00:30Z"), ZoneOffset.UTC);
+		}
 
 		@Bean
 		NettyReactiveWebServerFactory reactorNettyServer() {

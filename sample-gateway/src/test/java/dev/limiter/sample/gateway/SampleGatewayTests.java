@@ -7,10 +7,14 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.limiter.autoconfigure.LimiterAutoConfiguration;
 import dev.limiter.test.reactive.BlockHoundExtension;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -18,7 +22,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.SpringApplication;
+import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -54,8 +60,9 @@ class SampleGatewayTests {
 			}
 		});
 		backend.start();
-		gateway = SpringApplication.run(SampleGatewayApplication.class, "--server.port=0",
-				"--sample.backend=http://127.0.0.1:" + backend.getAddress().getPort());
+		gateway = SpringApplication.run(new Class<?>[] { SampleGatewayApplication.class, OneMinute.class },
+				new String[] { "--server.port=0",
+						"--sample.backend=http://127.0.0.1:" + backend.getAddress().getPort() });
 	}
 
 	@AfterAll
@@ -100,6 +107,20 @@ class SampleGatewayTests {
 			.timeout(Duration.ofSeconds(10))
 			.POST(HttpRequest.BodyPublishers.ofString("{\"tokens\":42}"))
 			.build(), HttpResponse.BodyHandlers.ofString());
+	}
+
+	/**
+	 * Every request falls in one minute: no minute boundary falls between the ten
+	 * admissions and the refusal.
+	 */
+	@TestConfiguration(proxyBeanMethods = false)
+	static class OneMinute {
+
+		@Bean(name = LimiterAutoConfiguration.CLOCK_BEAN_NAME, defaultCandidate = false)
+		Clock limiterClock() {
+			return Clock.fixed(Instant.parse("2030-01-01T00:00:30Z"), ZoneOffset.UTC);
+		}
+
 	}
 
 }
