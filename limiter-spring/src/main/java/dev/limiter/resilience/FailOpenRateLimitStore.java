@@ -97,7 +97,8 @@ public final class FailOpenRateLimitStore implements RateLimitStore {
 	 * @param failsClosed budgets that refuse instead of falling back
 	 * @param closedRetryAfterMillis the retry-after hint given with a fail-closed refusal
 	 * @param listener told of each change of mode
-	 * @param guardSettled see above
+	 * @param guardSettled whether the guard in front of the store is back to normal (its
+	 * breaker closed), as above
 	 * @param inFront builds the decorator that every call of this store reaches first
 	 * around this store's own decisions ({@link #front()}): what it answers by itself
 	 * passes neither the guard nor the fallback, and what it asks of the store it passes
