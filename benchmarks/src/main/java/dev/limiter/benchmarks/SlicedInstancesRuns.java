@@ -26,8 +26,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * Leased quota slices across instances (issue 38, ADR 0014), against one
  * {@code redis-server} (started by {@code benchmarks/run}). Two <em>instances</em> in
  * this JVM, each with its own Lettuce connection and its own store stack as the
- * auto-configuration builds it below the breaker (over-limit memory, slices, Redis), so
- * that Redis sees two slicers of the key, as it would two app instances:
+ * auto-configuration builds it without the fail-open store and the breaker (slices,
+ * over-limit memory, Redis), so that Redis sees two slicers of the key, as it would two
+ * app instances:
  *
  * <ul>
  * <li><b>hot key</b>: 16 threads per instance on one key whose limit is out of reach,
@@ -336,8 +337,8 @@ public final class SlicedInstancesRuns {
 		Instances(int port) {
 			for (int i = 0; i < INSTANCES; i++) {
 				factories[i] = RedisPeers.connectionFactory(port);
-				stacks[i] = new OverLimitRememberingStore(
-						new SlicedRateLimitStore(RedisRateLimitStore.builder(factories[i]).build()));
+				stacks[i] = new SlicedRateLimitStore(
+						new OverLimitRememberingStore(RedisRateLimitStore.builder(factories[i]).build()));
 			}
 		}
 

@@ -41,10 +41,10 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * the same budget without slices through the same stack and Redis
  * ({@code limiterRedisUnsliced}: one script call per decision), so that the two are
  * measured in the same run and compared as a ratio. The store stack is the
- * auto-configuration's below the breaker (over-limit memory, slices, Redis), on one hot
- * key or spread over 100,000 keys. Its {@code scriptCalls} counter (operations, per
- * second like the score) over the score is the script calls per request. Starts its own
- * {@code redis-server}; threads from the command line.
+ * auto-configuration's without the fail-open store and the breaker (slices, over-limit
+ * memory, Redis), on one hot key or spread over 100,000 keys. Its {@code scriptCalls}
+ * counter (operations, per second like the score) over the score is the script calls per
+ * request. Starts its own {@code redis-server}; threads from the command line.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -95,7 +95,7 @@ public class SlicedRedisDecisionBenchmark {
 			.build();
 		unsliced = Budget.builder("unsliced").window(window).build();
 		RateLimitStore redis = RedisRateLimitStore.builder(connectionFactory).build();
-		limiter = new OverLimitRememberingStore(new SlicedRateLimitStore(new ForwardingRateLimitStore() {
+		limiter = new SlicedRateLimitStore(new OverLimitRememberingStore(new ForwardingRateLimitStore() {
 
 			@Override
 			protected RateLimitStore delegate() {

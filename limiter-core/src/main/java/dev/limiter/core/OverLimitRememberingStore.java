@@ -119,6 +119,42 @@ public final class OverLimitRememberingStore extends ForwardingRateLimitStore {
 			.thenApply(decision -> learnt(budget, key, cost, decision, resetsBefore));
 	}
 
+	/**
+	 * A slice (ADR 0014) is a decision: a remembered refusal is answered without a store
+	 * call, as a slice of nothing, and the store's slice is learnt from as a
+	 * {@link #take} is. Its decision is the request's own: a slice that leaves a window
+	 * with nothing holds nothing beyond the request, since it is never more than half of
+	 * what the fewest window has left ({@link SliceTerms#size}).
+	 */
+	@Override
+	public Slice takeSlice(Budget budget, String key, long cost, SliceTerms terms, long nowMillis) {
+		if (passesThrough(budget)) {
+			return store.takeSlice(budget, key, cost, terms, nowMillis);
+		}
+		Decision remembered = refuse(budget, key, cost, nowMillis);
+		if (remembered != null) {
+			return new Slice(remembered, 0);
+		}
+		long resetsBefore = resets.get();
+		return learnt(budget, key, cost, store.takeSlice(budget, key, cost, terms, nowMillis), resetsBefore);
+	}
+
+	/** {@link #takeSlice} without blocking, as {@link #takeAsync}. */
+	@Override
+	public CompletionStage<Slice> takeSliceAsync(Budget budget, String key, long cost, SliceTerms terms,
+			long nowMillis) {
+		if (passesThrough(budget)) {
+			return store.takeSliceAsync(budget, key, cost, terms, nowMillis);
+		}
+		Decision remembered = refuse(budget, key, cost, nowMillis);
+		if (remembered != null) {
+			return CompletableFuture.completedFuture(new Slice(remembered, 0));
+		}
+		long resetsBefore = resets.get();
+		return store.takeSliceAsync(budget, key, cost, terms, nowMillis)
+			.thenApply(slice -> learnt(budget, key, cost, slice, resetsBefore));
+	}
+
 	private boolean passesThrough(Budget budget) {
 		return budget.countRefused() || maxEntries == 0 || budget.hasUnits();
 	}
@@ -138,6 +174,11 @@ public final class OverLimitRememberingStore extends ForwardingRateLimitStore {
 			forget(new Id(budget.name(), key));
 		}
 		return decision;
+	}
+
+	private Slice learnt(Budget budget, String key, long cost, Slice slice, long resetsBefore) {
+		learnt(budget, key, cost, slice.decision(), resetsBefore);
+		return slice;
 	}
 
 	@Override

@@ -1,9 +1,12 @@
 package dev.limiter.core;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.limiter.core.contract.RateLimitStoreContractTests;
+import dev.limiter.core.contract.SlicingModelStore;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -19,6 +22,13 @@ class OverLimitRememberingStoreTests extends RateLimitStoreContractTests {
 		.window("minute", 5, Duration.ofMinutes(1))
 		.window("hour", 100, Duration.ofHours(1))
 		.concurrency(2, Duration.ofSeconds(30))
+		.build();
+
+	private static final SliceTerms SLICES = new SliceTerms(10, Duration.ofSeconds(5));
+
+	private static final Budget SLICED_FIVE = Budget.builder("sliced-five")
+		.window("minute", 5, Duration.ofMinutes(1))
+		.slices(SLICES)
 		.build();
 
 	private final CountingStore counting = new CountingStore(RateLimitStores.inMemory(10_000));
@@ -63,6 +73,47 @@ class OverLimitRememberingStoreTests extends RateLimitStoreContractTests {
 		assertThat(counting.takes.get()).as("the fifth admission left the minute at 0").isEqualTo(5);
 		assertThat(next.allowed()).isFalse();
 		assertThat(next).isEqualTo(counting.delegate.take(FIVE, key, 1, false, T0 + 10));
+	}
+
+	@Test
+	void takeSliceWhenASliceLeftAWindowAtZeroShouldAnswerTheNextWithASliceOfNothingWithoutAskingTheStore() {
+		CountingStore slicing = new CountingStore(new SlicingModelStore(RateLimitStores.inMemory(100)).instance("a"));
+		OverLimitRememberingStore remembering = new OverLimitRememberingStore(slicing);
+		long counted = 0;
+		for (int i = 0; counted < 5; i++) {
+			Slice slice = remembering.takeSlice(SLICED_FIVE, key, 1, SLICES, T0 + i);
+			assertThat(slice.decision().allowed()).isTrue();
+			counted += slice.units();
+		}
+		int asked = slicing.slices.get();
+
+		Slice waited = remembering.takeSlice(SLICED_FIVE, key, 1, SLICES, T0 + 1_000);
+		Slice answeredLater = remembering.takeSliceAsync(SLICED_FIVE, key, 1, SLICES, T0 + 1_000)
+			.toCompletableFuture()
+			.getNow(null);
+
+		assertThat(slicing.slices).as("no slice call once the window is known spent").hasValue(asked);
+		assertThat(List.of(waited, answeredLater)).allSatisfy((slice) -> {
+			assertThat(slice.units()).isZero();
+			assertThat(slice.decision())
+				.isEqualTo(slicing.delegate.takeSlice(SLICED_FIVE, key, 1, SLICES, T0 + 1_000).decision());
+		});
+	}
+
+	@Test
+	void takeSliceAsyncWhenTheStoreRefusesShouldRememberTheRefusal() {
+		CountingStore slicing = new CountingStore(new SlicingModelStore(RateLimitStores.inMemory(100)).instance("a"));
+		OverLimitRememberingStore remembering = new OverLimitRememberingStore(slicing);
+		slicing.delegate.take(SLICED_FIVE, key, 5, false, T0);
+
+		Slice refused = remembering.takeSliceAsync(SLICED_FIVE, key, 1, SLICES, T0 + 1).toCompletableFuture().join();
+		Slice remembered = remembering.takeSliceAsync(SLICED_FIVE, key, 1, SLICES, T0 + 2).toCompletableFuture().join();
+
+		assertThat(refused.decision().allowed()).isFalse();
+		assertThat(remembered.decision().allowed()).isFalse();
+		assertThat(remembered.decision().retryAfterMillis()).isEqualTo(refused.decision().retryAfterMillis() - 1);
+		assertThat(slicing.slices).hasValue(1);
+		assertThat(remembering.size()).isEqualTo(1);
 	}
 
 	@Test
@@ -216,12 +267,14 @@ class OverLimitRememberingStoreTests extends RateLimitStoreContractTests {
 
 	}
 
-	/** Counts the decisions that reach the store. */
+	/** Counts the decisions and the slices (waited for or not) that reach the store. */
 	private static final class CountingStore extends ForwardingRateLimitStore {
 
 		final RateLimitStore delegate;
 
 		final AtomicInteger takes = new AtomicInteger();
+
+		final AtomicInteger slices = new AtomicInteger();
 
 		CountingStore(RateLimitStore delegate) {
 			this.delegate = delegate;
@@ -236,6 +289,19 @@ class OverLimitRememberingStoreTests extends RateLimitStoreContractTests {
 		public Decision take(Budget budget, String key, long cost, boolean expensive, long nowMillis) {
 			takes.incrementAndGet();
 			return delegate.take(budget, key, cost, expensive, nowMillis);
+		}
+
+		@Override
+		public Slice takeSlice(Budget budget, String key, long cost, SliceTerms terms, long nowMillis) {
+			slices.incrementAndGet();
+			return delegate.takeSlice(budget, key, cost, terms, nowMillis);
+		}
+
+		@Override
+		public CompletionStage<Slice> takeSliceAsync(Budget budget, String key, long cost, SliceTerms terms,
+				long nowMillis) {
+			slices.incrementAndGet();
+			return delegate.takeSliceAsync(budget, key, cost, terms, nowMillis);
 		}
 
 	}

@@ -63,14 +63,13 @@ class LimiterRedisAutoConfigurationTests {
 			.run(context -> {
 				assertThat(context).hasNotFailed();
 				RateLimitStore store = context.getBean(LimiterAutoConfiguration.STORE_BEAN_NAME, RateLimitStore.class);
-				assertThat(store).isInstanceOfSatisfying(FailOpenRateLimitStore.class, failOpen -> assertThat(
-						failOpen.authoritative())
-					.isInstanceOfSatisfying(CircuitBreakingRateLimitStore.class, breaking -> assertThat(
-							breaking.delegate())
-						.isInstanceOfSatisfying(OverLimitRememberingStore.class, remembering -> assertThat(
-								remembering.delegate())
-							.isInstanceOfSatisfying(SlicedRateLimitStore.class,
-									sliced -> assertThat(sliced.delegate()).isInstanceOf(RedisRateLimitStore.class)))));
+				assertThat(store).isInstanceOfSatisfying(FailOpenRateLimitStore.class, failOpen -> {
+					assertThat(failOpen.front()).isInstanceOf(SlicedRateLimitStore.class);
+					assertThat(failOpen.authoritative()).isInstanceOfSatisfying(CircuitBreakingRateLimitStore.class,
+							breaking -> assertThat(breaking.delegate()).isInstanceOfSatisfying(
+									OverLimitRememberingStore.class, remembering -> assertThat(remembering.delegate())
+										.isInstanceOf(RedisRateLimitStore.class)));
+				});
 				assertThat(store.name()).isEqualTo("redis");
 				String key = UUID.randomUUID().toString();
 

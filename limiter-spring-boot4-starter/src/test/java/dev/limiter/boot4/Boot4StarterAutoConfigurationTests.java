@@ -139,14 +139,13 @@ class Boot4StarterAutoConfigurationTests {
 			.run(context -> {
 				assertThat(context).hasNotFailed();
 				RateLimitStore store = context.getBean(LimiterAutoConfiguration.STORE_BEAN_NAME, RateLimitStore.class);
-				assertThat(store).isInstanceOfSatisfying(FailOpenRateLimitStore.class, failOpen -> assertThat(
-						failOpen.authoritative())
-					.isInstanceOfSatisfying(CircuitBreakingRateLimitStore.class, breaking -> assertThat(
-							breaking.delegate())
-						.isInstanceOfSatisfying(OverLimitRememberingStore.class, remembering -> assertThat(
-								remembering.delegate())
-							.isInstanceOfSatisfying(SlicedRateLimitStore.class,
-									sliced -> assertThat(sliced.delegate()).isInstanceOf(RedisRateLimitStore.class)))));
+				assertThat(store).isInstanceOfSatisfying(FailOpenRateLimitStore.class, failOpen -> {
+					assertThat(failOpen.front()).isInstanceOf(SlicedRateLimitStore.class);
+					assertThat(failOpen.authoritative()).isInstanceOfSatisfying(CircuitBreakingRateLimitStore.class,
+							breaking -> assertThat(breaking.delegate()).isInstanceOfSatisfying(
+									OverLimitRememberingStore.class, remembering -> assertThat(remembering.delegate())
+										.isInstanceOf(RedisRateLimitStore.class)));
+				});
 				Budget budget = Budget.builder("boot4").window("minute", 5, Duration.ofMinutes(1)).build();
 				String key = UUID.randomUUID().toString();
 				assertThat(store.take(budget, key, 1, false, System.currentTimeMillis()).degraded()).isFalse();

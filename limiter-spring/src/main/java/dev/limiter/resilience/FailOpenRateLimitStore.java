@@ -6,6 +6,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
+import java.util.function.UnaryOperator;
 
 import dev.limiter.core.Budget;
 import dev.limiter.core.Decision;
@@ -39,6 +40,13 @@ import dev.limiter.core.ThresholdCrossing;
  * one by failing late, and when a guard stands in front of the store (a circuit breaker)
  * the outage ends only once the guard has settled (closed again), so that a half-open
  * breaker's refusals never start a second outage right after the first one ended.
+ *
+ * <p>
+ * A decorator may stand in front of these decisions ({@link #front()}): a remote stack's
+ * leased quota slices (ADR 0014), whose local admissions are exact (their units were
+ * counted by the store when the slice was taken) and therefore pass neither the guard nor
+ * the fallback, while the slices themselves are taken through both. The store keeps its
+ * type, mode and fallback whatever stands in front.
  */
 public final class FailOpenRateLimitStore implements RateLimitStore {
 
@@ -49,6 +57,9 @@ public final class FailOpenRateLimitStore implements RateLimitStore {
 	private final OutageMode outage;
 
 	private final FailOpenDecisions decisions;
+
+	/** Where every call goes first: {@link Decided}, or a decorator around it. */
+	private final RateLimitStore front;
 
 	/**
 	 * @param authoritative the store whose counters are the truth
@@ -75,19 +86,38 @@ public final class FailOpenRateLimitStore implements RateLimitStore {
 	 */
 	public FailOpenRateLimitStore(RateLimitStore authoritative, int fallbackMaxKeys, Predicate<Budget> failsClosed,
 			long closedRetryAfterMillis, StoreModeListener listener, BooleanSupplier guardSettled) {
+		this(authoritative, fallbackMaxKeys, failsClosed, closedRetryAfterMillis, listener, guardSettled,
+				UnaryOperator.identity());
+	}
+
+	/**
+	 * @param authoritative the store whose counters are the truth, possibly behind a
+	 * guard
+	 * @param fallbackMaxKeys bound on the fallback's keys
+	 * @param failsClosed budgets that refuse instead of falling back
+	 * @param closedRetryAfterMillis the retry-after hint given with a fail-closed refusal
+	 * @param listener told of each change of mode
+	 * @param guardSettled whether the guard in front of the store is back to normal (its
+	 * breaker closed), as above
+	 * @param inFront builds the decorator that every call of this store reaches first
+	 * around this store's own decisions ({@link #front()}): what it answers by itself
+	 * passes neither the guard nor the fallback, and what it asks of the store it passes
+	 * to them; {@link UnaryOperator#identity()} for none
+	 */
+	public FailOpenRateLimitStore(RateLimitStore authoritative, int fallbackMaxKeys, Predicate<Budget> failsClosed,
+			long closedRetryAfterMillis, StoreModeListener listener, BooleanSupplier guardSettled,
+			UnaryOperator<RateLimitStore> inFront) {
 		this.authoritative = Objects.requireNonNull(authoritative, "authoritative");
 		this.outage = new OutageMode(authoritative.name(), listener, guardSettled);
 		this.fallback = RateLimitStores.inMemory(fallbackMaxKeys);
 		this.decisions = new FailOpenDecisions(authoritative, outage,
 				new FallbackDecisions(fallback, failsClosed, closedRetryAfterMillis));
+		this.front = Objects.requireNonNull(inFront.apply(new Decided()), "inFront");
 	}
 
 	@Override
 	public Decision take(Budget budget, String key, long cost, boolean expensive, long nowMillis) {
-		// a caller's mistake, not a store failure: it must neither trip the breaker nor
-		// reach the fallback
-		budget.checkCost(cost);
-		return decisions.decide(budget, key, cost, null, expensive, nowMillis);
+		return front.take(budget, key, cost, expensive, nowMillis);
 	}
 
 	/**
@@ -97,8 +127,7 @@ public final class FailOpenRateLimitStore implements RateLimitStore {
 	 */
 	@Override
 	public Decision reserve(Budget budget, String key, long[] amounts, boolean expensive, long nowMillis) {
-		budget.checkAmounts(amounts);
-		return decisions.decide(budget, key, 0, amounts, expensive, nowMillis);
+		return front.reserve(budget, key, amounts, expensive, nowMillis);
 	}
 
 	/**
@@ -108,12 +137,7 @@ public final class FailOpenRateLimitStore implements RateLimitStore {
 	 */
 	@Override
 	public CompletionStage<List<ThresholdCrossing>> settle(Settlement settlement, long nowMillis) {
-		try {
-			return (settlement.degraded() ? fallback : authoritative).settle(settlement, nowMillis);
-		}
-		catch (RuntimeException failure) {
-			return CompletableFuture.failedFuture(failure);
-		}
+		return front.settle(settlement, nowMillis);
 	}
 
 	/**
@@ -127,26 +151,14 @@ public final class FailOpenRateLimitStore implements RateLimitStore {
 	@Override
 	public CompletionStage<Decision> takeAsync(Budget budget, String key, long cost, boolean expensive,
 			long nowMillis) {
-		try {
-			budget.checkCost(cost);
-		}
-		catch (RuntimeException callersMistake) {
-			return CompletableFuture.failedFuture(callersMistake);
-		}
-		return decisions.decideAsync(budget, key, cost, null, expensive, nowMillis);
+		return front.takeAsync(budget, key, cost, expensive, nowMillis);
 	}
 
 	/** {@link #reserve} without blocking, as {@link #takeAsync}. */
 	@Override
 	public CompletionStage<Decision> reserveAsync(Budget budget, String key, long[] amounts, boolean expensive,
 			long nowMillis) {
-		try {
-			budget.checkAmounts(amounts);
-		}
-		catch (RuntimeException callersMistake) {
-			return CompletableFuture.failedFuture(callersMistake);
-		}
-		return decisions.decideAsync(budget, key, 0, amounts, expensive, nowMillis);
+		return front.reserveAsync(budget, key, amounts, expensive, nowMillis);
 	}
 
 	/**
@@ -157,21 +169,14 @@ public final class FailOpenRateLimitStore implements RateLimitStore {
 	 */
 	@Override
 	public Slice takeSlice(Budget budget, String key, long cost, SliceTerms terms, long nowMillis) {
-		budget.checkCost(cost);
-		return decisions.slice(budget, key, cost, terms, nowMillis);
+		return front.takeSlice(budget, key, cost, terms, nowMillis);
 	}
 
 	/** {@link #takeSlice} without blocking, as {@link #takeAsync}. */
 	@Override
 	public CompletionStage<Slice> takeSliceAsync(Budget budget, String key, long cost, SliceTerms terms,
 			long nowMillis) {
-		try {
-			budget.checkCost(cost);
-		}
-		catch (RuntimeException callersMistake) {
-			return CompletableFuture.failedFuture(callersMistake);
-		}
-		return decisions.sliceAsync(budget, key, cost, terms, nowMillis);
+		return front.takeSliceAsync(budget, key, cost, terms, nowMillis);
 	}
 
 	/**
@@ -180,13 +185,13 @@ public final class FailOpenRateLimitStore implements RateLimitStore {
 	 */
 	@Override
 	public void release(Lease lease, long nowMillis) {
-		issuerOf(lease).release(lease, nowMillis);
+		front.release(lease, nowMillis);
 	}
 
 	/** Renewed where it was taken, as it is released. */
 	@Override
 	public boolean renew(Lease lease, long expiresAtMillis, long nowMillis) {
-		return issuerOf(lease).renew(lease, expiresAtMillis, nowMillis);
+		return front.renew(lease, expiresAtMillis, nowMillis);
 	}
 
 	/**
@@ -196,21 +201,7 @@ public final class FailOpenRateLimitStore implements RateLimitStore {
 	 */
 	@Override
 	public CompletionStage<Boolean> renewAsync(Lease lease, long expiresAtMillis, long nowMillis) {
-		Lease.Issuer issuer = issuerOf(lease);
-		if (issuer instanceof RateLimitStore store) {
-			return store.renewAsync(lease, expiresAtMillis, nowMillis);
-		}
-		try {
-			return CompletableFuture.completedFuture(issuer.renew(lease, expiresAtMillis, nowMillis));
-		}
-		catch (RuntimeException failure) {
-			return CompletableFuture.failedFuture(failure);
-		}
-	}
-
-	private Lease.Issuer issuerOf(Lease lease) {
-		Lease.Issuer issuer = lease.issuer();
-		return issuer == null || issuer == this ? authoritative : issuer;
+		return front.renewAsync(lease, expiresAtMillis, nowMillis);
 	}
 
 	/**
@@ -219,24 +210,16 @@ public final class FailOpenRateLimitStore implements RateLimitStore {
 	 */
 	@Override
 	public KeyState peek(Budget budget, String key, long nowMillis) {
-		try {
-			return authoritative.peek(budget, key, nowMillis);
-		}
-		catch (RuntimeException failure) {
-			// a block read from the fallback must say so, or a 429 built on it would
-			// claim an exact count
-			return fallback.peek(budget, key, nowMillis).asDegraded();
-		}
+		return front.peek(budget, key, nowMillis);
 	}
 
 	/**
-	 * Resets the key in both the fallback and the store; a store failure is rethrown
-	 * after the fallback reset.
+	 * Resets the key in what stands in front, the fallback and the store; a store failure
+	 * is rethrown after the fallback reset.
 	 */
 	@Override
 	public void reset(Budget budget, String key) {
-		fallback.reset(budget, key);
-		authoritative.reset(budget, key);
+		front.reset(budget, key);
 	}
 
 	@Override
@@ -268,6 +251,138 @@ public final class FailOpenRateLimitStore implements RateLimitStore {
 
 	public RateLimitStore authoritative() {
 		return authoritative;
+	}
+
+	/**
+	 * What every call of this store reaches first: the decorator its {@code inFront}
+	 * built around this store's own decisions, or those decisions themselves.
+	 */
+	public RateLimitStore front() {
+		return front;
+	}
+
+	/** This store's own calls, behind whatever stands in front of them. */
+	private final class Decided implements RateLimitStore {
+
+		@Override
+		public Decision take(Budget budget, String key, long cost, boolean expensive, long nowMillis) {
+			// a caller's mistake, not a store failure: it must neither trip the breaker
+			// nor
+			// reach the fallback
+			budget.checkCost(cost);
+			return decisions.decide(budget, key, cost, null, expensive, nowMillis);
+		}
+
+		@Override
+		public Decision reserve(Budget budget, String key, long[] amounts, boolean expensive, long nowMillis) {
+			budget.checkAmounts(amounts);
+			return decisions.decide(budget, key, 0, amounts, expensive, nowMillis);
+		}
+
+		@Override
+		public CompletionStage<List<ThresholdCrossing>> settle(Settlement settlement, long nowMillis) {
+			try {
+				return (settlement.degraded() ? fallback : authoritative).settle(settlement, nowMillis);
+			}
+			catch (RuntimeException failure) {
+				return CompletableFuture.failedFuture(failure);
+			}
+		}
+
+		@Override
+		public CompletionStage<Decision> takeAsync(Budget budget, String key, long cost, boolean expensive,
+				long nowMillis) {
+			try {
+				budget.checkCost(cost);
+			}
+			catch (RuntimeException callersMistake) {
+				return CompletableFuture.failedFuture(callersMistake);
+			}
+			return decisions.decideAsync(budget, key, cost, null, expensive, nowMillis);
+		}
+
+		@Override
+		public CompletionStage<Decision> reserveAsync(Budget budget, String key, long[] amounts, boolean expensive,
+				long nowMillis) {
+			try {
+				budget.checkAmounts(amounts);
+			}
+			catch (RuntimeException callersMistake) {
+				return CompletableFuture.failedFuture(callersMistake);
+			}
+			return decisions.decideAsync(budget, key, 0, amounts, expensive, nowMillis);
+		}
+
+		@Override
+		public Slice takeSlice(Budget budget, String key, long cost, SliceTerms terms, long nowMillis) {
+			budget.checkCost(cost);
+			return decisions.slice(budget, key, cost, terms, nowMillis);
+		}
+
+		@Override
+		public CompletionStage<Slice> takeSliceAsync(Budget budget, String key, long cost, SliceTerms terms,
+				long nowMillis) {
+			try {
+				budget.checkCost(cost);
+			}
+			catch (RuntimeException callersMistake) {
+				return CompletableFuture.failedFuture(callersMistake);
+			}
+			return decisions.sliceAsync(budget, key, cost, terms, nowMillis);
+		}
+
+		@Override
+		public void release(Lease lease, long nowMillis) {
+			issuerOf(lease).release(lease, nowMillis);
+		}
+
+		@Override
+		public boolean renew(Lease lease, long expiresAtMillis, long nowMillis) {
+			return issuerOf(lease).renew(lease, expiresAtMillis, nowMillis);
+		}
+
+		@Override
+		public CompletionStage<Boolean> renewAsync(Lease lease, long expiresAtMillis, long nowMillis) {
+			Lease.Issuer issuer = issuerOf(lease);
+			if (issuer instanceof RateLimitStore store) {
+				return store.renewAsync(lease, expiresAtMillis, nowMillis);
+			}
+			try {
+				return CompletableFuture.completedFuture(issuer.renew(lease, expiresAtMillis, nowMillis));
+			}
+			catch (RuntimeException failure) {
+				return CompletableFuture.failedFuture(failure);
+			}
+		}
+
+		private Lease.Issuer issuerOf(Lease lease) {
+			Lease.Issuer issuer = lease.issuer();
+			return issuer == null || issuer == FailOpenRateLimitStore.this ? authoritative : issuer;
+		}
+
+		@Override
+		public KeyState peek(Budget budget, String key, long nowMillis) {
+			try {
+				return authoritative.peek(budget, key, nowMillis);
+			}
+			catch (RuntimeException failure) {
+				// a block read from the fallback must say so, or a 429 built on it would
+				// claim an exact count
+				return fallback.peek(budget, key, nowMillis).asDegraded();
+			}
+		}
+
+		@Override
+		public void reset(Budget budget, String key) {
+			fallback.reset(budget, key);
+			authoritative.reset(budget, key);
+		}
+
+		@Override
+		public String name() {
+			return authoritative.name();
+		}
+
 	}
 
 }

@@ -3,6 +3,7 @@ package dev.limiter.resilience;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 
 import dev.limiter.core.BoundVerdict;
 import dev.limiter.core.Budget;
@@ -70,6 +71,15 @@ public final class FailurePolicy {
 
 	/** The limiter's remote store behind the breaker, failing open onto the fallback. */
 	public FailOpenRateLimitStore protect(RateLimitStore remote) {
+		return protect(remote, UnaryOperator.identity());
+	}
+
+	/**
+	 * {@link #protect(RateLimitStore)} with a decorator in front of the fail-open
+	 * decisions ({@link FailOpenRateLimitStore#front()}): what it answers by itself
+	 * passes neither the breaker nor the fallback, what it asks of the store passes both.
+	 */
+	public FailOpenRateLimitStore protect(RateLimitStore remote, UnaryOperator<RateLimitStore> inFront) {
 		long closedRetryAfter = breaker.circuitBreaker()
 			.getCircuitBreakerConfig()
 			.getWaitIntervalFunctionInOpenState()
@@ -86,7 +96,7 @@ public final class FailurePolicy {
 					public void recovered(String store) {
 						listeners.forEach(l -> l.recovered(store));
 					}
-				}, guarded::settled);
+				}, guarded::settled, inFront);
 	}
 
 	/**

@@ -36,9 +36,9 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * ADR 0014 on real Redis: two instances (each its own connection factory, sliced store
- * and over-limit memory, as {@code StoreStack} stacks them) × 32 threads on one hot key,
- * for every algorithm, on standalone Redis, the master a Sentinel names and a
+ * ADR 0014 on real Redis: two instances (each its own connection factory, sliced store in
+ * front of the over-limit memory, as {@code StoreStack} stacks them) × 32 threads on one
+ * hot key, for every algorithm, on standalone Redis, the master a Sentinel names and a
  * three-master Cluster, through Lettuce and Jedis. Away from the limit a request costs
  * far less than one script call; demand beyond the bound admits at most the bound and at
  * least the bound less two slices; near the limit slices shrink (to the request itself,
@@ -222,8 +222,9 @@ class RedisSliceExactnessTests {
 	}
 
 	/**
-	 * One instance's stack over Redis, as the auto-configuration builds it below the
-	 * breaker, counting the script calls it makes (every take and every slice is one).
+	 * One instance's stack over Redis, as the auto-configuration builds it without the
+	 * fail-open store and the breaker, counting the script calls it makes (every take and
+	 * every slice is one).
 	 */
 	private static final class Counted {
 
@@ -237,7 +238,7 @@ class RedisSliceExactnessTests {
 
 		Counted(RedisConnectionFactory factory) {
 			RateLimitStore redis = RedisRateLimitStore.builder(factory).timeout(RedisTestTimeouts.GENEROUS).build();
-			this.sliced = new SlicedRateLimitStore(new ForwardingRateLimitStore() {
+			this.sliced = new SlicedRateLimitStore(new OverLimitRememberingStore(new ForwardingRateLimitStore() {
 
 				@Override
 				protected RateLimitStore delegate() {
@@ -260,8 +261,8 @@ class RedisSliceExactnessTests {
 					return slice;
 				}
 
-			});
-			this.stack = new OverLimitRememberingStore(this.sliced);
+			}));
+			this.stack = this.sliced;
 		}
 
 		long smallestSlice(String key) {

@@ -184,7 +184,7 @@ class RedisThresholdCrossingsAcrossInstancesTests {
 	}
 
 	private RateLimitStore slicingInstance() {
-		return new OverLimitRememberingStore(new SlicedRateLimitStore(
+		return new SlicedRateLimitStore(new OverLimitRememberingStore(
 				RedisRateLimitStore.builder(redis.connectionFactory()).timeout(RedisTestTimeouts.GENEROUS).build()));
 	}
 

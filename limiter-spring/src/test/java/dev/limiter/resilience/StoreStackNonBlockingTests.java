@@ -33,12 +33,12 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The whole store stack as {@link StoreStack} builds it over Redis (fail-open, breaker,
- * over-limit memory, the Redis store; the guard's store beside it), every call made from
- * a non-blocking thread (Reactor's {@code parallel}, as a reactive request's code runs on
- * an event loop) under BlockHound: the asynchronous calls decide as the synchronous ones
- * and never block, whichever thread completes them (Lettuce's event loop is a
- * non-blocking thread too). The standalone subclass also freezes Redis.
+ * The whole store stack as {@link StoreStack} builds it over Redis (slices in front of
+ * fail-open, breaker, over-limit memory, the Redis store; the guard's store beside it),
+ * every call made from a non-blocking thread (Reactor's {@code parallel}, as a reactive
+ * request's code runs on an event loop) under BlockHound: the asynchronous calls decide
+ * as the synchronous ones and never block, whichever thread completes them (Lettuce's
+ * event loop is a non-blocking thread too). The standalone subclass also freezes Redis.
  */
 @ExtendWith(BlockHoundExtension.class)
 abstract class StoreStackNonBlockingTests {
@@ -197,6 +197,26 @@ abstract class StoreStackNonBlockingTests {
 		assertThat(tookMillis).as("no round trip, no timeout").isLessThan(TIMEOUT.toMillis());
 		assertThat(stack.mode()).isEqualTo(StoreMode.DEGRADED);
 		assertThat(admit("addr:" + UUID.randomUUID()).degraded()).as("the guard's store shares the breaker").isTrue();
+	}
+
+	@Test
+	void takeAsyncWhenTheBreakerIsOpenAndASliceIsHeldShouldAdmitFromItUndegradedThenAnswerFromTheFallback() {
+		take(SLICED_THIRTY_A_MINUTE, false);
+		int breakerCalls = breaker.getMetrics().getNumberOfBufferedCalls();
+		breaker.transitionToOpenState();
+
+		for (int i = 1; i < 10; i++) {
+			Decision local = take(SLICED_THIRTY_A_MINUTE, false);
+			assertThat(local.allowed()).as("admitted from the slice, request %d", i + 1).isTrue();
+			assertThat(local.degraded()).as("counted in Redis already, request %d", i + 1).isFalse();
+		}
+		Decision next = take(SLICED_THIRTY_A_MINUTE, false);
+
+		assertThat(breakerCalls).as("the slice call passed the breaker").isEqualTo(1);
+		assertThat(breaker.getMetrics().getNumberOfNotPermittedCalls()).as("only the next slice call").isEqualTo(1);
+		assertThat(next.allowed()).isTrue();
+		assertThat(next.degraded()).isTrue();
+		assertThat(stack.mode()).isEqualTo(StoreMode.DEGRADED);
 	}
 
 	@Test
