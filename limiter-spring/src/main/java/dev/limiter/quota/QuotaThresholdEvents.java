@@ -3,11 +3,11 @@ package dev.limiter.quota;
 import java.security.Principal;
 import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadPoolExecutor;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 
 import dev.limiter.core.Decision;
 import dev.limiter.core.ThresholdCrossing;
@@ -31,6 +31,9 @@ import org.springframework.web.context.request.ServletRequestAttributes;
  * decision's events are published on its request thread; a settlement's, whose answer
  * arrives after the request on whatever thread the store answers on (a Redis client's
  * event loop), on this publisher's own thread, so that no listener runs on an event loop.
+ * Handing a settlement's events to that thread takes no lock (a lock-free queue, a
+ * counter for its bound, an unpark), so an event loop that hands them over never waits,
+ * even when many hand over at once.
  */
 public final class QuotaThresholdEvents implements RateLimitObserver, AutoCloseable {
 
@@ -47,15 +50,21 @@ public final class QuotaThresholdEvents implements RateLimitObserver, AutoClosea
 
 	private final ApplicationEventPublisher publisher;
 
-	private final ExecutorService settlementEvents = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
-			new LinkedBlockingQueue<>(MAX_PENDING), (task) -> {
-				Thread thread = new Thread(task, "limiter-quota-events");
-				thread.setDaemon(true);
-				return thread;
-			});
+	/** The settlements' events waiting for the publishing thread, oldest first. */
+	private final Queue<Runnable> pending = new ConcurrentLinkedQueue<>();
+
+	/** How many events {@link #pending} holds, for its bound. */
+	private final AtomicInteger pendingCount = new AtomicInteger();
+
+	private final Thread publishing;
+
+	private volatile boolean closed;
 
 	public QuotaThresholdEvents(ApplicationEventPublisher publisher) {
 		this.publisher = publisher;
+		this.publishing = new Thread(this::publishPending, "limiter-quota-events");
+		this.publishing.setDaemon(true);
+		this.publishing.start();
 	}
 
 	@Override
@@ -68,13 +77,47 @@ public final class QuotaThresholdEvents implements RateLimitObserver, AutoClosea
 
 	@Override
 	public void onSettlementCrossings(List<ThresholdCrossing> crossings, String principalName) {
-		try {
-			settlementEvents.execute(() -> publish(crossings, principalName));
-		}
-		catch (RejectedExecutionException ex) {
+		if (closed || !takePendingPlace()) {
 			logger.warn("Quota threshold events dropped: " + crossings.size() + " reached by a settlement of budget '"
 					+ crossings.get(0).budget() + "', with " + MAX_PENDING
 					+ " already waiting for a listener (or the application is closing)");
+			return;
+		}
+		pending.add(() -> publish(crossings, principalName));
+		LockSupport.unpark(publishing);
+	}
+
+	private boolean takePendingPlace() {
+		if (pendingCount.incrementAndGet() <= MAX_PENDING) {
+			return true;
+		}
+		pendingCount.decrementAndGet();
+		return false;
+	}
+
+	/**
+	 * The publishing thread: runs what is pending, parks while nothing is (an unpark that
+	 * comes between the empty poll and the park leaves a permit, so the park returns at
+	 * once).
+	 */
+	private void publishPending() {
+		while (true) {
+			Runnable next = pending.poll();
+			if (next != null) {
+				pendingCount.decrementAndGet();
+				try {
+					next.run();
+				}
+				catch (RuntimeException ex) {
+					logger.warn("A quota threshold listener failed", ex);
+				}
+			}
+			else if (closed) {
+				return;
+			}
+			else {
+				LockSupport.park(this);
+			}
 		}
 	}
 
@@ -102,9 +145,10 @@ public final class QuotaThresholdEvents implements RateLimitObserver, AutoClosea
 	 */
 	@Override
 	public void close() {
-		settlementEvents.shutdown();
+		closed = true;
+		LockSupport.unpark(publishing);
 		try {
-			settlementEvents.awaitTermination(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS);
+			publishing.join(TimeUnit.SECONDS.toMillis(CLOSE_WAIT_SECONDS));
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();

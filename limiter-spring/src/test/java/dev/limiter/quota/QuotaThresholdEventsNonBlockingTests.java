@@ -2,6 +2,9 @@ package dev.limiter.quota;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.limiter.core.ThresholdCrossing;
 import dev.limiter.spring.QuotaThresholdEvent;
@@ -57,6 +60,61 @@ class QuotaThresholdEventsNonBlockingTests {
 
 		assertThat(published).hasSize(257)
 			.allSatisfy((event) -> assertThat(event.getPrincipalName()).contains("alice"));
+	}
+
+	@Test
+	void onSettlementCrossingsWhenManyNonBlockingThreadsHandOverAtOnceShouldNeverWaitForEachOther() {
+		AtomicInteger published = new AtomicInteger();
+		QuotaThresholdEvents events = new QuotaThresholdEvents((event) -> published.incrementAndGet());
+		int handOvers = 4 * QuotaThresholdEvents.MAX_PENDING;
+		try {
+			// every parallel thread hands over in a tight loop: a lock in the hand-off is
+			// contended here, and a contended lock parks the thread
+			Flux.range(0, handOvers)
+				.parallel()
+				.runOn(Schedulers.parallel())
+				.doOnNext((i) -> events.onSettlementCrossings(CROSSED, "alice"))
+				.sequential()
+				.blockLast();
+		}
+		finally {
+			events.close();
+		}
+
+		// some may be dropped if the publisher falls behind by the bound; none is lost
+		// otherwise
+		assertThat(published.get()).isPositive().isLessThanOrEqualTo(handOvers);
+	}
+
+	@Test
+	void onSettlementCrossingsWhenTheListenerIsStuckShouldKeepTheBoundAndPublishTheRestOnClose() throws Exception {
+		CountDownLatch entered = new CountDownLatch(1);
+		CountDownLatch release = new CountDownLatch(1);
+		AtomicInteger published = new AtomicInteger();
+		QuotaThresholdEvents events = new QuotaThresholdEvents((event) -> {
+			entered.countDown();
+			try {
+				release.await();
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+			published.incrementAndGet();
+		});
+		try {
+			events.onSettlementCrossings(CROSSED, "alice");
+			assertThat(entered.await(10, TimeUnit.SECONDS)).as("the first event reached the listener").isTrue();
+			// the listener holds the first; the bound's worth wait, ten more are dropped
+			for (int i = 0; i < QuotaThresholdEvents.MAX_PENDING + 10; i++) {
+				events.onSettlementCrossings(CROSSED, "alice");
+			}
+			release.countDown();
+		}
+		finally {
+			events.close();
+		}
+
+		assertThat(published.get()).isEqualTo(1 + QuotaThresholdEvents.MAX_PENDING);
 	}
 
 }
