@@ -23,17 +23,28 @@ final class HeldSlice {
 
 	private long endMillis;
 
+	/** The latest {@link #endMillis} may move to: its window instances' end. */
+	private long lastEndMillis;
+
+	/**
+	 * How far each admission moves {@link #endMillis} on (the ttl: a slice in use is
+	 * kept, an unused one given back); 0 when it never moves.
+	 */
+	private final long idleMillis;
+
 	/** The store's verdicts with the slice counted: what it left for the others. */
 	private List<BoundVerdict> verdicts;
 
 	HeldSlice(Budget budget, String key, long[] instances, long[] giveBackUntil, long units, long endMillis,
-			List<BoundVerdict> verdicts) {
+			long lastEndMillis, long idleMillis, List<BoundVerdict> verdicts) {
 		this.budget = budget;
 		this.key = key;
 		this.instances = instances;
 		this.giveBackUntil = giveBackUntil;
 		this.units = units;
 		this.endMillis = endMillis;
+		this.lastEndMillis = lastEndMillis;
+		this.idleMillis = idleMillis;
 		this.verdicts = verdicts;
 	}
 
@@ -58,6 +69,9 @@ final class HeldSlice {
 			return null;
 		}
 		units -= cost;
+		if (idleMillis > 0) {
+			endMillis = Math.min(lastEndMillis, Math.max(endMillis, nowMillis + idleMillis));
+		}
 		return decision(nowMillis);
 	}
 
@@ -73,6 +87,7 @@ final class HeldSlice {
 			giveBackUntil[i] = Math.min(giveBackUntil[i], fresh.giveBackUntil[i]);
 		}
 		endMillis = Math.min(endMillis, fresh.endMillis);
+		lastEndMillis = Math.min(lastEndMillis, fresh.lastEndMillis);
 		verdicts = fresh.verdicts;
 		return true;
 	}

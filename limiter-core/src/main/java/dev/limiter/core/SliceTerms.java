@@ -6,11 +6,12 @@ import java.util.Objects;
 /**
  * How a budget's quota is leased in slices (ADR 0014): an instance takes at most
  * {@code max} units of every window at once from the shared store, counted there at once,
- * and admits from them locally until they are spent, their window instance ends, or
- * {@code ttl} has passed; what is left then goes back.
+ * and admits from them locally until they are spent, their window instance ends, or they
+ * go unused for {@code ttl} (a token bucket's: {@code ttl} after they were taken); what
+ * is left then goes back.
  *
  * @param max the most units one instance takes at once, at least 1
- * @param ttl how long an instance keeps a slice, at least one millisecond
+ * @param ttl how long an instance keeps an unused slice, at least one millisecond
  */
 public record SliceTerms(long max, Duration ttl) {
 

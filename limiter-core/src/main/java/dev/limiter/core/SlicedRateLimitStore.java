@@ -12,9 +12,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@link Budget#slices()}, a request takes a slice of every window from the store
  * ({@link RateLimitStore#takeSlice}, counted there at once) and the requests after it on
  * this instance are admitted from what is left of it, with no store call, until it is
- * spent, its window instance ends or its ttl passes; what is left then goes back to the
- * store ({@link RateLimitStore#settle}, sent without waiting). Every window is sliced
- * together: an admission spends its cost from each.
+ * spent, its window instance ends or it goes unused for its ttl (a token bucket's: its
+ * ttl from when it was taken); what is left then goes back to the store
+ * ({@link RateLimitStore#settle}, sent without waiting). Every window is sliced together:
+ * an admission spends its cost from each.
  *
  * <p>
  * Refusals are never local: a request the slice cannot cover asks the store, whose
@@ -207,15 +208,23 @@ public final class SlicedRateLimitStore extends ForwardingRateLimitStore {
 		List<Window> windows = budget.windows();
 		long[] instances = new long[windows.size()];
 		long[] giveBackUntil = new long[windows.size()];
-		long end = nowMillis + terms.ttlMillis();
+		long lastEnd = Long.MAX_VALUE;
 		for (int i = 0; i < instances.length; i++) {
 			Window w = windows.get(i);
 			WindowKind kind = w.algorithm().kind();
 			instances[i] = kind.reservedInstance(w, decision.verdicts().get(i));
 			giveBackUntil[i] = kind.sliceGiveBackUntil(w, decision.verdicts().get(i));
-			end = Math.min(end, kind.sliceEndMillis(w, instances[i], nowMillis));
+			lastEnd = Math.min(lastEnd, kind.sliceEndMillis(w, instances[i], nowMillis));
 		}
-		HeldSlice fresh = new HeldSlice(budget, key, instances, giveBackUntil, left, end, decision.verdicts());
+		long end = Math.min(lastEnd, nowMillis + terms.ttlMillis());
+		// A slice in use is kept while its window instances last: each admission from it
+		// moves its end a ttl on, so a key that keeps coming back makes no call per ttl.
+		// Not
+		// a token bucket's (no instance end): a token is spent at most a ttl after it was
+		// taken, which is what bounds a bucket's admissions.
+		long idle = (lastEnd < Long.MAX_VALUE) ? terms.ttlMillis() : 0;
+		HeldSlice fresh = new HeldSlice(budget, key, instances, giveBackUntil, left, end, lastEnd, idle,
+				decision.verdicts());
 		// The thresholds the slice's units reached were decided where they were counted,
 		// once across all instances: this request reports them.
 		Decision answer = decision.crossings().isEmpty() ? fresh.decision(nowMillis)

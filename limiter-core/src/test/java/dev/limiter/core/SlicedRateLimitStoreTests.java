@@ -95,14 +95,43 @@ class SlicedRateLimitStoreTests extends RateLimitStoreContractTests {
 	}
 
 	@Test
-	void takeWhenTheSliceExpiredShouldGiveBackWhatItDidNotSpend() {
+	void takeWhenTheSliceWentUnusedForItsTtlShouldGiveBackWhatItDidNotSpend() {
 		sliced.take(SLICED, key, 1, false, T0);
 		sliced.take(SLICED, key, 1, false, T0 + 1);
 
 		sliced.giveBackExpired(T0 + 1_000);
+		assertThat(sliced.heldUnits(SLICED, key)).as("used a ttl ago less a millisecond").isEqualTo(8);
+		sliced.giveBackExpired(T0 + 1_001);
 
 		assertThat(sliced.heldUnits(SLICED, key)).isZero();
-		assertThat(memory.peek(SLICED, key, T0 + 1_000).bounds().get(0).remaining()).isEqualTo(98);
+		assertThat(memory.peek(SLICED, key, T0 + 1_001).bounds().get(0).remaining()).isEqualTo(98);
+	}
+
+	@Test
+	void takeWhenTheKeyKeepsComingBackWithinTheTtlShouldKeepItsSlicePastTheTtl() {
+		for (int i = 0; i < 9; i++) {
+			assertThat(sliced.take(SLICED, key, 1, false, T0 + i * 900L).allowed()).isTrue();
+			sliced.giveBackExpired(T0 + i * 900L + 899);
+		}
+
+		assertThat(slices).as("one slice, spent over 7.2 s").hasValue(1);
+		assertThat(sliced.heldUnits(SLICED, key)).isEqualTo(1);
+	}
+
+	@Test
+	void takeWhenATokenBucketsSliceIsInUseShouldStillEndItATtlAfterItWasTaken() {
+		Budget bucket = Budget.builder("sliced-bucket")
+			.window(Window.tokenBucket("minute", 100, Duration.ofMinutes(1)))
+			.slices(TERMS)
+			.build();
+		sliced.take(bucket, key, 1, false, T0);
+		sliced.take(bucket, key, 1, false, T0 + 900);
+
+		sliced.take(bucket, key, 1, false, T0 + 1_000);
+
+		// a token is spent at most a ttl after it was taken: what bounds a bucket's
+		// admissions
+		assertThat(slices).hasValue(2);
 	}
 
 	@Test
