@@ -71,18 +71,9 @@ public final class FixedWindowArithmetic {
 			state.count(1, secondBefore + cost);
 		}
 		state.count(0, firstBefore + cost);
-		return admitted(budget, nowMillis, firstBefore + cost, firstReset, (n == 2) ? secondBefore + cost : 0,
-				secondReset);
-	}
-
-	/**
-	 * {@link Decision#admitted(Budget, long, long, long, long, long)} without its checks
-	 * of the counts, which the caller made when it found room.
-	 */
-	private static Decision admitted(Budget budget, long nowMillis, long firstCounted, long firstReset,
-			long secondCounted, long secondReset) {
-		return Decision.admitted(budget, nowMillis, AdmissionRule.FIXED_WINDOW, firstCounted, firstReset, 0,
-				AdmissionRule.FIXED_WINDOW, secondCounted, secondReset, 0);
+		// Decision.admitted by counts would check them again: counting() did.
+		return Decision.admitted(budget, nowMillis, AdmissionRule.FIXED_WINDOW, firstBefore + cost, firstReset, 0,
+				AdmissionRule.FIXED_WINDOW, (n == 2) ? secondBefore + cost : 0, secondReset, 0);
 	}
 
 	/**
@@ -176,7 +167,8 @@ public final class FixedWindowArithmetic {
 			// The usual admission: counted here, its verdicts made only if asked for.
 			long first = count(state, 0, cost);
 			long second = (n == 2) ? count(state, 1, cost) : 0;
-			return admitted(budget, nowMillis, first, state.reset(0), second, (n == 2) ? state.reset(1) : 0);
+			return Decision.admitted(budget, nowMillis, AdmissionRule.FIXED_WINDOW, first, state.reset(0), 0,
+					AdmissionRule.FIXED_WINDOW, second, (n == 2) ? state.reset(1) : 0, 0);
 		}
 		// The usual one or two windows go straight into a list, without an array to copy.
 		List<BoundVerdict> verdicts;
