@@ -2,7 +2,6 @@ package dev.limiter.core;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -41,7 +40,8 @@ public final class Budget {
 
 	private Budget(Builder builder) {
 		this.name = builder.name;
-		this.windows = Collections.unmodifiableList(new ArrayList<>(builder.windows));
+		// one or two windows (the usual) in a list whose reads are a field read
+		this.windows = List.copyOf(builder.windows);
 		this.concurrency = builder.concurrency;
 		this.countRefused = builder.countRefused;
 		this.slices = builder.slices;

@@ -35,11 +35,6 @@ public final class Decision {
 	private final List<ThresholdCrossing> crossings;
 
 	private Decision(String budget, long decidedAtMillis, List<BoundVerdict> verdicts, Lease lease,
-			BoundVerdict refusingBound, boolean degraded, boolean counted) {
-		this(budget, decidedAtMillis, verdicts, lease, refusingBound, degraded, counted, List.of());
-	}
-
-	private Decision(String budget, long decidedAtMillis, List<BoundVerdict> verdicts, Lease lease,
 			BoundVerdict refusingBound, boolean degraded, boolean counted, List<ThresholdCrossing> crossings) {
 		this.crossings = crossings;
 		this.budget = budget;
@@ -60,7 +55,7 @@ public final class Decision {
 		Objects.requireNonNull(budget, "budget");
 		if (verdicts instanceof AdmittedWindowVerdicts) {
 			// Immutable already, and none of its windows refused.
-			return new Decision(budget, decidedAtMillis, verdicts, lease, null, false, true);
+			return new Decision(budget, decidedAtMillis, verdicts, lease, null, false, true, List.of());
 		}
 		List<BoundVerdict> copy = List.copyOf(verdicts);
 		if (copy.isEmpty()) {
@@ -77,7 +72,7 @@ public final class Decision {
 		if (longest != null && lease != null) {
 			throw new IllegalArgumentException("a refused decision cannot hold a lease");
 		}
-		return new Decision(budget, decidedAtMillis, copy, lease, longest, false, true);
+		return new Decision(budget, decidedAtMillis, copy, lease, longest, false, true, List.of());
 	}
 
 	/**
@@ -127,7 +122,7 @@ public final class Decision {
 		return new Decision(budget.name(), decidedAtMillis,
 				AdmittedWindowVerdicts.of(budget, decidedAtMillis, firstRule, firstCounted, firstResetAtMillis,
 						firstExtra, secondRule, secondCounted, secondResetAtMillis, secondExtra),
-				null, null, false, true);
+				null, null, false, true, List.of());
 	}
 
 	public String budget() {

@@ -256,6 +256,14 @@ public final class OverLimitRememberingStore extends ForwardingRateLimitStore {
 			}
 			return false;
 		}
+		return remember(budget, key, decision);
+	}
+
+	/**
+	 * {@link #learn} once a window of {@code decision} has nothing left: apart, so that
+	 * the check every admission makes stays small enough to be inlined.
+	 */
+	private boolean remember(Budget budget, String key, Decision decision) {
 		Id id = new Id(budget.name(), key);
 		List<BoundVerdict> windows = new ArrayList<>(budget.windows().size());
 		boolean exhausted = false;

@@ -36,6 +36,15 @@ public final class Window {
 	/** The duration in milliseconds, kept because every decision divides by it. */
 	private final long durationMillis;
 
+	/**
+	 * The duration over the limit, whole milliseconds and remainder: a token bucket's
+	 * time per token, which every admission of one token adds (kept because a division is
+	 * the dearest step of such an admission).
+	 */
+	private final long perUnitMillis;
+
+	private final long perUnitRemainder;
+
 	private final WindowAlgorithm algorithm;
 
 	private final long burst;
@@ -83,6 +92,8 @@ public final class Window {
 		this.limit = limit;
 		this.duration = duration;
 		this.durationMillis = duration.toMillis();
+		this.perUnitMillis = durationMillis / limit;
+		this.perUnitRemainder = durationMillis % limit;
 		this.algorithm = algorithm;
 		this.burst = (burst != null) ? burst : limit;
 		this.resolutionMillis = algorithm.kind().resolutionMillis(durationMillis, resolution);
@@ -199,6 +210,21 @@ public final class Window {
 	/** The {@code max-report} set for this window, empty for the ceiling alone. */
 	public OptionalLong maxReport() {
 		return (maxReport != null) ? OptionalLong.of(maxReport) : OptionalLong.empty();
+	}
+
+	/**
+	 * {@code duration / limit} in whole milliseconds, rounded down: a token bucket's time
+	 * per token, less {@link #perUnitRemainder()} over the limit.
+	 */
+	public long perUnitMillis() {
+		return perUnitMillis;
+	}
+
+	/**
+	 * {@code duration % limit}, in milliseconds: what {@link #perUnitMillis()} leaves.
+	 */
+	public long perUnitRemainder() {
+		return perUnitRemainder;
 	}
 
 	/** A sliding window's bucket length; the duration for the other algorithms. */

@@ -15,6 +15,7 @@ import dev.limiter.core.Settlement;
 import dev.limiter.core.SettlementBounds;
 import dev.limiter.core.ThresholdCrossing;
 import dev.limiter.core.Window;
+import dev.limiter.core.WindowAlgorithm;
 
 /**
  * One decision for any budget: a budget of fixed windows of requests only goes to
@@ -29,6 +30,13 @@ import dev.limiter.core.Window;
  * state.
  */
 public final class BudgetArithmetic {
+
+	/** {@link #admitAlone}'s arithmetic, each of its own class. */
+	private static final SlidingWindows SLIDING = (SlidingWindows) WindowArithmetic.ByAlgorithm.ARITHMETIC[WindowAlgorithm.SLIDING_WINDOW
+		.ordinal()];
+
+	private static final TokenBuckets BUCKET = (TokenBuckets) WindowArithmetic.ByAlgorithm.ARITHMETIC[WindowAlgorithm.TOKEN_BUCKET
+		.ordinal()];
 
 	private BudgetArithmetic() {
 	}
@@ -45,7 +53,8 @@ public final class BudgetArithmetic {
 				budget.checkCost(cost);
 			}
 			if (windowsOnly(budget, expensive)) {
-				return decideWindows(budget, state, cost, cost, nowMillis);
+				Decision admitted = (budget.windows().size() == 1) ? admitAlone(budget, state, cost, nowMillis) : null;
+				return (admitted != null) ? admitted : decideWindows(budget, state, cost, cost, nowMillis);
 			}
 			long[] amounts = new long[budget.windows().size()];
 			Arrays.fill(amounts, cost);
@@ -169,6 +178,34 @@ public final class BudgetArithmetic {
 		List<BoundVerdict> verdicts = (second == null) ? List.of(firstVerdict) : List.of(firstVerdict,
 				secondArithmetic.count(second, state, 1, secondReading, secondCost, counts, nowMillis));
 		return Decision.of(budget.name(), nowMillis, verdicts, null);
+	}
+
+	/**
+	 * {@link #decideWindows} for an admission by a budget of one sliding window or token
+	 * bucket, the usual case, small enough for the compiler to inline: the algorithm's
+	 * own {@code admitAlone}, bound to its class rather than called through
+	 * {@link WindowArithmetic}, where a store deciding several algorithms would make
+	 * every call a lookup that nothing is inlined across. {@code null}, with nothing
+	 * changed, when the window has no room or is of another algorithm.
+	 */
+	private static Decision admitAlone(Budget budget, CounterState state, long cost, long nowMillis) {
+		Window window = budget.windows().get(0);
+		WindowAlgorithm algorithm = window.algorithm();
+		Decision admitted;
+		if (algorithm == WindowAlgorithm.SLIDING_WINDOW) {
+			admitted = SLIDING.admitAlone(budget, window, state, cost, nowMillis);
+		}
+		else if (algorithm == WindowAlgorithm.TOKEN_BUCKET) {
+			admitted = BUCKET.admitAlone(budget, window, state, cost, nowMillis);
+		}
+		else {
+			return null;
+		}
+		if (admitted != null && state.shape != null) {
+			// as decideWindows: what the fixed windows' tuned path vouches for is gone
+			state.shape = null;
+		}
+		return admitted;
 	}
 
 	/** Without {@code leaseIds}, a dry run that writes nothing. */

@@ -3,6 +3,7 @@ package dev.limiter.core.internal;
 import java.util.List;
 import java.util.function.Supplier;
 
+import dev.limiter.core.AdmissionRule;
 import dev.limiter.core.BoundVerdict;
 import dev.limiter.core.Budget;
 import dev.limiter.core.ConcurrencyBound;
@@ -70,8 +71,9 @@ public final class FixedWindowArithmetic {
 			state.count(1, secondBefore + cost);
 		}
 		state.count(0, firstBefore + cost);
-		return Decision.admitted(budget, nowMillis, firstBefore + cost, firstReset, (n == 2) ? secondBefore + cost : 0,
-				secondReset);
+		// Decision.admitted by counts would check them again: counting() did.
+		return Decision.admitted(budget, nowMillis, AdmissionRule.FIXED_WINDOW, firstBefore + cost, firstReset, 0,
+				AdmissionRule.FIXED_WINDOW, (n == 2) ? secondBefore + cost : 0, secondReset, 0);
 	}
 
 	/**
@@ -165,7 +167,8 @@ public final class FixedWindowArithmetic {
 			// The usual admission: counted here, its verdicts made only if asked for.
 			long first = count(state, 0, cost);
 			long second = (n == 2) ? count(state, 1, cost) : 0;
-			return Decision.admitted(budget, nowMillis, first, state.reset(0), second, (n == 2) ? state.reset(1) : 0);
+			return Decision.admitted(budget, nowMillis, AdmissionRule.FIXED_WINDOW, first, state.reset(0), 0,
+					AdmissionRule.FIXED_WINDOW, second, (n == 2) ? state.reset(1) : 0, 0);
 		}
 		// The usual one or two windows go straight into a list, without an array to copy.
 		List<BoundVerdict> verdicts;

@@ -127,6 +127,32 @@ final class SlidingWindowArithmetic {
 	}
 
 	/**
+	 * {@link #count} of an admission for its most common case, small enough for the
+	 * compiler to inline: {@code nowMillis} within the newest bucket held, no bucket held
+	 * aged out by then and the window's reset the newest bucket's expiry. Then
+	 * {@link #alive} is the total held, {@link #count} would add to the newest bucket,
+	 * drop nothing and keep the reset; this counts the same when {@code cost} fits.
+	 * @return what counts after the admission; -1, with nothing changed, when this is not
+	 * that case or {@code cost} does not fit
+	 */
+	static long admitInNewest(Window w, CounterState state, int i, long[] buckets, long cost, long nowMillis) {
+		if (buckets == null || buckets[0] == 0) {
+			return -1;
+		}
+		int newest = HEADER + 2 * ((int) buckets[0] - 1);
+		long b = buckets[newest];
+		long resolution = w.resolutionMillis();
+		long total = buckets[1];
+		if (nowMillis < b * resolution || nowMillis >= (b + 1) * resolution || expiry(w, buckets[HEADER]) <= nowMillis
+				|| state.reset(i) != expiry(w, b) || state.count(i) != 0 || cost > w.limit() - total) {
+			return -1;
+		}
+		buckets[newest + 1] += cost;
+		buckets[1] = total + cost;
+		return total + cost;
+	}
+
+	/**
 	 * The number of the bucket {@code at} falls in, {@code at} being
 	 * {@link #effectiveNow}: the newest bucket held while {@code at} is still within it
 	 * (told without a division, as a hot key finds it), else {@code at} over the

@@ -2,6 +2,8 @@ package dev.limiter.core.internal;
 
 import dev.limiter.core.AdmissionRule;
 import dev.limiter.core.BoundVerdict;
+import dev.limiter.core.Budget;
+import dev.limiter.core.Decision;
 import dev.limiter.core.Window;
 import dev.limiter.core.WindowAlgorithm;
 
@@ -12,6 +14,31 @@ import dev.limiter.core.WindowAlgorithm;
  * the retry as {@code extra}, found while the buckets were at hand.
  */
 final class SlidingWindows implements WindowArithmetic, AdmissionRule {
+
+	/**
+	 * {@link #read} then {@link #countAdmitted} for a budget of this one window, answered
+	 * as {@link BudgetArithmetic} answers that admission; {@code null}, with nothing
+	 * changed, when {@code cost} does not fit. Called on this final class rather than
+	 * through {@link WindowArithmetic}, so that the compiler inlines it where several
+	 * algorithms are in use.
+	 */
+	Decision admitAlone(Budget budget, Window w, CounterState state, long cost, long nowMillis) {
+		long[] buckets = state.slide(0);
+		long counted = SlidingWindowArithmetic.admitInNewest(w, state, 0, buckets, cost, nowMillis);
+		long retry;
+		if (counted >= 0) {
+			retry = SlidingWindowArithmetic.retryAt(w, buckets, counted, cost, false, nowMillis);
+		}
+		else {
+			long alive = SlidingWindowArithmetic.alive(w, buckets, nowMillis);
+			if (cost > w.limit() - alive) {
+				return null;
+			}
+			retry = countAdmitted(w, state, 0, alive, cost, nowMillis);
+			counted = alive + cost;
+		}
+		return Decision.admitted(budget, nowMillis, this, counted, state.reset(0), retry, null, 0, 0, 0);
+	}
 
 	@Override
 	public WindowAlgorithm algorithm() {
@@ -40,9 +67,18 @@ final class SlidingWindows implements WindowArithmetic, AdmissionRule {
 
 	@Override
 	public long countAdmitted(Window w, CounterState state, int i, Reading reading, long cost, long nowMillis) {
+		return countAdmitted(w, state, i, reading.before(), cost, nowMillis);
+	}
+
+	/**
+	 * Counts an admission of {@code cost} in window {@code i}, where {@code alive} units
+	 * counted before it.
+	 * @return the retry of the admission's verdict
+	 */
+	private static long countAdmitted(Window w, CounterState state, int i, long alive, long cost, long nowMillis) {
 		SlidingWindowArithmetic.count(w, state, i, cost, nowMillis);
 		// As in count: what counts now is what the reading saw and the cost.
-		return SlidingWindowArithmetic.retryAt(w, state.slide(i), reading.before() + cost, cost, false, nowMillis);
+		return SlidingWindowArithmetic.retryAt(w, state.slide(i), alive + cost, cost, false, nowMillis);
 	}
 
 	@Override

@@ -57,13 +57,27 @@ final class TokenBucketArithmetic {
 
 	/** Takes {@code cost} tokens at {@code nowMillis}, moving {@code TAT} on. */
 	static void count(Window w, CounterState state, int i, long cost, long nowMillis) {
-		long debt = debt(w, state, i, nowMillis);
+		count(w, state, i, debt(w, state, i, nowMillis), cost, nowMillis);
+	}
+
+	/**
+	 * {@link #count(Window, CounterState, int, long, long)} when the caller has just read
+	 * the debt at {@code nowMillis}.
+	 */
+	static void count(Window w, CounterState state, int i, long debt, long cost, long nowMillis) {
 		long limit = w.limit();
 		long millis = (debt > 0) ? state.reset(i) : nowMillis;
 		long fraction = (debt > 0) ? state.count(i) : 0;
-		long add = cost * w.durationMillis();
-		millis += add / limit;
-		fraction += add % limit;
+		if (cost == 1) {
+			// the usual cost, its quotient kept by the window
+			millis += w.perUnitMillis();
+			fraction += w.perUnitRemainder();
+		}
+		else {
+			long add = cost * w.durationMillis();
+			millis += add / limit;
+			fraction += add % limit;
+		}
 		if (fraction >= limit) {
 			fraction -= limit;
 			millis++;

@@ -2,6 +2,8 @@ package dev.limiter.core.internal;
 
 import dev.limiter.core.AdmissionRule;
 import dev.limiter.core.BoundVerdict;
+import dev.limiter.core.Budget;
+import dev.limiter.core.Decision;
 import dev.limiter.core.Window;
 import dev.limiter.core.WindowAlgorithm;
 
@@ -12,6 +14,22 @@ import dev.limiter.core.WindowAlgorithm;
  * the verdict's divisions are made only when a caller reads it.
  */
 final class TokenBuckets implements WindowArithmetic, AdmissionRule {
+
+	/**
+	 * {@link #read} then {@link #countAdmitted} for a budget of this one window, answered
+	 * as {@link BudgetArithmetic} answers that admission; {@code null}, with nothing
+	 * changed, when {@code cost} does not fit. Called on this final class rather than
+	 * through {@link WindowArithmetic}, so that the compiler inlines it where several
+	 * algorithms are in use.
+	 */
+	Decision admitAlone(Budget budget, Window w, CounterState state, long cost, long nowMillis) {
+		long debt = TokenBucketArithmetic.debt(w, state, 0, nowMillis);
+		if (!TokenBucketArithmetic.fits(w, debt, cost)) {
+			return null;
+		}
+		TokenBucketArithmetic.count(w, state, 0, debt, cost, nowMillis);
+		return Decision.admitted(budget, nowMillis, this, cost, state.reset(0), state.count(0), null, 0, 0, 0);
+	}
 
 	@Override
 	public WindowAlgorithm algorithm() {
