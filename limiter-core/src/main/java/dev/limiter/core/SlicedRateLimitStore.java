@@ -21,9 +21,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * Refusals are never local: a request the slice cannot cover asks the store, whose
  * refusal carries today's exact retry. A local admission's {@code remaining} is what the
  * store answered with the last slice plus what this instance still holds: never more than
- * the store would have said for the same request. Budgets without slices, budgets in
- * units (reserve and settle), and requests that need a concurrency lease go to the store
- * unchanged.
+ * the limit, and as fresh as that slice (other instances' admissions since are not in
+ * it). Budgets without slices, budgets in units (reserve and settle), and requests that
+ * need a concurrency lease go to the store unchanged.
  *
  * <p>
  * At most {@code maxKeys} keys hold a slice at once; a key beyond them is decided by the
