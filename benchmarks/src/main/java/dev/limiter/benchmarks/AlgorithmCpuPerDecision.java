@@ -8,12 +8,13 @@ import java.util.function.Predicate;
 /**
  * CPU time per decision of {@link AlgorithmDecisionBenchmark}'s contenders (limiter's
  * in-memory store per algorithm and Bucket4j's local bucket, set up by the benchmark
- * itself, limits open so every call is an admission), measured on one thread by the
- * thread's own CPU clock, the contenders interleaved round by round in one JVM, each
- * round started by another contender; the first half of the rounds warms up unrecorded. A
- * thread's CPU time does not count the time other processes hold the cores, so on a busy
- * machine its ratios hold where JMH's throughput does not (it still counts what they
- * evict from the caches). Arguments: keys, rounds, decisions per round.
+ * itself, limits open so every call is an admission; each asked once for the decision
+ * alone and once for the remaining count too, as the headers ask), measured on one thread
+ * by the thread's own CPU clock, the contenders interleaved round by round in one JVM,
+ * each round started by another contender; the first half of the rounds warms up
+ * unrecorded. A thread's CPU time does not count the time other processes hold the cores,
+ * so on a busy machine its ratios hold where JMH's throughput does not (it still counts
+ * what they evict from the caches). Arguments: keys, rounds, decisions per round.
  */
 public final class AlgorithmCpuPerDecision {
 
@@ -26,17 +27,29 @@ public final class AlgorithmCpuPerDecision {
 		int keys = Integer.parseInt(args[0]);
 		int rounds = Integer.parseInt(args[1]);
 		int perRound = Integer.parseInt(args[2]);
-		String[] labels = Arrays.copyOf(ALGORITHMS, ALGORITHMS.length + 1);
-		labels[ALGORITHMS.length] = "bucket4j";
+		// Each algorithm's plain decision, then each asked for its remaining count as the
+		// headers ask it, each beside Bucket4j's bucket asked the same way.
+		String[] labels = new String[2 * (ALGORITHMS.length + 1)];
 		@SuppressWarnings("unchecked")
 		Predicate<AlgorithmDecisionBenchmark.Cursor>[] contenders = new Predicate[labels.length];
-		for (int a = 0; a < labels.length; a++) {
-			AlgorithmDecisionBenchmark benchmark = new AlgorithmDecisionBenchmark();
-			benchmark.algorithm = (a < ALGORITHMS.length) ? ALGORITHMS[a] : "token-bucket";
-			benchmark.keys = keys;
-			benchmark.limits = "open";
-			benchmark.setUp();
-			contenders[a] = (a < ALGORITHMS.length) ? benchmark::limiterInMemory : benchmark::bucket4jLocalTokenBucket;
+		for (int withRemaining = 0; withRemaining < 2; withRemaining++) {
+			for (int a = 0; a <= ALGORITHMS.length; a++) {
+				int c = withRemaining * (ALGORITHMS.length + 1) + a;
+				boolean bucket4j = a == ALGORITHMS.length;
+				AlgorithmDecisionBenchmark benchmark = new AlgorithmDecisionBenchmark();
+				benchmark.algorithm = bucket4j ? "token-bucket" : ALGORITHMS[a];
+				benchmark.keys = keys;
+				benchmark.limits = "open";
+				benchmark.setUp();
+				labels[c] = (bucket4j ? "bucket4j" : ALGORITHMS[a]) + ((withRemaining == 1) ? "+remaining" : "");
+				if (withRemaining == 0) {
+					contenders[c] = bucket4j ? benchmark::bucket4jLocalTokenBucket : benchmark::limiterInMemory;
+				}
+				else {
+					contenders[c] = bucket4j ? cursor -> benchmark.bucket4jLocalTokenBucketWithRemaining(cursor) >= 0
+							: cursor -> benchmark.limiterInMemoryWithRemaining(cursor) >= 0;
+				}
+			}
 		}
 		AlgorithmDecisionBenchmark.Cursor cursor = new AlgorithmDecisionBenchmark.Cursor();
 		cursor.next = 0;
@@ -58,10 +71,12 @@ public final class AlgorithmCpuPerDecision {
 			}
 		}
 		System.out.printf("keys=%d rounds=%d perRound=%d admitted=%d%n", keys, rounds, perRound, admitted);
-		double bucket4j = median(nanos[labels.length - 1]) / perRound;
 		for (int c = 0; c < labels.length; c++) {
+			// the Bucket4j contender asked the same way: the last of this one's half
+			int peer = (c / (ALGORITHMS.length + 1) + 1) * (ALGORITHMS.length + 1) - 1;
+			double bucket4j = median(nanos[peer]) / perRound;
 			double perDecision = median(nanos[c]) / perRound;
-			System.out.printf("%-15s median %.1f ns CPU/decision (min %.1f)  Bucket4j/this = %.2fx%n", labels[c],
+			System.out.printf("%-25s median %.1f ns CPU/decision (min %.1f)  Bucket4j/this = %.2fx%n", labels[c],
 					perDecision, Arrays.stream(nanos[c]).min().getAsLong() / (double) perRound, bucket4j / perDecision);
 		}
 	}

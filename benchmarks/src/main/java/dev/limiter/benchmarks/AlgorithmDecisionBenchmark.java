@@ -97,21 +97,44 @@ public class AlgorithmDecisionBenchmark extends ThroughputBenchmark {
 	}
 
 	/**
+	 * The call the rate-limit headers make: the binding window's remaining count, which
+	 * an admission's decision makes only when asked. The peer of
+	 * {@link #bucket4jLocalTokenBucketWithRemaining}.
+	 */
+	@Benchmark
+	public long limiterInMemoryWithRemaining(Cursor cursor) {
+		String key = keyNames[cursor.advance(keys)];
+		return limiter.take(budget, key, 1, false, System.currentTimeMillis()).bindingWindow().remaining();
+	}
+
+	/**
 	 * Bucket4j's token bucket of the same size and rate: the peer of
 	 * {@code token-bucket}.
 	 */
 	@Benchmark
 	public boolean bucket4jLocalTokenBucket(Cursor cursor) {
 		String key = keyNames[cursor.advance(keys)];
-		return buckets
-			.computeIfAbsent(key,
-					k -> Bucket.builder()
-						.addLimit(Bandwidth.builder()
-							.capacity(burst)
-							.refillGreedy(Math.min(perMinute, 60_000), Duration.ofMinutes(1))
-							.build())
-						.build())
-			.tryConsume(1);
+		return buckets.computeIfAbsent(key, k -> newBucket()).tryConsume(1);
+	}
+
+	/**
+	 * The same bucket asked for its remaining tokens, as an HTTP filter asks it for its
+	 * headers ({@code tryConsumeAndReturnRemaining}, what bucket4j-spring-boot-starter
+	 * calls per request).
+	 */
+	@Benchmark
+	public long bucket4jLocalTokenBucketWithRemaining(Cursor cursor) {
+		String key = keyNames[cursor.advance(keys)];
+		return buckets.computeIfAbsent(key, k -> newBucket()).tryConsumeAndReturnRemaining(1).getRemainingTokens();
+	}
+
+	private Bucket newBucket() {
+		return Bucket.builder()
+			.addLimit(Bandwidth.builder()
+				.capacity(burst)
+				.refillGreedy(Math.min(perMinute, 60_000), Duration.ofMinutes(1))
+				.build())
+			.build();
 	}
 
 }
