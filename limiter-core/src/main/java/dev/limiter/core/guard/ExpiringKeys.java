@@ -66,6 +66,14 @@ final class ExpiringKeys {
 		if (until <= nowMillis) {
 			return;
 		}
+		Long known = ends.get(key);
+		if (known != null && known >= until) {
+			// What the merge below would keep, read without taking the map's bin lock:
+			// a key remembered on every request of a hot credential is written at most
+			// once per millisecond of its end, and its requests do not queue on the
+			// lock.
+			return;
+		}
 		if (ends.size() >= maxKeys && !ends.containsKey(key)) {
 			if (nowMillis < Math.max(nextSweepMillis, earliestEndMillis) || !sweep(nowMillis)) {
 				return;

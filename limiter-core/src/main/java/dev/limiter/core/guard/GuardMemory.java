@@ -142,10 +142,10 @@ final class GuardMemory {
 			long nowMillis) {
 		long window = policy.window().toMillis();
 		long remember = Math.min(policy.rememberAuthenticated().toMillis(), window);
-		if (remember > 0) {
-			authenticated.remember(proofKey(addressKey, credentialKey), nowMillis + remember, nowMillis);
-		}
 		String key = proofKey(addressKey, credentialKey);
+		if (remember > 0) {
+			authenticated.remember(key, nowMillis + remember, nowMillis);
+		}
 		if (!reservation && toldProven.until(key, nowMillis) > nowMillis + window / 2) {
 			return false;
 		}
