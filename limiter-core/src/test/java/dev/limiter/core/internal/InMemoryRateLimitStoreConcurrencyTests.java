@@ -11,13 +11,18 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.limiter.core.Budget;
+import dev.limiter.core.Window;
+import dev.limiter.core.WindowAlgorithm;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Decisions that find a key just as it is evicted or reset count in the key's live entry,
- * never in a forgotten one.
+ * never in a forgotten one; many more threads than processors on one key wait for its
+ * lock without losing a count.
  */
 class InMemoryRateLimitStoreConcurrencyTests {
 
@@ -63,6 +68,31 @@ class InMemoryRateLimitStoreConcurrencyTests {
 
 		assertThat(store.size()).isEqualTo(1);
 		assertThat(store.peek(budget, "t:hot", T).bounds().get(0).remaining()).isEqualTo(1_000_000 - 5);
+	}
+
+	@ParameterizedTest
+	@EnumSource(value = WindowAlgorithm.class, names = { "FIXED_WINDOW", "SLIDING_WINDOW", "TOKEN_BUCKET" })
+	void takeWhenThirtyTwoThreadsShareOneKeyShouldAdmitExactlyTheLimit(WindowAlgorithm algorithm) throws Exception {
+		// More threads than processors: waiters yield while a preempted holder keeps the
+		// lock, and each decision still sees every count before it.
+		long limit = 10_000;
+		boolean takesBurst = algorithm.kind().takesBurst();
+		Window window = new Window("minute", limit, Duration.ofMinutes(1), algorithm,
+				takesBurst ? Long.valueOf(limit) : null, null);
+		Budget budget = Budget.builder("hot").window(window).build();
+		InMemoryRateLimitStore store = new InMemoryRateLimitStore(1_000);
+		AtomicInteger admitted = new AtomicInteger();
+
+		run(32, (thread) -> {
+			for (int i = 0; i < 1_000; i++) {
+				if (store.take(budget, "t:hot", 1, false, T).allowed()) {
+					admitted.incrementAndGet();
+				}
+			}
+		});
+
+		assertThat(admitted).as("32,000 attempts at one moment").hasValue((int) limit);
+		assertThat(store.peek(budget, "t:hot", T).bounds().get(0).remaining()).isZero();
 	}
 
 	private static void run(int threads, ThreadBody body) throws Exception {
