@@ -203,11 +203,18 @@ class LimiterGatewayFilterTests {
 		await().atMost(Duration.ofSeconds(5)).until(() -> backend.received("single") >= 1);
 		HttpResponse<String> meanwhile = get("/single/fast", token);
 		HttpResponse<String> first = slow.get();
-		HttpResponse<String> after = get("/single/fast", token);
 
 		assertThat(meanwhile.statusCode()).as("the bound of one held by the slow request").isEqualTo(429);
 		assertThat(first.statusCode()).isEqualTo(200);
-		assertThat(after.statusCode()).as("the lease handed back once the response ended").isEqualTo(200);
+		// The lease goes back when the gateway's write of the response completes, which
+		// the server learns just after the client has read the last byte: a request sent
+		// at once may still find it held (a loaded CI machine did), so it is asked again
+		// for a moment. A refused request holds nothing.
+		await().atMost(Duration.ofSeconds(2))
+			.pollInterval(Duration.ofMillis(20))
+			.untilAsserted(() -> assertThat(get("/single/fast", token).statusCode())
+				.as("the lease handed back once the response ended")
+				.isEqualTo(200));
 	}
 
 	private static double settled(String budget) {
