@@ -209,7 +209,8 @@ class LimiterGatewayFilterTests {
 		// The lease goes back when the gateway's write of the response completes, which
 		// the server learns just after the client has read the last byte: a request sent
 		// at once may still find it held (a loaded CI machine did), so it is asked again
-		// for a moment. A refused request holds nothing.
+		// for a moment. A refused request holds nothing, and a lease never handed back
+		// would hold for its 30 s.
 		await().atMost(Duration.ofSeconds(2))
 			.pollInterval(Duration.ofMillis(20))
 			.untilAsserted(() -> assertThat(get("/single/fast", token).statusCode())
